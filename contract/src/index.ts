@@ -1,0 +1,108 @@
+// The API's shapes (DESIGN §4), shared by the server's validation and the web app's types.
+import { z } from 'zod';
+
+export const ROLES = { User: 1, CompanyAdmin: 2, SysUser: 3, SysAdmin: 4 } as const;
+export const ZRole = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+export type TRole = z.infer<typeof ZRole>;
+
+export const ZLoginRequest = z.strictObject({
+  username: z.string().min(1).max(255),
+  password: z.string().min(1).max(1024),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+
+export const ZUser = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  role: ZRole,
+  company_id: z.number().int(),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZLoginResponse = z.object({ token: z.string(), user: ZUser });
+export type TLoginResponse = z.infer<typeof ZLoginResponse>;
+
+export const ZCompany = z.object({
+  id: z.number().int(),
+  companyname: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TCompany = z.infer<typeof ZCompany>;
+
+export const ZPasswordResetRequest = z.strictObject({
+  userid: z.number().int().positive(),
+  old_password: z.string().max(1024),
+  new_password: z.string().max(1024),
+});
+export type TPasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
+
+export const ZProject = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  valid: z.boolean(),
+  status: z.string(),
+  company_id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TProject = z.infer<typeof ZProject>;
+
+export const ZProcessingStatus = z.enum(['pending', 'processing', 'ready', 'failed']);
+export type TProcessingStatus = z.infer<typeof ZProcessingStatus>;
+
+export const ZProcessingSummary = z.object({
+  studies: z.number().int(),
+  series: z.number().int(),
+  instances: z.number().int(),
+  other: z.number().int(),
+  skipped: z.number().int(),
+  skipped_reasons: z.record(z.string(), z.number().int()).optional(),
+});
+export type TProcessingSummary = z.infer<typeof ZProcessingSummary>;
+
+export const ZProjectFile = z.object({
+  id: z.number().int(),
+  file: z.string(),
+  filesize: z.number().int(),
+  studypetitionid: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  sha256: z.string(),
+  kind: z.enum(['dicom', 'archive']),
+  processing: z.object({
+    status: ZProcessingStatus,
+    error: z.string().nullable(),
+    summary: ZProcessingSummary.nullable(),
+  }),
+});
+export type TProjectFile = z.infer<typeof ZProjectFile>;
+
+export const ZErrorBody = z.object({ message: z.string() });
+
+/** Spec §5: the characters that count as "special" in a new password. */
+export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
+
+export interface PasswordChecks {
+  length: boolean;
+  uppercase: boolean;
+  lowercase: boolean;
+  number: boolean;
+  special: boolean;
+}
+
+export function checkPassword(password: string): PasswordChecks {
+  return {
+    length: password.length >= 8,
+    uppercase: /[A-Z]/.test(password),
+    lowercase: /[a-z]/.test(password),
+    number: /[0-9]/.test(password),
+    special: [...password].some((c) => PASSWORD_SPECIALS.includes(c)),
+  };
+}
+
+export function passwordIsValid(password: string): boolean {
+  return Object.values(checkPassword(password)).every(Boolean);
+}

@@ -1,0 +1,88 @@
+// Every setting comes from the environment and is validated here, once (DESIGN §9).
+import path from 'node:path';
+import { z } from 'zod';
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const ZEnv = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
+  JSON_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
+  TOKEN_IDLE_MINUTES: int(1).default(120),
+  TOKEN_ABSOLUTE_HOURS: int(1).default(12),
+  LOGIN_MAX_FAILURES_PER_USER: int(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: int(1).default(30),
+  LOGIN_THROTTLE_WINDOW_SECONDS: int(1).default(15 * 60),
+  TRUST_PROXY: bool.default(false),
+  ADMIN_USERNAME: z.string().min(1).max(255).optional(),
+  ADMIN_PASSWORD: z.string().min(1).max(1024).optional(),
+  ADMIN_COMPANY: z.string().min(1).max(255).default('Administration'),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  maxUploadBytes: number;
+  jsonBodyLimitBytes: number;
+  tokenIdleMs: number;
+  tokenAbsoluteMs: number;
+  loginThrottle: { maxPerUser: number; maxPerIp: number; windowMs: number };
+  trustProxy: boolean;
+  bootstrapAdmin: { username: string; password: string; company: string } | undefined;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Relative paths are taken from where `npm` was invoked, so `npm start` at the root uses ./data there. */
+function baseDir(env: NodeJS.ProcessEnv): string {
+  return env.INIT_CWD ?? process.cwd();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_USERNAME === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
+  }
+  const root = baseDir(env);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(root, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    jsonBodyLimitBytes: e.JSON_BODY_LIMIT_BYTES,
+    tokenIdleMs: e.TOKEN_IDLE_MINUTES * 60_000,
+    tokenAbsoluteMs: e.TOKEN_ABSOLUTE_HOURS * 3_600_000,
+    loginThrottle: {
+      maxPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
+      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      windowMs: e.LOGIN_THROTTLE_WINDOW_SECONDS * 1000,
+    },
+    trustProxy: e.TRUST_PROXY,
+    bootstrapAdmin:
+      e.ADMIN_USERNAME !== undefined && e.ADMIN_PASSWORD !== undefined
+        ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, company: e.ADMIN_COMPANY }
+        : undefined,
+    webDistDir: e.WEB_DIST_DIR ?? path.resolve(import.meta.dirname, '../../../web/dist'),
+  };
+}

@@ -1,0 +1,34 @@
+// Migrations are plain modules run in order by Kysely's migrator; the only dialect difference
+// they see is how an auto-incrementing id is spelled.
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { DatabaseHandle, Dialect } from './database.js';
+import * as m001 from './migrations/001-identity.js';
+
+export interface MigrationContext {
+  dialect: Dialect;
+  id: 'serial' | 'integer';
+}
+
+type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
+const steps: Record<string, Step> = { '001-identity': m001 };
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const ctx: MigrationContext = {
+    dialect: handle.dialect,
+    id: handle.dialect === 'postgres' ? 'serial' : 'integer',
+  };
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    Object.entries(steps).map(([name, step]) => [name, { up: (db: Kysely<unknown>) => step.up(db, ctx) }]),
+  );
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined || failed) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}
+

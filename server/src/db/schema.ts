@@ -1,0 +1,52 @@
+// Row types as stored. Timestamps are ISO 8601 UTC text and flags are 0/1 integers in both
+// SQLite and PostgreSQL, so every query runs unchanged on either engine.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface CompanyTable {
+  id: Generated<number>;
+  companyname: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  company_id: number;
+  username: string;
+  password_hash: string;
+  firstname: string;
+  lastname: string;
+  role: number;
+  disabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: string;
+}
+
+export interface Database {
+  companies: CompanyTable;
+  users: UserTable;
+  sessions: SessionTable;
+  login_throttle: LoginThrottleTable;
+}
+
+export type CompanyRow = Selectable<CompanyTable>;
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;

@@ -106,3 +106,57 @@ export function checkPassword(password: string): PasswordChecks {
 export function passwordIsValid(password: string): boolean {
   return Object.values(checkPassword(password)).every(Boolean);
 }
+
+/** What processing found in one upload: one row per entry of the archive (or the file itself). */
+export const ZEntryKind = z.enum(['dicom', 'other', 'skipped']);
+export type TEntryKind = z.infer<typeof ZEntryKind>;
+
+export const ZDicomFields = z.object({
+  sop_instance_uid: z.string().nullable(),
+  sop_class_uid: z.string().nullable(),
+  study_instance_uid: z.string().nullable(),
+  series_instance_uid: z.string().nullable(),
+  modality: z.string().nullable(),
+  study_date: z.string().nullable(),
+  study_description: z.string().nullable(),
+  series_description: z.string().nullable(),
+  transfer_syntax_uid: z.string().nullable(),
+  rows: z.number().int().nullable(),
+  columns: z.number().int().nullable(),
+  number_of_frames: z.number().int().nullable(),
+});
+export type TDicomFields = z.infer<typeof ZDicomFields>;
+
+export const ZFileEntry = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  size: z.number().int(),
+  sha256: z.string().nullable(),
+  kind: ZEntryKind,
+  /** Why an entry was skipped, or why a DICOM-looking entry could not be read. */
+  reason: z.string().nullable(),
+  dicom: ZDicomFields.nullable(),
+});
+export type TFileEntry = z.infer<typeof ZFileEntry>;
+
+export const ZSeriesNode = z.object({
+  series_instance_uid: z.string(),
+  modality: z.string().nullable(),
+  series_description: z.string().nullable(),
+  instances: z.number().int(),
+});
+export const ZStudyNode = z.object({
+  study_instance_uid: z.string(),
+  study_date: z.string().nullable(),
+  study_description: z.string().nullable(),
+  series: z.array(ZSeriesNode),
+});
+export type TStudyNode = z.infer<typeof ZStudyNode>;
+
+/** GET /study-petitions-files/{fileId}/contents?offset=&limit=&kind= */
+export const ZFileContents = z.object({
+  entries: z.array(ZFileEntry),
+  page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+  studies: z.array(ZStudyNode),
+});
+export type TFileContents = z.infer<typeof ZFileContents>;

@@ -1,0 +1,60 @@
+// The one contract every storage backend keeps (DESIGN §3, §6). Callers never learn where bytes
+// live: the filesystem backend maps a key to a file under DATA_DIR/objects, an S3 backend maps it
+// to an object written by multipart upload (complete = visible, abort on failure).
+import type { Readable } from 'node:stream';
+
+/** Inclusive byte positions, as in an HTTP Range header: `{ start: 0, end: 0 }` is the first byte. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface PutOptions {
+  /** Aborting rejects the put with the signal's reason and leaves no object and no temporary data. */
+  signal?: AbortSignal;
+}
+
+export interface SweepOptions {
+  /**
+   * Only remove leftovers untouched for this long. At start-up of the only process writing to the
+   * store pass nothing (everything incomplete is a leftover); when other processes may be writing,
+   * pass a grace period longer than any stall an upload may survive.
+   */
+  olderThanMs?: number;
+}
+
+export interface ObjectInfo {
+  size: number;
+}
+
+export interface Storage {
+  /**
+   * Streams `body` into a new object. The object becomes visible only once every byte is durable;
+   * until then (and forever, if the stream fails, the signal aborts or the process dies) `get` and
+   * `stat` do not see it. Stored bytes are never rewritten: a key that already exists rejects with
+   * ObjectExistsError and the existing object is left untouched.
+   */
+  put(key: string, body: Readable, opts?: PutOptions): Promise<ObjectInfo>;
+
+  /**
+   * Moves an already written local file into the store under `key`, without copying when the file
+   * is on the same filesystem as the store. On success `localPath` no longer exists; on failure it
+   * is left where it was for the caller to remove. Same visibility and overwrite rules as `put`.
+   */
+  putFile(key: string, localPath: string, opts?: PutOptions): Promise<ObjectInfo>;
+
+  /**
+   * Opens an object for reading, whole or one inclusive range. Rejects with ObjectNotFoundError for
+   * a missing key and InvalidRangeError for a range outside the object, before any byte is sent.
+   */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+
+  /** The object's size, or null when no complete object has that key. */
+  stat(key: string): Promise<ObjectInfo | null>;
+
+  /** Removes an object; removing a missing key succeeds, so a retried delete is harmless. */
+  delete(key: string): Promise<void>;
+
+  /** Removes what interrupted puts left behind and answers how many leftovers were removed. */
+  sweepIncomplete(opts?: SweepOptions): Promise<number>;
+}

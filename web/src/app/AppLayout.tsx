@@ -1,0 +1,39 @@
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Toolbar from '@mui/material/Toolbar';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, Outlet } from 'react-router';
+import { ColorModeToggle } from '../components/ColorModeToggle';
+import { Logo } from '../components/Logo';
+import { UserMenu } from '../features/auth/components/UserMenu';
+import { useSession } from '../features/auth/session-context';
+
+const ChangePasswordDialog = lazy(() => import('../features/account/components/ChangePasswordDialog'));
+
+/** The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. */
+export function AppLayout() {
+  const { user } = useSession();
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  return (
+    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
+      <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Toolbar sx={{ gap: 1 }}>
+          <Box component={RouterLink} to="/home" aria-label="Secure Upload Portal home" sx={{ color: 'inherit', textDecoration: 'none', flexGrow: 1 }}>
+            <Logo />
+          </Box>
+          <ColorModeToggle />
+          <UserMenu onChangePassword={() => setPasswordOpen(true)} />
+        </Toolbar>
+      </AppBar>
+      <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1 }}>
+        <Outlet />
+      </Container>
+      {user && passwordOpen && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog open={passwordOpen} userId={user.id} onClose={() => setPasswordOpen(false)} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,33 @@
+import { lazy } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { SessionProvider } from '../features/auth/components/SessionProvider';
+import { LoginRoute } from '../features/auth/components/LoginRoute';
+import { RequireAuth } from '../features/auth/components/RequireAuth';
+import { AppLayout } from './AppLayout';
+import { LazyPage } from '../components/LazyPage';
+
+// Screens behind the login are split out so the first visit downloads only the login screen.
+const ProjectsPage = lazy(() => import('../features/projects/components/ProjectsPage'));
+const ProjectDetailPage = lazy(() => import('../features/files/components/ProjectDetailPage'));
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <SessionProvider />,
+    children: [
+      { path: '/', element: <LoginRoute /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { path: '/home', element: <LazyPage page={ProjectsPage} /> },
+              { path: '/study/:id', element: <LazyPage page={ProjectDetailPage} /> },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];

@@ -1,0 +1,135 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { BusyOverlay } from '../../../components/BusyOverlay';
+import { changePassword as defaultChangePassword, passwordErrorMessage } from '../api/password-api';
+import { PASSWORDS_DO_NOT_MATCH, passwordIsValid, validatePasswordChange } from '../password-rules';
+import { PasswordChecklist } from './PasswordChecklist';
+import { PasswordField } from './PasswordField';
+
+/** How long the success banner stays before the dialog closes itself. */
+export const SUCCESS_CLOSE_DELAY_MS = 1500;
+
+interface ChangePasswordDialogProps {
+  open: boolean;
+  userId: number;
+  onClose: () => void;
+  changePassword?: typeof defaultChangePassword;
+}
+
+export default function ChangePasswordDialog({ open, userId, onClose, changePassword = defaultChangePassword }: ChangePasswordDialogProps) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [succeeded, setSucceeded] = useState(false);
+
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = window.setTimeout(() => {
+      setSucceeded(false);
+      onClose();
+    }, SUCCESS_CLOSE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [succeeded, onClose]);
+
+  const reset = () => {
+    setCurrent('');
+    setNext('');
+    setConfirm('');
+    setError(null);
+  };
+
+  const close = () => {
+    if (submitting) return;
+    reset();
+    setSucceeded(false);
+    onClose();
+  };
+
+  const submit = async () => {
+    if (submitting) return;
+    const problem = validatePasswordChange({ current, next, confirm });
+    setError(problem);
+    if (problem) return;
+    setSubmitting(true);
+    try {
+      await changePassword({ userid: userId, old_password: current, new_password: next });
+      reset();
+      setSucceeded(true);
+    } catch (failure) {
+      setError(passwordErrorMessage(failure));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  // The submit button is disabled until the form is valid (spec §5), which would also block
+  // Enter; pressing Enter still runs the ordered checks so the user learns what is missing.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' || (event.target as HTMLElement).tagName === 'BUTTON') return;
+    event.preventDefault();
+    void submit();
+  };
+
+  const mismatch = confirm.length > 0 && confirm !== next;
+  const canSubmit = !submitting && passwordIsValid(next) && next === confirm;
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      disableEscapeKeyDown={submitting}
+      aria-labelledby="change-password-title"
+      maxWidth="xs"
+      fullWidth
+    >
+      <form onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
+      <DialogTitle id="change-password-title">Change Password</DialogTitle>
+      <DialogContent>
+        {succeeded && (
+          <Alert severity="success" sx={{ mb: 1 }}>
+            Password changed successfully
+          </Alert>
+        )}
+        {error && (
+          <Alert severity="error" sx={{ mb: 1 }} onClose={() => setError(null)}>
+            {error}
+          </Alert>
+        )}
+        <PasswordField label="Current Password" value={current} onChange={setCurrent} disabled={submitting} autoComplete="current-password" autoFocus />
+        <PasswordField label="New Password" value={next} onChange={setNext} disabled={submitting} autoComplete="new-password" />
+        <PasswordField
+          label="Confirm New Password"
+          value={confirm}
+          onChange={setConfirm}
+          disabled={submitting}
+          autoComplete="new-password"
+          error={mismatch}
+          helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}
+        />
+        <PasswordChecklist password={next} />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close} disabled={submitting}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="contained" disabled={!canSubmit}>
+          Change Password
+        </Button>
+      </DialogActions>
+      </form>
+      <BusyOverlay open={submitting} title="Changing password..." subtitle="Please wait while we process your request" />
+    </Dialog>
+  );
+}

@@ -1,0 +1,29 @@
+import { checkPassword, passwordIsValid, type PasswordChecks } from '@portal/contract';
+
+/** Spec §5: the live checklist, in the order it is shown. */
+export const PASSWORD_RULES: ReadonlyArray<{ key: keyof PasswordChecks; label: string }> = [
+  { key: 'length', label: 'Minimum 8 characters' },
+  { key: 'uppercase', label: 'One uppercase letter' },
+  { key: 'lowercase', label: 'One lowercase letter' },
+  { key: 'number', label: 'One number' },
+  { key: 'special', label: 'One special character (!@#$%^&*)' },
+];
+
+export interface PasswordChangeForm {
+  current: string;
+  next: string;
+  confirm: string;
+}
+
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+/** Spec §5: the first failing check, in the spec's order, or null when the change may be sent. */
+export function validatePasswordChange({ current, next, confirm }: PasswordChangeForm): string | null {
+  if (!current || !next || !confirm) return 'All fields are required';
+  if (!passwordIsValid(next)) return 'Password does not meet all requirements';
+  if (next !== confirm) return PASSWORDS_DO_NOT_MATCH;
+  if (next === current) return 'New password must be different from the current one';
+  return null;
+}
+
+export { checkPassword, passwordIsValid };

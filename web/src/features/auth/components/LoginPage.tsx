@@ -1,0 +1,116 @@
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { ColorModeToggle } from '../../../components/ColorModeToggle';
+import { Logo } from '../../../components/Logo';
+import { useSession } from '../session-context';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog';
+import { LoginIllustration } from './LoginIllustration';
+
+export function LoginPage() {
+  const { login, loading, error, errorDetails } = useSession();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void login(username.trim(), password);
+  };
+
+  return (
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', bgcolor: 'background.default' }}>
+      <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', p: { xs: 2, sm: 4 } }}>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <Logo />
+          <ColorModeToggle />
+        </Box>
+        <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+          <Paper component="form" onSubmit={submit} variant="outlined" sx={{ p: { xs: 3, sm: 5 }, width: '100%', maxWidth: 420 }}>
+            <Typography variant="h4" component="h1">
+              Welcome back
+            </Typography>
+            <Typography variant="body1" color="text.secondary" sx={{ mt: 1, mb: 3 }}>
+              Secure data upload for partners
+            </Typography>
+            {error && (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {errorDetails ? <AlertTitle>{error}</AlertTitle> : error}
+                {errorDetails}
+              </Alert>
+            )}
+            <TextField
+              label="Username"
+              name="username"
+              autoComplete="username"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              required
+              fullWidth
+              autoFocus
+              margin="normal"
+            />
+            <TextField
+              label="Password"
+              name="password"
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+              fullWidth
+              margin="normal"
+              slotProps={{
+                input: {
+                  endAdornment: (
+                    <InputAdornment position="end">
+                      <IconButton
+                        aria-label={showPassword ? 'Hide password' : 'Show password'}
+                        onClick={() => setShowPassword((shown) => !shown)}
+                        edge="end"
+                      >
+                        {showPassword ? <VisibilityOff /> : <Visibility />}
+                      </IconButton>
+                    </InputAdornment>
+                  ),
+                },
+              }}
+            />
+            <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
+              <Link component="button" type="button" variant="body2" onClick={() => setForgotOpen(true)}>
+                Forgot your password?
+              </Link>
+            </Box>
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              fullWidth
+              disabled={loading}
+              sx={{ mt: 3 }}
+              startIcon={loading ? <CircularProgress size={18} color="inherit" aria-hidden="true" /> : undefined}
+            >
+              Log in
+            </Button>
+          </Paper>
+        </Box>
+      </Box>
+      <Box sx={{ flex: 1, display: { xs: 'none', md: 'block' } }}>
+        <LoginIllustration />
+      </Box>
+      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
+    </Box>
+  );
+}

@@ -1,0 +1,88 @@
+import { isAxiosError } from 'axios';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { setUnauthorizedHandler } from '../../../lib/api-client';
+import {
+  clearSession,
+  readStoredUser,
+  readToken,
+  storeSession,
+  TOKEN_KEY,
+  type SessionUser,
+} from '../../../lib/storage';
+import * as authApi from '../api/auth-api';
+import { SessionContext, type Session } from '../session-context';
+
+export const INVALID_LOGIN = 'Invalid Login';
+
+function throttleDetails(error: unknown): string | null {
+  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 429) return null;
+  return error.response.data?.message ?? null;
+}
+
+/** Holds who is signed in; it sits inside the router so a 401 can navigate without reloading. */
+export function SessionProvider({ children }: { children?: ReactNode }) {
+  const navigate = useNavigate();
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [initializing, setInitializing] = useState(true);
+  const [loggingIn, setLoggingIn] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [errorDetails, setErrorDetails] = useState<string | null>(null);
+
+  useEffect(() => {
+    const stored = readStoredUser();
+    if (readToken() && stored) setUser(stored);
+    setInitializing(false);
+  }, []);
+
+  useEffect(
+    () =>
+      setUnauthorizedHandler(() => {
+        setUser(null);
+        void navigate('/', { replace: true });
+      }),
+    [navigate],
+  );
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      setLoggingIn(true);
+      setError(null);
+      setErrorDetails(null);
+      try {
+        const answer = await authApi.login({ username, password });
+        // The company lookup needs the bearer token, so it is stored before the user is complete.
+        localStorage.setItem(TOKEN_KEY, answer.token);
+        const company = await authApi.fetchCompany(answer.user.company_id).catch(() => null);
+        const sessionUser: SessionUser = { ...answer.user, company };
+        storeSession(answer.token, sessionUser);
+        setUser(sessionUser);
+        void navigate('/home');
+        return true;
+      } catch (failure) {
+        clearSession();
+        setError(INVALID_LOGIN);
+        setErrorDetails(throttleDetails(failure));
+        return false;
+      } finally {
+        setLoggingIn(false);
+      }
+    },
+    [navigate],
+  );
+
+  const logout = useCallback(async () => {
+    // The server revokes the token; if it cannot be reached the local session still ends.
+    await authApi.logout().catch(() => undefined);
+    clearSession();
+    setUser(null);
+    void navigate('/', { replace: true });
+  }, [navigate]);
+
+  const session = useMemo<Session>(
+    () => ({ user, loading: initializing || loggingIn, initializing, error, errorDetails, login, logout }),
+    [user, initializing, loggingIn, error, errorDetails, login, logout],
+  );
+
+  return <SessionContext.Provider value={session}>{children ?? <Outlet />}</SessionContext.Provider>;
+}

@@ -1,0 +1,79 @@
+import Logout from '@mui/icons-material/Logout';
+import Password from '@mui/icons-material/Password';
+import Avatar from '@mui/material/Avatar';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
+import { useState } from 'react';
+import { roleName } from '../role-names';
+import { useSession } from '../session-context';
+
+/** Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'. */
+export function UserMenu({ onChangePassword }: { onChangePassword: () => void }) {
+  const { user, logout } = useSession();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Spec §2: when the user becomes empty the menu resets.
+  if (!user) return null;
+
+  const fullName = `${user.firstname} ${user.lastname}`.trim();
+  const initial = user.firstname.charAt(0).toUpperCase() || '?';
+  const close = () => setAnchor(null);
+
+  return (
+    <>
+      <IconButton
+        aria-label={`Account menu for ${fullName}`}
+        aria-haspopup="menu"
+        aria-controls={anchor ? 'account-menu' : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        size="small"
+      >
+        <Avatar sx={{ bgcolor: 'primary.main', color: 'primary.contrastText', width: 36, height: 36 }}>{initial}</Avatar>
+      </IconButton>
+      <Menu
+        id="account-menu"
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <Box sx={{ px: 2, py: 1, minWidth: 220 }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {fullName}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">{`Role: ${roleName(user.role)}`}</Typography>
+          <Typography variant="body2" color="text.secondary">{`Company: ${user.company?.companyname ?? 'N/A'}`}</Typography>
+        </Box>
+        <Divider />
+        <MenuItem
+          onClick={() => {
+            close();
+            onChangePassword();
+          }}
+        >
+          <ListItemIcon>
+            <Password fontSize="small" />
+          </ListItemIcon>
+          Change Password
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            void logout();
+          }}
+        >
+          <ListItemIcon>
+            <Logout fontSize="small" />
+          </ListItemIcon>
+          Logout
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

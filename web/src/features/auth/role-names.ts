@@ -1,0 +1,6 @@
+const ROLE_NAMES: Record<number, string> = { 1: 'User', 2: 'CompanyAdmin', 3: 'SysUser', 4: 'SysAdmin' };
+
+/** Spec §3: role numbers as shown to the user; anything else is 'Unknown'. */
+export function roleName(role: number | null | undefined): string {
+  return (role !== null && role !== undefined && ROLE_NAMES[role]) || 'Unknown';
+}

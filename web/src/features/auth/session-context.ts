@@ -1,0 +1,23 @@
+import { createContext, useContext } from 'react';
+import type { SessionUser } from '../../lib/storage';
+
+export interface Session {
+  user: SessionUser | null;
+  /** Spec §4: true while the stored session is read at start-up and while a login runs. */
+  loading: boolean;
+  initializing: boolean;
+  /** Spec §4: 'Invalid Login' after a failed login. */
+  error: string | null;
+  /** A second line under 'Invalid Login' when the server said more (e.g. too many attempts). */
+  errorDetails: string | null;
+  login: (username: string, password: string) => Promise<boolean>;
+  logout: () => Promise<void>;
+}
+
+export const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}

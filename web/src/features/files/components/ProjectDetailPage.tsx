@@ -1,0 +1,181 @@
+import type { TProjectFile } from '@portal/contract';
+import CloudUpload from '@mui/icons-material/CloudUpload';
+import DeleteSweep from '@mui/icons-material/DeleteSweep';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Breadcrumbs from '@mui/material/Breadcrumbs';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { BusyOverlay } from '../../../components/BusyOverlay';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useNotify } from '../../../components/use-notify';
+import { mapApiError } from '../../../lib/error-mapping';
+import { PROGRESS_RESET_MS, percentOf } from '../../../lib/progress';
+import { deleteFile, deleteFilesSequentially, downloadFile } from '../api/files-api';
+import { saveBlob } from '../save-blob';
+import { useProjectFiles } from '../use-project-files';
+import { FilesTable } from './FilesTable';
+
+const UploadDialog = lazy(() => import('../../upload/components/UploadDialog'));
+const FileContentsDialog = lazy(() => import('./FileContentsDialog'));
+
+export default function ProjectDetailPage() {
+  const { id = '' } = useParams();
+  // Spec §2: project ids are numeric; anything else cannot name a project.
+  if (!/^\d+$/.test(id)) {
+    return <Alert severity="error">{'Resource Not Found: The requested file or resource does not exist'}</Alert>;
+  }
+  return <ProjectDetail key={id} projectId={Number(id)} />;
+}
+
+function ProjectDetail({ projectId }: { projectId: number }) {
+  const { project, files, loading, error, reloadFiles } = useProjectFiles(projectId);
+  const notify = useNotify();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [singleDelete, setSingleDelete] = useState<TProjectFile | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const [downloadProgress, setDownloadProgress] = useState(0);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
+
+  const download = async (file: TProjectFile) => {
+    setDownloading(true);
+    setDownloadProgress(0);
+    try {
+      const blob = await downloadFile(file.id, (loaded, total) => setDownloadProgress(percentOf(loaded, total ?? file.filesize)));
+      setDownloadProgress(100);
+      saveBlob(blob, file.file);
+      notify.success('File downloaded successfully');
+    } catch (failure) {
+      notify.apiError(failure);
+    } finally {
+      setDownloading(false);
+      window.setTimeout(() => setDownloadProgress(0), PROGRESS_RESET_MS);
+    }
+  };
+
+  const removeFiles = async (ids: number[], successText: string) => {
+    setDeleting(true);
+    try {
+      if (ids.length === 1 && ids[0] !== undefined) await deleteFile(ids[0]);
+      else await deleteFilesSequentially(ids);
+      notify.success(successText);
+    } catch (failure) {
+      notify.apiError(failure);
+    } finally {
+      setDeleting(false);
+      setSingleDelete(null);
+      setBulkOpen(false);
+      setSelected((current) => new Set([...current].filter((id) => !ids.includes(id))));
+      await reloadFiles();
+    }
+  };
+
+  const selectedIds = files.filter((f) => selected.has(f.id)).map((f) => f.id);
+  const n = selectedIds.length;
+  const loadError = error ? mapApiError(error) : null;
+
+  return (
+    <Box>
+      <Breadcrumbs aria-label="Breadcrumb" sx={{ mb: 2 }}>
+        <Link component={RouterLink} to="/home" underline="hover" color="inherit">
+          Projects
+        </Link>
+        <Typography color="text.primary">{project?.name ?? (loading ? '…' : '')}</Typography>
+      </Breadcrumbs>
+
+      {loadError && !project && (
+        <Alert severity="error" sx={{ mb: 2 }}>{`${loadError.message}: ${loadError.details}`}</Alert>
+      )}
+
+      <Paper
+        sx={{
+          p: { xs: 3, md: 4 },
+          mb: 3,
+          color: '#fff',
+          background: 'linear-gradient(120deg, #0d47a1 0%, #1565c0 55%, #00897b 100%)',
+        }}
+      >
+        {loading ? (
+          <Skeleton variant="text" width="40%" sx={{ fontSize: '2rem', bgcolor: 'rgba(255,255,255,0.25)' }} />
+        ) : (
+          <>
+            <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
+              {project?.name}
+            </Typography>
+            <Typography variant="body1" sx={{ opacity: 0.9 }}>{`${files.length} files found`}</Typography>
+          </>
+        )}
+      </Paper>
+
+      <Paper variant="outlined">
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
+          <Typography variant="h6" component="h2">
+            Project Files
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>{`(${n} selected)`}</Typography>
+          <Button color="error" variant="outlined" startIcon={<DeleteSweep />} disabled={n === 0} onClick={() => setBulkOpen(true)}>
+            {`Delete Selected (${n})`}
+          </Button>
+          <Button variant="contained" startIcon={<CloudUpload />} onClick={() => setUploadOpen(true)} disabled={!project}>
+            Upload Files/Folder
+          </Button>
+        </Box>
+        {loading ? (
+          <Box sx={{ p: 2 }}>
+            {[0, 1, 2].map((row) => (
+              <Skeleton key={row} height={48} />
+            ))}
+          </Box>
+        ) : (
+          <FilesTable
+            files={files}
+            selected={selected}
+            onSelectionChange={setSelected}
+            onOpen={setContentsOf}
+            onDownload={(file) => void download(file)}
+            onDelete={setSingleDelete}
+            onUpload={() => setUploadOpen(true)}
+          />
+        )}
+      </Paper>
+
+      <ConfirmDialog
+        open={singleDelete !== null}
+        title="Confirm Delete"
+        message="Are you sure you want to delete this file?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deleting}
+        onConfirm={() => singleDelete && void removeFiles([singleDelete.id], 'File deleted successfully')}
+        onClose={() => setSingleDelete(null)}
+      />
+      <ConfirmDialog
+        open={bulkOpen}
+        title="Confirm Bulk Delete"
+        message={`Are you sure you want to delete ${n} selected file(s)? This action cannot be undone.`}
+        confirmLabel={`Delete ${n} Files`}
+        busyLabel="Deleting..."
+        busy={deleting}
+        onConfirm={() => void removeFiles(selectedIds, `${n} files deleted successfully`)}
+        onClose={() => setBulkOpen(false)}
+      />
+      <BusyOverlay open={deleting} title="Deleting files..." />
+      <BusyOverlay open={downloading} title="Downloading file..." progress={downloadProgress} />
+
+      <Suspense fallback={null}>
+        {uploadOpen && project && (
+          <UploadDialog open projectId={project.id} onClose={() => setUploadOpen(false)} onUploaded={reloadFiles} />
+        )}
+        {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}
+      </Suspense>
+    </Box>
+  );
+}

@@ -1,0 +1,47 @@
+import type { TStudyNode } from '@portal/contract';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import Box from '@mui/material/Box';
+
+function studyTitle(study: TStudyNode): string {
+  const parts = [study.study_description || 'Untitled study', study.study_date].filter(Boolean);
+  return parts.join(' · ');
+}
+
+/** Studies → series, with the number of instances in each series. */
+export function StudyTree({ studies }: { studies: TStudyNode[] }) {
+  if (studies.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No DICOM studies were found in this upload.
+      </Typography>
+    );
+  }
+  return (
+    <List aria-label="Studies" dense disablePadding>
+      {studies.map((study) => (
+        <ListItem key={study.study_instance_uid} disableGutters sx={{ display: 'block' }}>
+          <ListItemText
+            primary={studyTitle(study)}
+            secondary={`Study UID ${study.study_instance_uid}`}
+            slotProps={{ primary: { sx: { fontWeight: 600 } }, secondary: { sx: { wordBreak: 'break-all' } } }}
+          />
+          <Box sx={{ pl: 2, borderLeft: 2, borderColor: 'divider' }}>
+            <List aria-label={`Series of ${studyTitle(study)}`} dense disablePadding>
+              {study.series.map((series) => (
+                <ListItem key={series.series_instance_uid} disableGutters>
+                  <ListItemText
+                    primary={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
+                    secondary={`${series.instances} ${series.instances === 1 ? 'instance' : 'instances'}`}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          </Box>
+        </ListItem>
+      ))}
+    </List>
+  );
+}

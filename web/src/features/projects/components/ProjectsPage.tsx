@@ -1,0 +1,123 @@
+import type { TProject } from '@portal/contract';
+import Add from '@mui/icons-material/Add';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { BusyOverlay } from '../../../components/BusyOverlay';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useNotify } from '../../../components/use-notify';
+import { mapApiError } from '../../../lib/error-mapping';
+import { createProject, deleteProject, renameProject } from '../api/projects-api';
+import { useProjects } from '../use-projects';
+import { ProjectFormDialog } from './ProjectFormDialog';
+import { ProjectsTable } from './ProjectsTable';
+import { ProjectsTableSkeleton } from './ProjectsTableSkeleton';
+
+type Busy = null | 'creating' | 'saving' | 'deleting';
+const BUSY_TEXT: Record<Exclude<Busy, null>, string> = {
+  creating: 'Creating project...',
+  saving: 'Saving project...',
+  deleting: 'Deleting project...',
+};
+
+export default function ProjectsPage() {
+  const { projects, loading, error, reload } = useProjects();
+  const notify = useNotify();
+  const [form, setForm] = useState<{ mode: 'create' | 'edit'; study: TProject | null } | null>(null);
+  const [toDelete, setToDelete] = useState<TProject | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+
+  const run = async (kind: Exclude<Busy, null>, action: () => Promise<unknown>) => {
+    setBusy(kind);
+    try {
+      await action();
+      return true;
+    } catch (failure) {
+      if (kind === 'deleting') notify.error('Failed to delete project');
+      else notify.apiError(failure);
+      return false;
+    } finally {
+      setBusy(null);
+      await reload();
+    }
+  };
+
+  const add = (name: string) => void run('creating', () => createProject(name));
+  const edit = (study: TProject, name: string) => void run('saving', () => renameProject(study, name));
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    const ok = await run('deleting', () => deleteProject(toDelete.id));
+    setToDelete(null);
+    if (ok) notify.success('Project deleted successfully');
+  };
+
+  const openCreate = () => setForm({ mode: 'create', study: null });
+  const loadError = error ? mapApiError(error) : null;
+
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', alignItems: { sm: 'center' }, justifyContent: 'space-between', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, mb: 3 }}>
+        <Box>
+          <Typography variant="h4" component="h1">
+            Projects
+          </Typography>
+          <Typography variant="body1" color="text.secondary">
+            Manage and organize your projects
+          </Typography>
+        </Box>
+        <Button variant="contained" startIcon={<Add />} onClick={openCreate}>
+          Add Project
+        </Button>
+      </Box>
+
+      {loadError && (
+        <Alert severity="error" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void reload()}>Retry</Button>}>
+          {`${loadError.message}: ${loadError.details}`}
+        </Alert>
+      )}
+
+      <Paper variant="outlined">
+        {loading ? (
+          <ProjectsTableSkeleton />
+        ) : (
+          <>
+            {projects.length === 0 && !loadError && (
+              <Typography variant="h5" component="h2" sx={{ px: 2, pt: 3, textAlign: 'center' }}>
+                No projects found
+              </Typography>
+            )}
+            <ProjectsTable
+              projects={projects}
+              onAdd={openCreate}
+              onEdit={(study) => setForm({ mode: 'edit', study })}
+              onDelete={setToDelete}
+            />
+          </>
+        )}
+      </Paper>
+
+      <ProjectFormDialog
+        open={form !== null}
+        mode={form?.mode ?? 'create'}
+        study={form?.study ?? null}
+        onAdd={add}
+        onEdit={edit}
+        onClose={() => setForm(null)}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Confirm Delete"
+        message="Are you sure you want to delete this project?"
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={busy === 'deleting'}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+      <BusyOverlay open={busy !== null} title={busy ? BUSY_TEXT[busy] : ''} />
+    </Box>
+  );
+}

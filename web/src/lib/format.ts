@@ -1,0 +1,20 @@
+const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
+
+/** Spec §2/§9: Bytes, KB, MB or GB with 2 decimals, stepping by 1024; 'N/A' when unknown. */
+export function formatFileSize(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return 'N/A';
+  let unit = 0;
+  let value = bytes;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
+}
+
+/** Spec §2: dates in the browser's local format, 'N/A' when missing or unreadable. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return 'N/A';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString();
+}

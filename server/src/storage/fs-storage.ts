@@ -53,6 +53,8 @@ export class FsStorage implements Storage {
       // The caller handed the body over; leaving it paused would hold its socket open.
       body.destroy();
       if (temp !== undefined) await rm(temp, { force: true });
+      // pipeline() wraps the reason in its own AbortError; callers match on what they aborted with.
+      if (opts.signal?.aborted) throw opts.signal.reason;
       throw err;
     }
   }

@@ -1,0 +1,155 @@
+// An upload streams through the server once (DESIGN §6): the bytes go straight into storage while
+// their SHA-256, size and first bytes are taken on the way, so a 4 GiB file costs no more memory
+// than a 4 KiB one. Backpressure from the disk reaches the client through pipeline().
+import { createHash } from 'node:crypto';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { AppError } from '../errors/app-error.js';
+import type { Storage } from '../storage/storage.js';
+
+/** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
+export const HEAD_BYTES = 4096;
+
+export class UploadTooLargeError extends AppError {
+  constructor(readonly maxBytes: number) {
+    super(413, `The file is larger than the maximum upload size of ${formatBytes(maxBytes)}`);
+    this.name = 'UploadTooLargeError';
+  }
+}
+
+/** The client went away or sent a broken body before the end of the file; nothing was stored. */
+export class UploadInterruptedError extends AppError {
+  constructor(options?: { cause: unknown }) {
+    super(400, 'The upload was interrupted before the end of the file');
+    this.name = 'UploadInterruptedError';
+    if (options) this.cause = options.cause;
+  }
+}
+
+export interface StoreUploadInput {
+  /**
+   * The file's bytes, e.g. `part.file` from @fastify/multipart. When its `limits.fileSize` cuts the
+   * file short it sets `truncated`; that is refused like any other oversize file.
+   */
+  source: Readable & { truncated?: boolean };
+  storage: Storage;
+  /** A server-made key (see storage/object-key.ts), never derived from the client's file name. */
+  key: string;
+  /** More bytes than this rejects with UploadTooLargeError (413) and stores nothing. */
+  maxBytes: number;
+  /**
+   * Called once with the first HEAD_BYTES bytes (fewer for a shorter file), before the object can
+   * become visible. Throwing (e.g. a 415 for content that does not match its extension) stops the
+   * upload, stores nothing, and rejects with what was thrown.
+   */
+  checkHead?: (head: Buffer) => void;
+  /** Aborting stops the upload, stores nothing, and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface StoredUpload {
+  key: string;
+  size: number;
+  /** Lower-case hex. */
+  sha256: string;
+  /** The first HEAD_BYTES bytes, or all of them for a shorter file. */
+  head: Buffer;
+}
+
+/**
+ * Streams `source` into `storage` under `key` once. Resolves when the object is durable and
+ * visible. Rejects, with nothing left in storage, with UploadTooLargeError (413),
+ * UploadInterruptedError (400: the source failed or closed early), whatever `checkHead` threw,
+ * the signal's reason, or the storage's own error (a 500: disk full, key already used).
+ */
+export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload> {
+  const { source, storage, key, maxBytes } = input;
+  const meter = new UploadMeter(maxBytes, () => source.truncated === true, input.checkHead);
+
+  // Which side failed first decides the error: the source closing before its end means the client
+  // (or the multipart parser) gave up; a failure downstream closes the source only afterwards.
+  let sourceEnded = false;
+  let interrupted = false;
+  source.once('end', () => (sourceEnded = true));
+  const sourceGaveUp = () => {
+    if (!sourceEnded && !meter.destroyed) interrupted = true;
+  };
+  source.once('error', sourceGaveUp);
+  source.once('close', sourceGaveUp);
+  pipeline(source, meter, () => undefined);
+
+  try {
+    const { size } = await storage.put(key, meter, input.signal ? { signal: input.signal } : {});
+    return { key, size, sha256: meter.sha256(), head: meter.head() };
+  } catch (err) {
+    if (interrupted && !(err instanceof AppError)) throw new UploadInterruptedError({ cause: err });
+    throw err;
+  }
+}
+
+class UploadMeter extends Transform {
+  #size = 0;
+  readonly #hash = createHash('sha256');
+  readonly #headParts: Buffer[] = [];
+  #headLength = 0;
+  #headChecked = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly truncated: () => boolean,
+    private readonly checkHead: ((head: Buffer) => void) | undefined,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.#size += chunk.length;
+    if (this.#size > this.maxBytes) return done(new UploadTooLargeError(this.maxBytes));
+    this.#hash.update(chunk);
+    if (this.#headLength < HEAD_BYTES) {
+      const part = Buffer.from(chunk.subarray(0, HEAD_BYTES - this.#headLength));
+      this.#headParts.push(part);
+      this.#headLength += part.length;
+      if (this.#headLength === HEAD_BYTES) {
+        const failure = this.#runHeadCheck();
+        if (failure !== undefined) return done(failure);
+      }
+    }
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    // Ending the stream is what lets storage publish the object, so every refusal happens here.
+    if (this.truncated()) return done(new UploadTooLargeError(this.maxBytes));
+    done(this.#runHeadCheck() ?? null);
+  }
+
+  sha256(): string {
+    return this.#hash.digest('hex');
+  }
+
+  head(): Buffer {
+    return Buffer.concat(this.#headParts, this.#headLength);
+  }
+
+  #runHeadCheck(): Error | undefined {
+    if (this.#headChecked || this.checkHead === undefined) return undefined;
+    this.#headChecked = true;
+    try {
+      this.checkHead(this.head());
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(2)} ${units[unit]}`;
+}

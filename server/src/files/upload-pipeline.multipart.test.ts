@@ -31,7 +31,9 @@ beforeEach(async () => {
   app = Fastify();
   await app.register(multipart, { limits: { fileSize: MULTIPART_FILE_LIMIT, files: 1 } });
   app.setErrorHandler((error, _request, reply) =>
-    reply.status(error instanceof AppError ? error.status : 500).send({ message: error.message }),
+    reply
+      .status(error instanceof AppError ? error.status : 500)
+      .send({ message: error instanceof Error ? error.message : String(error) }),
   );
   app.post('/upload', async (request, reply) => {
     const maxBytes = Number(request.headers['x-max-bytes'] ?? MAX_BYTES);
@@ -58,7 +60,7 @@ async function leftovers(): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 
-function multipartBody(bytes: Buffer): { head: Buffer; tail: Buffer; boundary: string } {
+function multipartBody(): { head: Buffer; tail: Buffer; boundary: string } {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="studypetitionid"\r\n\r\n1\r\n` +
@@ -69,7 +71,7 @@ function multipartBody(bytes: Buffer): { head: Buffer; tail: Buffer; boundary: s
 }
 
 function send(bytes: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  const { head, tail, boundary } = multipartBody(bytes);
+  const { head, tail, boundary } = multipartBody();
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -120,7 +122,7 @@ describe('storeUpload behind @fastify/multipart', () => {
 
   it('keeps nothing when the client disconnects mid-file', async () => {
     const bytes = randomBytes(1024 * 1024);
-    const { head, boundary } = multipartBody(bytes);
+    const { head, boundary } = multipartBody();
     const req = http.request({
       port,
       method: 'POST',

@@ -1,0 +1,54 @@
+// npm run admin -- <command> [flags]: the same database settings as the server (DATA_DIR,
+// DATABASE_URL). Bad input prints one clear line and exits non-zero, changing nothing.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { AppError } from '../errors/app-error.js';
+import { createServices } from '../services.js';
+import { runCommand, USAGE, UsageError } from './commands.js';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      'company-id': { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      firstname: { type: 'string' },
+      lastname: { type: 'string' },
+      role: { type: 'string' },
+    },
+  });
+  const config = loadConfig();
+  const handle = openDatabase(config);
+  try {
+    await migrateToLatest(handle);
+    const output = await runCommand(createServices(handle, config), command, values);
+    if (output) console.log(output);
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError) {
+      console.error(`Error: ${error.message}`);
+    } else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`Error: ${error.message}\n\n${USAGE}`);
+    } else {
+      console.error(error);
+    }
+    process.exit(1);
+  },
+);

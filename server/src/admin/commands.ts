@@ -1,0 +1,80 @@
+import type { Services } from '../services.js';
+import { parseRole } from '../auth/roles.js';
+import { createUser, disableUser, setPassword } from './user-admin.js';
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: npm run admin -- <command> [flags]
+  create-company --name NAME
+  create-user --company-id ID --username U --password P --firstname F --lastname L --role 1|2|3|4|User|CompanyAdmin|SysUser|SysAdmin
+  set-password --username U --password P
+  disable-user --username U
+  list-companies
+  list-users`;
+
+type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role', string>>;
+
+function required(flags: Flags, name: keyof Flags): string {
+  const value = flags[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)';
+  const columns = Object.keys(rows[0]!);
+  const width = (c: string) => Math.max(c.length, ...rows.map((r) => String(r[c]).length));
+  const line = (cells: string[]) => cells.map((v, i) => v.padEnd(width(columns[i]!))).join('  ');
+  return [line(columns), ...rows.map((r) => line(columns.map((c) => String(r[c]))))].join('\n');
+}
+
+/** Runs one admin command and answers what to print. */
+export async function runCommand(services: Services, command: string, flags: Flags): Promise<string> {
+  switch (command) {
+    case 'create-company': {
+      const name = required(flags, 'name').trim();
+      if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+      const company = await services.repos.companies.create(name);
+      return String(company.id);
+    }
+    case 'create-user': {
+      const companyId = Number(required(flags, 'company-id'));
+      if (!Number.isInteger(companyId) || companyId <= 0) throw new UsageError('--company-id must be a company id');
+      const roleText = required(flags, 'role');
+      const role = parseRole(roleText);
+      if (role === undefined) {
+        throw new UsageError(`Unknown role "${roleText}": use 1|2|3|4 or User, CompanyAdmin, SysUser, SysAdmin`);
+      }
+      const user = await createUser(services, {
+        companyId,
+        username: required(flags, 'username'),
+        password: required(flags, 'password'),
+        firstname: required(flags, 'firstname'),
+        lastname: required(flags, 'lastname'),
+        role,
+      });
+      return String(user.id);
+    }
+    case 'set-password':
+      await setPassword(services, required(flags, 'username'), required(flags, 'password'));
+      return 'Password changed; the user\'s sessions were signed out.';
+    case 'disable-user':
+      await disableUser(services, required(flags, 'username'));
+      return 'User disabled; the user\'s sessions were signed out.';
+    case 'list-companies':
+      return table((await services.repos.companies.list()).map((c) => ({ id: c.id, name: c.companyname, created_at: c.created_at })));
+    case 'list-users':
+      return table(
+        (await services.repos.users.list()).map((u) => ({
+          id: u.id,
+          username: u.username,
+          name: `${u.firstname} ${u.lastname}`,
+          role: u.role,
+          company_id: u.company_id,
+          disabled: u.disabled ? 'yes' : 'no',
+        })),
+      );
+    default:
+      throw new UsageError(`Unknown command "${command}"\n\n${USAGE}`);
+  }
+}

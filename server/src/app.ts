@@ -1,0 +1,67 @@
+// Builds the Fastify app without listening: main.ts listens, tests listen on port 0.
+import fs from 'node:fs';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/auth.routes.js';
+import { companiesRoutes } from './companies/companies.routes.js';
+import type { Config } from './config/config.js';
+import { healthRoutes } from './health/health.routes.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { loggerOptions, requestId } from './http/logger.js';
+import { registerAuthentication } from './http/request-auth.js';
+import type { Services } from './services.js';
+
+export const API_PREFIX = '/api/v1';
+
+export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    genReqId: requestId,
+    bodyLimit: config.jsonBodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // MUI's emotion injects <style> tags at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+      },
+    },
+  });
+  registerErrorHandling(app);
+  registerAuthentication(app, services.auth);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(services.handle.db));
+      await api.register(authRoutes(services.auth));
+      await api.register(companiesRoutes(services.companies));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await serveWebApp(app, config.webDistDir);
+  return app;
+}
+
+/** The built single-page app, with its routes (/home, /study/1) answered by index.html. */
+async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasBuild = fs.existsSync(`${distDir}/index.html`);
+  if (hasBuild) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.method === 'GET' && !request.url.startsWith('/api/') && hasBuild) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ message: 'Resource not found' });
+  });
+}

@@ -1,0 +1,117 @@
+// Sign-in, token checks, sign-out and password changes. Every failure to sign in looks the same.
+import type { TLoginResponse, TPasswordResetRequest } from '@portal/contract';
+import { ROLES } from '@portal/contract';
+import { nowIso } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import { AppError, forbidden, notFound, unauthorized, unprocessable } from '../errors/app-error.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import { presentUser } from '../users/user.presenter.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { assertStrongPassword, decoyPasswordHash, hashPassword, verifyPassword } from './password.js';
+import { companyScope, type Actor } from './permissions.js';
+import { isRole } from './roles.js';
+import type { SessionsRepository } from './sessions.repository.js';
+import { hashToken, looksLikeToken, newToken } from './token.js';
+
+export const INVALID_LOGIN_MESSAGE = 'Invalid username or password';
+const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
+/** Writing last_used_at on every request would turn every read into a write. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionLifetimes {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export interface AuthenticatedSession {
+  actor: Actor;
+  sessionId: number;
+}
+
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly throttle: LoginThrottle,
+    private readonly lifetimes: SessionLifetimes,
+  ) {}
+
+  async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
+    const now = new Date();
+    await this.throttle.check(username, ip, now);
+    const user = await this.users.findByUsername(username);
+    const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
+    if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
+      await this.throttle.recordFailure(username, ip, now);
+      throw new AppError(401, INVALID_LOGIN_MESSAGE);
+    }
+    await this.throttle.recordSuccess(username);
+    const token = newToken();
+    await this.sessions.create({
+      user_id: user.id,
+      token_hash: hashToken(token),
+      now: nowIso(now),
+      expires_at: nowIso(new Date(now.getTime() + this.lifetimes.absoluteMs)),
+    });
+    return { token, user: presentUser(user) };
+  }
+
+  /** Resolves a bearer token to its user, or throws 401 for anything not a live session. */
+  async authenticate(token: string): Promise<AuthenticatedSession & { user: UserRow }> {
+    if (!looksLikeToken(token)) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    const session = await this.sessions.findByTokenHash(hashToken(token));
+    const now = Date.now();
+    if (
+      !session ||
+      session.revoked_at !== null ||
+      Date.parse(session.expires_at) <= now ||
+      Date.parse(session.last_used_at) + this.lifetimes.idleMs <= now
+    ) {
+      throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    }
+    const user = await this.users.findById(session.user_id);
+    if (!user || user.disabled || !isRole(user.role)) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    if (now - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
+      await this.sessions.touch(session.id, nowIso(new Date(now)));
+    }
+    return {
+      sessionId: session.id,
+      actor: { userId: user.id, companyId: user.company_id, role: user.role },
+      user,
+    };
+  }
+
+  async currentUser(session: AuthenticatedSession): Promise<UserRow> {
+    const user = await this.users.findById(session.actor.userId);
+    if (!user) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    return user;
+  }
+
+  async logout(sessionId: number): Promise<void> {
+    await this.sessions.revoke(sessionId, nowIso());
+  }
+
+  /**
+   * Changes a password. One's own needs one's current password; a SysAdmin changing another
+   * user's password re-authenticates with their own current password instead.
+   */
+  async changePassword(session: AuthenticatedSession, body: TPasswordResetRequest): Promise<void> {
+    const { actor } = session;
+    const target = await this.users.findById(body.userid, companyScope(actor));
+    if (!target) throw notFound('User not found');
+    const self = target.id === actor.userId;
+    if (!self && actor.role !== ROLES.SysAdmin) throw forbidden('You can only change your own password');
+    if (!body.old_password || !body.new_password) throw unprocessable('All fields are required');
+    assertStrongPassword(body.new_password);
+
+    const confirming = self ? target : await this.users.findById(actor.userId);
+    if (!confirming || !(await verifyPassword(confirming.password_hash, body.old_password))) {
+      throw unprocessable('The current password is incorrect');
+    }
+    if (await verifyPassword(target.password_hash, body.new_password)) {
+      throw unprocessable('New password must be different from the current one');
+    }
+    await this.users.setPasswordHash(target.id, await hashPassword(body.new_password));
+    await this.sessions.revokeAllForUser(target.id, nowIso(), self ? session.sessionId : undefined);
+  }
+}

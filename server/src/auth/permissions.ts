@@ -1,0 +1,47 @@
+// DESIGN §5 decided in one place. Services ask here before they read or change anything.
+import { ROLES, type TRole } from '@portal/contract';
+
+export interface Actor {
+  userId: number;
+  companyId: number;
+  role: TRole;
+}
+
+export type Action =
+  | 'read' // list and view projects, files and a company
+  | 'download'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'manageUsers'
+  | 'manageCompanies';
+
+const isSys = (actor: Actor) => actor.role === ROLES.SysUser || actor.role === ROLES.SysAdmin;
+
+/** Whether the actor may see anything of another company at all. */
+export function seesAllCompanies(actor: Actor): boolean {
+  return isSys(actor);
+}
+
+/**
+ * The companies whose rows an actor's queries may touch: its own, or every one. Repositories put
+ * this in their WHERE clause, so a row of another company is never read, and so answers 404.
+ */
+export function companyScope(actor: Actor): number | 'all' {
+  return seesAllCompanies(actor) ? 'all' : actor.companyId;
+}
+
+/** Whether `actor` may perform `action` on something that belongs to `companyId`. */
+export function can(actor: Actor, action: Action, companyId: number): boolean {
+  const own = companyId === actor.companyId;
+  switch (actor.role) {
+    case ROLES.SysAdmin:
+      return true;
+    case ROLES.SysUser:
+      return action === 'read' || action === 'download';
+    case ROLES.CompanyAdmin:
+      return own && action !== 'manageCompanies';
+    case ROLES.User:
+      return own && action !== 'manageUsers' && action !== 'manageCompanies';
+  }
+}

@@ -1,0 +1,16 @@
+// Role numbers are the spec's (§3); names are accepted wherever a person types a role.
+import { ROLES, type TRole } from '@portal/contract';
+
+export type RoleName = keyof typeof ROLES;
+
+export function parseRole(input: string): TRole | undefined {
+  const trimmed = input.trim();
+  const byNumber = Object.values(ROLES).find((n) => String(n) === trimmed);
+  if (byNumber !== undefined) return byNumber;
+  const entry = Object.entries(ROLES).find(([name]) => name.toLowerCase() === trimmed.toLowerCase());
+  return entry?.[1];
+}
+
+export function isRole(value: number): value is TRole {
+  return Object.values(ROLES).some((n) => n === value);
+}

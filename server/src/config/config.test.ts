@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration from the environment', () => {
+  it('has safe defaults: port 8080, SQLite under ./data', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/portal' });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe(path.resolve('/srv/portal/data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.bootstrapAdmin).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['LOG_LEVEL', 'loud'],
+    ['MAX_UPLOAD_BYTES', '0'],
+    ['TOKEN_IDLE_MINUTES', '1.5'],
+    ['TRUST_PROXY', 'maybe'],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('wants ADMIN_USERNAME and ADMIN_PASSWORD together', () => {
+    expect(() => loadConfig({ ADMIN_USERNAME: 'root' })).toThrow(/ADMIN_USERNAME and ADMIN_PASSWORD/);
+    expect(loadConfig({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'Secr3t!pw' }).bootstrapAdmin?.username).toBe('root');
+  });
+
+  it('turns lifetimes into milliseconds', () => {
+    const config = loadConfig({ TOKEN_IDLE_MINUTES: '30', TOKEN_ABSOLUTE_HOURS: '8' });
+    expect(config.tokenIdleMs).toBe(30 * 60_000);
+    expect(config.tokenAbsoluteMs).toBe(8 * 3_600_000);
+  });
+});

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { ping, type Db } from '../db/database.js';
+
+export function healthRoutes(db: Db) {
+  return (app: FastifyInstance) => {
+    app.get('/health', { config: { public: true } }, () => ({ status: 'ok' }));
+
+    app.get('/ready', { config: { public: true } }, async (request, reply) => {
+      try {
+        await ping(db);
+        return { status: 'ready' };
+      } catch (err) {
+        request.log.warn({ err }, 'readiness check failed: database unreachable');
+        return reply.status(503).send({ message: 'Database unreachable' });
+      }
+    });
+  };
+}

@@ -1,0 +1,45 @@
+// Reads the configuration, prepares the database, and serves the API and the web app.
+import { buildApp } from './app.js';
+import { bootstrapFirstAdmin } from './admin/bootstrap.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createServices } from './services.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const handle = openDatabase(config);
+await migrateToLatest(handle);
+const services = createServices(handle, config);
+const app = await buildApp(config, services);
+await bootstrapFirstAdmin(services, config, app.log);
+
+let closing = false;
+async function shutdown(signal: string): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: finishing requests in flight');
+  try {
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });

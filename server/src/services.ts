@@ -1,0 +1,40 @@
+// The composition root: repositories over one database, and the services built on them.
+import { AuthService } from './auth/auth.service.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { LoginThrottleRepository } from './auth/login-throttle.repository.js';
+import { SessionsRepository } from './auth/sessions.repository.js';
+import { CompaniesRepository } from './companies/companies.repository.js';
+import { CompaniesService } from './companies/companies.service.js';
+import type { Config } from './config/config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { UsersRepository } from './users/users.repository.js';
+
+export interface Services {
+  handle: DatabaseHandle;
+  repos: {
+    users: UsersRepository;
+    companies: CompaniesRepository;
+    sessions: SessionsRepository;
+  };
+  auth: AuthService;
+  companies: CompaniesService;
+}
+
+export function createServices(handle: DatabaseHandle, config: Config): Services {
+  const { db } = handle;
+  const repos = {
+    users: new UsersRepository(db),
+    companies: new CompaniesRepository(db),
+    sessions: new SessionsRepository(db),
+  };
+  const throttle = new LoginThrottle(new LoginThrottleRepository(db), config.loginThrottle);
+  return {
+    handle,
+    repos,
+    auth: new AuthService(repos.users, repos.sessions, throttle, {
+      idleMs: config.tokenIdleMs,
+      absoluteMs: config.tokenAbsoluteMs,
+    }),
+    companies: new CompaniesService(repos.companies),
+  };
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
+import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
+import { call, login } from './http.js';
+import { runCli, startServerProcess } from './processes.js';
+
+describe.each(dialects())('admin CLI on %s', (dialect) => {
+  let database: TestDatabase;
+  let env: Record<string, string | undefined>;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl };
+  });
+  afterAll(() => database.drop());
+
+  const cli = (...args: string[]) => runCli(args, env);
+
+  /** Everything the CLI could have changed, read straight from the database. */
+  async function snapshot(): Promise<string> {
+    const handle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+    try {
+      const users = await handle.db.selectFrom('users').selectAll().orderBy('id').execute();
+      const companies = await handle.db.selectFrom('companies').selectAll().orderBy('id').execute();
+      return JSON.stringify({ users, companies });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  it('makes a company and a user who can sign in through the server', async () => {
+    const company = await cli('create-company', '--name', 'St. Mary’s Radiology');
+    expect(company.code).toBe(0);
+    const companyId = company.stdout.trim();
+    expect(companyId).toMatch(/^\d+$/);
+    const user = await cli(
+      'create-user', '--company-id', companyId, '--username', 'mary', '--password', 'Rad!ology9',
+      '--firstname', 'Mary', '--lastname', 'Jones', '--role', 'CompanyAdmin',
+    );
+    expect(user.code).toBe(0);
+    const listed = await cli('list-users');
+    expect(listed.stdout).toMatch(/mary\s+Mary Jones\s+2\s+/);
+    expect((await cli('list-companies')).stdout).toContain('St. Mary’s Radiology');
+
+    const server = await startServerProcess(env);
+    try {
+      const token = await login(`${server.url}/api/v1`, 'mary', 'Rad!ology9');
+      const own = await call(`${server.url}/api/v1/company/${companyId}`, { token });
+      expect(own.body.data[0].companyname).toBe('St. Mary’s Radiology');
+
+      expect((await cli('set-password', '--username', 'mary', '--password', 'An0ther!Pass')).code).toBe(0);
+      expect((await call(`${server.url}/api/v1/me`, { token })).status).toBe(401);
+      const again = await login(`${server.url}/api/v1`, 'mary', 'An0ther!Pass');
+
+      expect((await cli('disable-user', '--username', 'mary')).code).toBe(0);
+      expect((await call(`${server.url}/api/v1/me`, { token: again })).status).toBe(401);
+      const refused = await call(`${server.url}/api/v1/login`, { json: { username: 'mary', password: 'An0ther!Pass' } });
+      expect(refused.status).toBe(401);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.waitForExit();
+    }
+  });
+
+  it.each([
+    [['create-user', '--company-id', '424242', '--username', 'u1', '--password', 'Str0ng!Pass', '--firstname', 'A', '--lastname', 'B', '--role', '1'], 'No company with id 424242'],
+    [['create-user', '--company-id', '1', '--username', 'mary', '--password', 'Str0ng!Pass', '--firstname', 'A', '--lastname', 'B', '--role', '1'], 'The username mary is taken'],
+    [['create-user', '--company-id', '1', '--username', 'u2', '--password', 'weakpass', '--firstname', 'A', '--lastname', 'B', '--role', '1'], 'Password does not meet all requirements'],
+    [['create-user', '--company-id', '1', '--username', 'u3', '--password', 'Str0ng!Pass', '--firstname', 'A', '--lastname', 'B', '--role', 'Overlord'], 'Unknown role "Overlord"'],
+    [['create-user', '--company-id', '1', '--username', 'u4', '--password', 'Str0ng!Pass', '--firstname', 'A', '--role', '1'], '--lastname is required'],
+    [['create-company'], '--name is required'],
+    [['set-password', '--username', 'ghost', '--password', 'Str0ng!Pass'], 'No user named ghost'],
+    [['disable-user', '--username', 'ghost'], 'No user named ghost'],
+    [['launch-rockets'], 'Unknown command "launch-rockets"'],
+    [['list-users', '--verbose'], "Unknown option '--verbose'"],
+  ])('refuses %j with a clear error, a non-zero exit, and no change', async (args, message) => {
+    const before = await snapshot();
+    const result = await cli(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await snapshot()).toBe(before);
+  });
+});

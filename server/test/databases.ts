@@ -1,0 +1,52 @@
+// Every data-layer and API test runs once per engine: SQLite always, PostgreSQL when the global
+// setup found one (REQUIRE_POSTGRES=1 makes a missing one fail the run instead).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Dialect } from '../src/db/database.js';
+
+export interface TestDatabase {
+  dialect: Dialect;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  drop(): Promise<void>;
+}
+
+export function dialects(): Dialect[] {
+  return inject('postgresAdminUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const url = inject('postgresAdminUrl');
+  if (!url) throw new Error('PostgreSQL is not available to this run');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  const removeDir = () => fs.promises.rm(dataDir, { recursive: true, force: true });
+  if (dialect === 'sqlite') return { dialect, dataDir, databaseUrl: undefined, drop: removeDir };
+
+  const name = `portal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(inject('postgresAdminUrl')!);
+  url.pathname = `/${name}`;
+  return {
+    dialect,
+    dataDir,
+    databaseUrl: url.toString(),
+    drop: async () => {
+      await adminQuery(`drop database if exists ${name} with (force)`);
+      await removeDir();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createTestDatabase, dialects } from './databases.js';
+import { makeUser, PASSWORD } from './factories.js';
+import { call, login } from './http.js';
+import { startServerProcess } from './processes.js';
+import { startTestServer, type TestServer } from './server.js';
+
+describe.each(dialects())('operations on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  it('answers liveness and readiness', async () => {
+    expect(await call(`${server.api}/health`)).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call(`${server.api}/ready`)).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+
+  it('sends security headers, a request id, and no caching of API answers', async () => {
+    const answer = await call(`${server.api}/health`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(answer.headers.get('x-request-id')).toBe('trace-123');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(answer.headers.get('strict-transport-security')).toContain('max-age=');
+    expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const hostile = await call(`${server.api}/health`, { headers: { 'x-request-id': 'a b <script>' } });
+    expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers unknown API routes with 404 {message}', async () => {
+    const user = await makeUser(server.services);
+    const token = await login(server.api, user.username, PASSWORD);
+    const answer = await call(`${server.api}/no-such-thing`, { token });
+    expect(answer).toMatchObject({ status: 404, body: { message: 'Resource not found' } });
+  });
+
+  it('answers an unexpected failure with 500 {message} and no stack trace', async () => {
+    const app = await buildApp(server.config, server.services);
+    app.get('/api/v1/explode', { config: { public: true } }, () => {
+      throw new Error('secret internal detail');
+    });
+    const answer = await app.inject({ method: 'GET', url: '/api/v1/explode' });
+    expect(answer.statusCode).toBe(500);
+    expect(answer.json()).toEqual({ message: 'Internal server error' });
+    await app.close();
+  });
+});
+
+describe.each(dialects())('readiness without a database on %s', (dialect) => {
+  it('answers 503 when the database is gone', async () => {
+    const server = await startTestServer(dialect);
+    try {
+      await server.services.handle.close();
+      const answer = await call(`${server.api}/ready`);
+      expect(answer).toMatchObject({ status: 503, body: { message: 'Database unreachable' } });
+      expect((await call(`${server.api}/health`)).status).toBe(200);
+    } finally {
+      await server.app.close();
+      await server.database.drop();
+    }
+  });
+});
+
+describe('the server process', () => {
+  it('refuses to start on a bad setting, naming the variable', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cfg-'));
+    await expect(startServerProcess({ DATA_DIR: dataDir, PORT: 'eighty' })).rejects.toThrow(/exited with 1[\s\S]*PORT/);
+    await expect(startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: 'mysql://x' })).rejects.toThrow(/DATABASE_URL/);
+    await expect(startServerProcess({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '-5' })).rejects.toThrow(/MAX_UPLOAD_BYTES/);
+  });
+
+  it('says how to create the first SysAdmin when the database has no users', async () => {
+    const database = await createTestDatabase('sqlite');
+    const server = await startServerProcess({ DATA_DIR: database.dataDir });
+    server.child.kill('SIGTERM');
+    expect(await server.waitForExit()).toBe(0);
+    expect(server.logs()).toContain('npm run admin -- create-user');
+    await database.drop();
+  });
+
+  it('creates the first SysAdmin from ADMIN_USERNAME, logs JSON with request ids, never a secret, and stops on SIGTERM', async () => {
+    const database = await createTestDatabase('sqlite');
+    const password = 'B00tstrap!Secret';
+    const server = await startServerProcess({ DATA_DIR: database.dataDir, ADMIN_USERNAME: 'root', ADMIN_PASSWORD: password });
+    const api = `${server.url}/api/v1`;
+    const token = await login(api, 'root', password);
+    const me = await call(`${api}/me`, { token });
+    expect(me.body.data[0]).toMatchObject({ username: 'root', role: 4 });
+    await call(`${api}/login`, { json: { username: 'root', password: 'Wr0ng!Guess' } });
+    await call(`${api}/password_reset`, { token, json: { userid: 1, old_password: password, new_password: 'N3w!Secret99' } });
+
+    server.child.kill('SIGTERM');
+    expect(await server.waitForExit()).toBe(0);
+    const logs = server.logs();
+    const lines = logs.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(5);
+    const requests = lines.map((l) => JSON.parse(l) as { reqId?: string; msg: string }).filter((l) => l.reqId);
+    expect(requests.some((l) => l.msg === 'incoming request')).toBe(true);
+    for (const secret of [password, token, 'Wr0ng!Guess', 'N3w!Secret99']) expect(logs).not.toContain(secret);
+    expect(logs).toContain('shutting down');
+    await database.drop();
+  });
+});

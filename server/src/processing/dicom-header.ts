@@ -1,0 +1,179 @@
+// Reads a DICOM file's header (everything before Pixel Data) with dicom-parser, from a bounded
+// prefix of the file: pixel data can be gigabytes and is never read.
+import { open } from 'node:fs/promises';
+import zlib from 'node:zlib';
+import dicomParser, { type ByteArrayParser, type DataSet } from 'dicom-parser';
+import type { TDicomFields } from '@portal/contract';
+import { decodeDicomText, parseCharacterSets } from './dicom-charset.js';
+
+export type DicomHeader =
+  | { ok: true; fields: TDicomFields; dataSet: DataSet; charsets: string[]; isDicomdir: boolean }
+  | { ok: false; reason: string };
+
+const PIXEL_DATA = 'x7fe00010';
+const FIRST_READ = 64 * 1024;
+const IMPLICIT_LE = '1.2.840.10008.1.2';
+const EXPLICIT_LE = '1.2.840.10008.1.2.1';
+const EXPLICIT_BE = '1.2.840.10008.1.2.2';
+const DEFLATED = '1.2.840.10008.1.2.1.99';
+export const MEDIA_STORAGE_DIRECTORY = '1.2.840.10008.1.3.10';
+
+type DataSetConstructor = new (parser: ByteArrayParser, byteArray: Uint8Array, elements: DataSet['elements']) => DataSet;
+// dicom-parser exports the class at run time but types it as an interface.
+const DataSetClass = (dicomParser as unknown as { DataSet: DataSetConstructor }).DataSet;
+
+class NeedMore extends Error {}
+
+const VR = /^[A-Z]{2}$/;
+
+/** Without a transfer syntax to go by, the first element's bytes show whether VRs are explicit. */
+function guessSyntax(bytes: Uint8Array, at: number): string {
+  if (bytes.length < at + 6) return IMPLICIT_LE;
+  return VR.test(String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!)) ? EXPLICIT_LE : IMPLICIT_LE;
+}
+
+function message(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null && 'exception' in error) return message(error.exception);
+  return String(error);
+}
+
+interface Meta {
+  dataSet: DataSet | null;
+  end: number;
+  transferSyntax: string | null;
+}
+
+function readMeta(bytes: Uint8Array, complete: boolean): Meta {
+  const part10 = bytes.length >= 132 && String.fromCharCode(...bytes.subarray(128, 132)) === 'DICM';
+  if (!part10) return { dataSet: null, end: 0, transferSyntax: null };
+  // The group length bounds the meta header: without it dicom-parser reads on into the data set.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const hasGroupLength = bytes.length >= 144 && view.getUint16(132, true) === 2 && view.getUint16(134, true) === 0;
+  const end = hasGroupLength ? 144 + view.getUint32(140, true) : null;
+  if (end !== null && end > bytes.length) {
+    if (complete) throw new Error('file meta header longer than the file');
+    throw new NeedMore();
+  }
+  const dataSet = dicomParser.readPart10Header(end === null ? bytes : bytes.subarray(0, end));
+  const metaEnd = end ?? (dataSet as DataSet & { position: number }).position;
+  const transferSyntax = dataSet.string('x00020010')?.replace(/\0/g, '').trim() || null;
+  return { dataSet, end: metaEnd, transferSyntax };
+}
+
+function inflateDataSet(bytes: Uint8Array, at: number, maxBytes: number): Uint8Array {
+  // SYNC_FLUSH lets a bounded prefix of the deflate stream inflate without "unexpected end".
+  const inflated = zlib.inflateRawSync(bytes.subarray(at), { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: maxBytes });
+  const joined = new Uint8Array(at + inflated.length);
+  joined.set(bytes.subarray(0, at));
+  joined.set(inflated, at);
+  return joined;
+}
+
+interface Parsed {
+  dataSet: DataSet;
+  meta: DataSet | null;
+  transferSyntax: string | null;
+}
+
+function parse(raw: Uint8Array, complete: boolean, maxBytes: number): Parsed {
+  const meta = readMeta(raw, complete);
+  const syntax = meta.transferSyntax ?? guessSyntax(raw, meta.end);
+  const bytes = syntax === DEFLATED ? inflateDataSet(raw, meta.end, maxBytes) : raw;
+  const parser = syntax === EXPLICIT_BE ? dicomParser.bigEndianByteArrayParser : dicomParser.littleEndianByteArrayParser;
+  const dataSet = new DataSetClass(parser, bytes, {});
+  dataSet.warnings = [];
+  if (meta.end < bytes.length) {
+    const stream = new dicomParser.ByteStream(parser, bytes, meta.end);
+    try {
+      if (syntax === IMPLICIT_LE) dicomParser.parseDicomDataSetImplicit(dataSet, stream, bytes.length, { untilTag: PIXEL_DATA });
+      else dicomParser.parseDicomDataSetExplicit(dataSet, stream, bytes.length, { untilTag: PIXEL_DATA });
+    } catch (error) {
+      if (!complete) throw new NeedMore();
+      throw error;
+    }
+  }
+  // A prefix that happens to end between two elements parses cleanly but may miss later ones.
+  if (!complete && dataSet.elements[PIXEL_DATA] === undefined) throw new NeedMore();
+  return { dataSet, meta: meta.dataSet, transferSyntax: meta.transferSyntax };
+}
+
+function text(dataSet: DataSet, tag: string, charsets: readonly string[]): string | null {
+  const element = dataSet.elements[tag];
+  if (element === undefined || element.length <= 0) return null;
+  const bytes = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
+  const value = decodeDicomText(bytes, charsets);
+  return value === '' ? null : value;
+}
+
+function ascii(dataSet: DataSet | null, tag: string): string | null {
+  const value = dataSet?.string(tag)?.replace(/\0/g, '').trim();
+  return value === undefined || value === '' ? null : value;
+}
+
+function integer(value: number | undefined): number | null {
+  return value === undefined || !Number.isSafeInteger(value) ? null : value;
+}
+
+/** Text of any tag, decoded by the file's character set (for tags beyond the indexed fields). */
+export function dicomText(header: Extract<DicomHeader, { ok: true }>, tag: string): string | null {
+  return text(header.dataSet, tag, header.charsets);
+}
+
+function fieldsOf(parsed: Parsed): { fields: TDicomFields; charsets: string[] } {
+  const { dataSet, meta } = parsed;
+  const charsets = parseCharacterSets(dataSet.string('x00080005') === undefined ? undefined : rawString(dataSet, 'x00080005'));
+  return {
+    charsets,
+    fields: {
+      sop_instance_uid: ascii(dataSet, 'x00080018') ?? ascii(meta, 'x00020003'),
+      sop_class_uid: ascii(dataSet, 'x00080016') ?? ascii(meta, 'x00020002'),
+      study_instance_uid: ascii(dataSet, 'x0020000d'),
+      series_instance_uid: ascii(dataSet, 'x0020000e'),
+      modality: ascii(dataSet, 'x00080060'),
+      study_date: ascii(dataSet, 'x00080020'),
+      study_description: text(dataSet, 'x00081030', charsets),
+      series_description: text(dataSet, 'x0008103e', charsets),
+      transfer_syntax_uid: parsed.transferSyntax,
+      rows: integer(dataSet.uint16('x00280010')),
+      columns: integer(dataSet.uint16('x00280011')),
+      number_of_frames: integer(dataSet.intString('x00280008')),
+    },
+  };
+}
+
+/** Keeps a leading empty value ('\ISO 2022 IR 87'), which dataSet.string() would trim away. */
+function rawString(dataSet: DataSet, tag: string): string {
+  const element = dataSet.elements[tag]!;
+  return Buffer.from(dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length)).toString('latin1');
+}
+
+export async function readDicomHeader(file: string, maxHeaderBytes: number): Promise<DicomHeader> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    let want = Math.min(size, FIRST_READ, maxHeaderBytes);
+    for (;;) {
+      const buffer = Buffer.alloc(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, 0);
+      const bytes = buffer.subarray(0, bytesRead);
+      const complete = bytesRead >= size;
+      try {
+        const parsed = parse(bytes, complete, maxHeaderBytes);
+        const { fields, charsets } = fieldsOf(parsed);
+        const isDicomdir = fields.sop_class_uid === MEDIA_STORAGE_DIRECTORY;
+        return { ok: true, fields, dataSet: parsed.dataSet, charsets, isDicomdir };
+      } catch (error) {
+        if (error instanceof NeedMore && want < Math.min(size, maxHeaderBytes)) {
+          want = Math.min(size, maxHeaderBytes, want * 4);
+          continue;
+        }
+        if (error instanceof NeedMore) return { ok: false, reason: `DICOM header not found in the first ${maxHeaderBytes} bytes` };
+        return { ok: false, reason: `unreadable DICOM: ${message(error)}` };
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}

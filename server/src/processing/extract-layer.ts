@@ -1,0 +1,236 @@
+// One extraction layer: list an archive, decide entry by entry, extract the safe ones under a
+// write guard, and check on disk what 7-Zip actually produced.
+import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArchiveKind } from './detect-kind.js';
+import { SINGLE_STREAM_KINDS } from './detect-kind.js';
+import { normalizeEntryPath } from './entry-path.js';
+import type { ProcessingLimits } from './limits.js';
+import type { ListedEntry } from './sevenzip-listing.js';
+import type { ExtractResult, SevenZipFormat, StopReason, WriteGuard } from './sevenzip-protocol.js';
+import type { SevenZipWorker } from './sevenzip-client.js';
+import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
+
+export interface LayerBudget {
+  /** Bytes still allowed by maxTotalBytes; the layer subtracts what it writes. */
+  remainingBytes: number;
+  /** Entries still allowed by maxEntries; the layer subtracts what it lists. */
+  remainingEntries: number;
+}
+
+/** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
+export type LayerItem =
+  | { type: 'kept'; path: string; file: string; size: number }
+  | { type: 'skipped'; path: string; reason: SkipReason; size: number | null };
+
+export type LayerResult =
+  | { ok: true; items: LayerItem[]; overflow: number; truncated: boolean }
+  | { ok: false; error: string; encrypted: boolean };
+
+const FORMATS: Record<ArchiveKind, SevenZipFormat> = {
+  zip: 'zip',
+  rar4: 'rar',
+  rar5: 'rar5',
+  '7z': '7z',
+  tar: 'tar',
+  gzip: 'gzip',
+  bzip2: 'bzip2',
+  xz: 'xz',
+  lzma: 'lzma',
+};
+
+/** Reruns after an entry proved larger than its header: each costs a new pass over the archive. */
+const MAX_RERUNS = 3;
+
+const STOP_REASONS: Record<StopReason, SkipReason> = {
+  'entry-too-large': SKIP.entryTooLarge,
+  'header-lied': SKIP.headerLied,
+  total: SKIP.totalSize,
+  ratio: SKIP.ratio,
+};
+
+export interface LayerInput {
+  archive: string;
+  kind: ArchiveKind;
+  outDir: string;
+  limits: ProcessingLimits;
+  budget: LayerBudget;
+  sevenZip: SevenZipWorker;
+}
+
+function ratioAllowance(limits: ProcessingLimits, archiveBytes: number): number {
+  return Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes);
+}
+
+function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record<string, number>, single: boolean): WriteGuard {
+  const ratio = ratioAllowance(input.limits, archiveBytes);
+  const total = input.budget.remainingBytes;
+  return {
+    maxEntryBytes: single ? null : input.limits.maxEntryBytes,
+    expectedSizes,
+    budgetBytes: Math.min(ratio, total),
+    budgetReason: ratio < total ? 'ratio' : 'total',
+  };
+}
+
+function archiveError(errors: readonly string[], crash: string | null): string {
+  const detail = errors.find((e) => e.trim() !== '') ?? crash ?? 'no details';
+  return `${SKIP.corruptArchive} (${detail.replace(/^(Open )?ERROR: ?/, '').replace(/^\/in\/\S+ : /, '').trim()})`;
+}
+
+/** Names 7-Zip complained about ("ERROR: Data Error : a/b.dcm"), normalised like our own paths. */
+function failedNames(errors: readonly string[]): { names: Set<string>; wrongPassword: boolean } {
+  const names = new Set<string>();
+  let wrongPassword = false;
+  for (const line of errors) {
+    if (/wrong password/i.test(line)) wrongPassword = true;
+    const match = /^ERROR: [^:]+ : (.+)$/.exec(line);
+    if (match === null) continue;
+    const normalized = normalizeEntryPath(match[1]!.replace(/^\/out\//, ''));
+    if (normalized.ok) names.add(normalized.path);
+  }
+  return { names, wrongPassword };
+}
+
+/** Only regular files that resolve inside outDir count; nothing found here is ever followed. */
+async function regularFileInside(outDir: string, rel: string): Promise<{ file: string; size: number } | null> {
+  const file = path.join(outDir, rel);
+  try {
+    const stat = await lstat(file);
+    if (!stat.isFile()) return null;
+    const real = await realpath(file);
+    const root = await realpath(outDir);
+    if (!real.startsWith(root + path.sep)) return null;
+    return { file, size: stat.size };
+  } catch {
+    return null;
+  }
+}
+
+export async function extractLayer(input: LayerInput): Promise<LayerResult> {
+  await mkdir(input.outDir, { recursive: true });
+  const archiveBytes = (await lstat(input.archive)).size;
+  if (SINGLE_STREAM_KINDS.has(input.kind)) return extractSingleStream(input, archiveBytes);
+  return extractMany(input, archiveBytes);
+}
+
+async function extractSingleStream(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
+  const format = FORMATS[input.kind];
+  const result = await input.sevenZip.extract({
+    archive: input.archive,
+    format,
+    outDir: input.outDir,
+    include: null,
+    guard: guardFor(input, archiveBytes, {}, true),
+  });
+  input.budget.remainingBytes -= result.written;
+  if (result.stop !== null) {
+    await rm(input.outDir, { recursive: true, force: true });
+    return { ok: true, items: [{ type: 'skipped', path: '', reason: STOP_REASONS[result.stop.reason], size: null }], overflow: 0, truncated: false };
+  }
+  const produced = result.completed.length === 1 ? await regularFileInside(input.outDir, result.completed[0]!) : null;
+  const damaged = result.crash !== null || result.exitCode !== 0 || result.errors.length > 0;
+  if (produced === null || (damaged && produced.size === 0)) return { ok: false, error: archiveError(result.errors, result.crash), encrypted: false };
+  return { ok: true, items: [{ type: 'kept', path: '', file: produced.file, size: produced.size }], overflow: 0, truncated: damaged };
+}
+
+interface Plan {
+  items: (LayerItem | { type: 'planned'; path: string; entry: ListedEntry })[];
+  include: Map<string, ListedEntry>;
+}
+
+function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remainingBytes: number): Plan {
+  const seen = new Set<string>();
+  const include = new Map<string, ListedEntry>();
+  const items: Plan['items'] = [];
+  let plannedBytes = 0;
+  for (const entry of entries) {
+    const normalized = normalizeEntryPath(entry.rawPath);
+    const shownPath = normalized.ok ? normalized.path : entry.rawPath;
+    const skip = (reason: SkipReason): void => void items.push({ type: 'skipped', path: shownPath, reason, size: entry.size });
+    if (entry.type === 'symlink') skip(SKIP.symlink);
+    else if (entry.type === 'hardlink') skip(SKIP.hardLink);
+    else if (entry.type === 'special') skip(SKIP.special);
+    else if (!normalized.ok) skip(normalized.reason);
+    else if (seen.has(normalized.path)) skip(SKIP.duplicate);
+    else if (entry.size !== null && entry.size > limits.maxEntryBytes) skip(SKIP.entryTooLarge);
+    else if (
+      entry.size !== null &&
+      entry.packedSize !== null &&
+      entry.size > limits.ratioFloorBytes &&
+      entry.size > limits.maxCompressionRatio * Math.max(entry.packedSize, 1)
+    )
+      skip(SKIP.ratio);
+    else if (entry.size !== null && plannedBytes + entry.size > remainingBytes) skip(SKIP.totalSize);
+    else {
+      seen.add(normalized.path);
+      include.set(normalized.path, entry);
+      plannedBytes += entry.size ?? 0;
+      items.push({ type: 'planned', path: normalized.path, entry });
+    }
+  }
+  return { items, include };
+}
+
+async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
+  const format = FORMATS[input.kind];
+  const listed = await input.sevenZip.list({ archive: input.archive, format, cap: input.budget.remainingEntries });
+  const { listing } = listed;
+  if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
+  const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
+  if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
+  input.budget.remainingEntries -= listing.entries.length;
+
+  const { items, include } = plan(listing.entries, input.limits, input.budget.remainingBytes);
+  const expectedSizes: Record<string, number> = {};
+  for (const [p, entry] of include) if (entry.size !== null) expectedSizes[p] = entry.size;
+
+  const outcome = new Map<string, SkipReason | 'done'>();
+  let pending = [...include.keys()];
+  let truncated = listing.errors.length > 0;
+  for (let run = 0; pending.length > 0; run += 1) {
+    const result: ExtractResult = await input.sevenZip.extract({
+      archive: input.archive,
+      format,
+      outDir: input.outDir,
+      include: pending.map((p) => include.get(p)!.rawPath),
+      guard: guardFor(input, archiveBytes, expectedSizes, false),
+    });
+    input.budget.remainingBytes -= result.written;
+    const { names: failed, wrongPassword } = failedNames(result.errors);
+    if (wrongPassword) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
+    for (const p of result.completed) if (include.has(p) && !failed.has(p)) outcome.set(p, 'done');
+    for (const p of failed) if (include.has(p)) outcome.set(p, SKIP.corruptData);
+    if (result.crash !== null || result.exitCode !== 0) truncated = true;
+    const stop = result.stop;
+    if (stop === null) break;
+    if (stop.path !== null) {
+      outcome.set(stop.path, STOP_REASONS[stop.reason]);
+      await rm(path.join(input.outDir, stop.path), { force: true });
+    }
+    const budgetSpent = stop.reason === 'total' || stop.reason === 'ratio';
+    pending = pending.filter((p) => !outcome.has(p));
+    if (budgetSpent || run + 1 >= MAX_RERUNS) {
+      for (const p of pending) outcome.set(p, budgetSpent ? STOP_REASONS[stop.reason] : SKIP.headerLied);
+      break;
+    }
+  }
+
+  const finished: LayerItem[] = [];
+  for (const item of items) {
+    if (item.type !== 'planned') {
+      finished.push(item);
+      continue;
+    }
+    const state = outcome.get(item.path) ?? SKIP.notExtracted;
+    const onDisk = state === 'done' ? await regularFileInside(input.outDir, item.path) : null;
+    const sizeAgrees = onDisk !== null && (item.entry.size === null || onDisk.size === item.entry.size);
+    if (onDisk !== null && sizeAgrees) finished.push({ type: 'kept', path: item.path, file: onDisk.file, size: onDisk.size });
+    else {
+      const reason = state === 'done' ? SKIP.corruptData : state;
+      finished.push({ type: 'skipped', path: item.path, reason, size: item.entry.size });
+      await rm(path.join(input.outDir, item.path), { force: true });
+    }
+  }
+  return { ok: true, items: finished, overflow: listing.overflow, truncated };
+}

@@ -1,0 +1,196 @@
+// The one entry point the processing job calls: detect, extract layer by layer, index DICOM, and
+// hand each entry to the caller in a deterministic order (archive order, depth first).
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  DETECT_BYTES,
+  SINGLE_STREAM_KINDS,
+  decompressedName,
+  detectKind,
+  extensionMismatch,
+  isArchiveKind,
+  type ArchiveKind,
+} from './detect-kind.js';
+import { readDicomHeader } from './dicom-header.js';
+import { joinEntryPath } from './entry-path.js';
+import { extractLayer, type LayerBudget } from './extract-layer.js';
+import { readHead, sha256File } from './hash-file.js';
+import { resolveLimits, type ProcessingLimits } from './limits.js';
+import type { OnEntry, ProcessedEntry, ProcessingResult, ProcessUploadInput } from './processing-types.js';
+import { SevenZipWorker } from './sevenzip-client.js';
+import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
+import { SummaryBuilder } from './summary.js';
+
+/** A reason that fails the whole upload (as opposed to skipping one entry). */
+class UploadFailure extends Error {}
+
+interface Node {
+  file: string;
+  /** The entry's own path, used when it is a leaf. */
+  path: string;
+  /** What its children's paths start with ('' at the top). */
+  prefix: string;
+  depth: number;
+  /** The upload itself, or a single stream's content at the top: failures here fail the upload. */
+  top: boolean;
+  isInput: boolean;
+  /** Content of a single stream that ended early: kept only if it is itself an archive. */
+  partial: boolean;
+}
+
+class Job {
+  private readonly summary = new SummaryBuilder();
+  private readonly budget: LayerBudget;
+  private sevenZip: SevenZipWorker | null = null;
+  private layers = 0;
+
+  constructor(
+    private readonly input: ProcessUploadInput,
+    private readonly limits: ProcessingLimits,
+    private readonly root: string,
+    private readonly onEntry: OnEntry,
+  ) {
+    this.budget = { remainingBytes: limits.maxTotalBytes, remainingEntries: limits.maxEntries };
+  }
+
+  async run(): Promise<ProcessingResult> {
+    const { inputPath, originalName } = this.input;
+    const kind = detectKind(await readHead(inputPath, DETECT_BYTES));
+    const mismatch = extensionMismatch(originalName, kind);
+    if (mismatch !== null) return this.failed(mismatch);
+    const node: Node = { file: inputPath, path: originalName, prefix: '', depth: 0, top: true, isInput: true, partial: false };
+    try {
+      await this.visit(node);
+    } catch (error) {
+      if (error instanceof UploadFailure) return this.failed(error.message);
+      throw error;
+    }
+    return { status: 'ready', error: null, summary: this.summary.build() };
+  }
+
+  async close(): Promise<void> {
+    await this.sevenZip?.close();
+  }
+
+  private failed(error: string): ProcessingResult {
+    return { status: 'failed', error, summary: this.summary.build() };
+  }
+
+  private checkAborted(): void {
+    this.input.signal?.throwIfAborted();
+  }
+
+  private async emit(entry: Omit<ProcessedEntry, 'inputIsEntry'>, isInput = false): Promise<void> {
+    this.checkAborted();
+    const full: ProcessedEntry = { ...entry, inputIsEntry: isInput };
+    this.summary.add(full);
+    try {
+      await this.onEntry(full);
+    } finally {
+      if (full.tempPath !== null && !isInput) await rm(full.tempPath, { force: true });
+    }
+  }
+
+  private async skip(entryPath: string, reason: string, size: number | null): Promise<void> {
+    await this.emit({ path: entryPath, size: size ?? 0, sha256: null, kind: 'skipped', reason, dicom: null, tempPath: null });
+  }
+
+  private async visit(node: Node): Promise<void> {
+    this.checkAborted();
+    const kind = detectKind(await readHead(node.file, DETECT_BYTES));
+    if (isArchiveKind(kind)) await this.visitArchive(node, kind);
+    else await this.visitLeaf(node, kind === 'dicom');
+  }
+
+  private async visitLeaf(node: Node, looksDicom: boolean): Promise<void> {
+    if (node.partial) {
+      await this.skip(node.path, SKIP.corruptData, (await stat(node.file)).size);
+      return;
+    }
+    const { sha256, size } = await sha256File(node.file, this.input.signal);
+    const base = { path: node.path, size, sha256, tempPath: node.file };
+    if (!looksDicom) {
+      await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
+      return;
+    }
+    const header = await readDicomHeader(node.file, this.limits.maxDicomHeaderBytes);
+    if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, node.isInput);
+    // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
+    else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
+    else {
+      const reason = header.fields.sop_instance_uid === null ? 'DICOM without SOP Instance UID' : null;
+      await this.emit({ ...base, kind: 'dicom', reason, dicom: header.fields }, node.isInput);
+    }
+  }
+
+  private async visitArchive(node: Node, kind: ArchiveKind): Promise<void> {
+    const single = SINGLE_STREAM_KINDS.has(kind);
+    if (node.depth >= this.limits.maxDepth) {
+      if (node.top) throw new UploadFailure(`The upload is nested deeper than ${this.limits.maxDepth} archive levels.`);
+      await this.skip(node.path, SKIP.depth, (await stat(node.file)).size);
+      return;
+    }
+    this.sevenZip ??= new SevenZipWorker(this.input.signal);
+    const outDir = path.join(this.root, `layer-${++this.layers}`);
+    const layer = await this.guardAbort(
+      extractLayer({ archive: node.file, kind, outDir, limits: this.limits, budget: this.budget, sevenZip: this.sevenZip }),
+    );
+    try {
+      if (!layer.ok) {
+        if (node.top) throw new UploadFailure(layer.encrypted ? ENCRYPTED_MESSAGE : failureSentence(layer.error));
+        await this.skip(node.path, layer.encrypted ? SKIP.encrypted : SKIP.corruptArchive, (await stat(node.file)).size);
+        return;
+      }
+      this.summary.countSkipped(SKIP.tooMany, layer.overflow);
+      for (const item of layer.items) {
+        const itemPath = single ? decompressedName(node.path) : joinEntryPath(node.prefix, item.path);
+        if (item.type === 'skipped') {
+          await this.skip(single ? node.path : itemPath, item.reason, item.size);
+          continue;
+        }
+        const child: Node = single
+          ? { file: item.file, path: itemPath, prefix: node.prefix, depth: node.depth + 1, top: node.top, isInput: false, partial: layer.truncated }
+          : { file: item.file, path: itemPath, prefix: itemPath, depth: node.depth + 1, top: false, isInput: false, partial: false };
+        await this.visit(child);
+        await rm(item.file, { force: true });
+      }
+      // Entries before the damage were kept; the damage itself is one skipped entry of the archive.
+      if (layer.truncated && !single) await this.skip(node.top ? this.input.originalName : node.path, SKIP.corruptArchive, null);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  }
+
+  /** A terminated worker rejects with its own error; the caller should see why it was aborted. */
+  private async guardAbort<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      this.checkAborted();
+      throw error;
+    }
+  }
+}
+
+function failureSentence(detail: string): string {
+  return `The archive could not be read: it is damaged or incomplete (${detail.replace(`${SKIP.corruptArchive} `, '').replace(/^\(|\)$/g, '')}). Upload it again or re-create it.`;
+}
+
+/**
+ * Processes one upload. Calls onEntry once per entry, in archive order, depth first, awaiting each
+ * call; the same file always yields the same sequence, so a restarted job can skip what it already
+ * recorded. Resolves 'failed' for content the owner must fix (wrong extension, encrypted, unreadable
+ * archive); rejects on abort (with the signal's reason) and on I/O or callback errors (retryable).
+ */
+export async function processUpload(input: ProcessUploadInput, onEntry: OnEntry): Promise<ProcessingResult> {
+  input.signal?.throwIfAborted();
+  const limits = resolveLimits(input.limits);
+  const root = await mkdtemp(path.join(input.workDir, 'upload-'));
+  const job = new Job(input, limits, root, onEntry);
+  try {
+    return await job.run();
+  } finally {
+    await job.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,85 @@
+// The job's handle on its 7-Zip worker thread: one per job, terminated on abort or when done.
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type {
+  ExtractRequest,
+  ExtractResult,
+  ListRequest,
+  ListResult,
+  WorkerReply,
+  WorkerRequest,
+} from './sevenzip-protocol.js';
+
+type Pending = { resolve: (value: ListResult | ExtractResult) => void; reject: (error: Error) => void };
+
+/**
+ * Under tsx or vitest this module is TypeScript, and so is its worker. Node 20 does not hand a
+ * parent's loader hooks to workers, so the worker first registers tsx's, then imports the worker.
+ */
+function spawnWorker(): Worker {
+  const worker = new URL('./sevenzip-worker.ts', import.meta.url);
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sevenzip-worker.js', import.meta.url));
+  // Resolved by hand: require.resolve would pick tsx's CommonJS build, which cannot be imported here.
+  const tsxRoot = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const tsx = pathToFileURL(path.join(tsxRoot, 'dist/esm/api/index.mjs')).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(worker.href)}); })`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+export class SevenZipWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
+
+  constructor(signal?: AbortSignal) {
+    this.worker = spawnWorker();
+    this.worker.on('message', (reply: WorkerReply) => this.settle(reply));
+    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('exit', (code) => this.failAll(new Error(`7-Zip worker exited (${code})`)));
+    signal?.addEventListener('abort', () => this.abort(signal.reason), { once: true });
+  }
+
+  list(request: Omit<ListRequest, 'op'>): Promise<ListResult> {
+    return this.send({ op: 'list', ...request }) as Promise<ListResult>;
+  }
+
+  extract(request: Omit<ExtractRequest, 'op'>): Promise<ExtractResult> {
+    return this.send({ op: 'extract', ...request }) as Promise<ExtractResult>;
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('7-Zip worker closed');
+    await this.worker.terminate();
+  }
+
+  private abort(reason: unknown): void {
+    this.failAll(reason instanceof Error ? reason : new Error('aborted'));
+    void this.worker.terminate();
+  }
+
+  private send(request: Omit<WorkerRequest, 'id'>): Promise<ListResult | ExtractResult> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  private settle(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) pending.resolve(reply.result);
+    else pending.reject(new Error(reply.error));
+  }
+
+  private failAll(error: Error): void {
+    this.failure ??= error;
+    for (const pending of this.pending.values()) pending.reject(this.failure);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,60 @@
+// Messages between the job's thread and the worker thread that runs 7-Zip (WebAssembly).
+import type { Listing } from './sevenzip-listing.js';
+
+/** 7-Zip's names for the formats we open; passing one (-t) stops 7-Zip from guessing. */
+export type SevenZipFormat = '7z' | 'zip' | 'rar' | 'rar5' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'lzma';
+
+export interface ListRequest {
+  op: 'list';
+  archive: string;
+  format: SevenZipFormat;
+  /** Entries kept in the answer; the rest are only counted. */
+  cap: number;
+}
+
+export interface WriteGuard {
+  /** Per-file cap while writing; null for a single stream's output (limited by the budget alone). */
+  maxEntryBytes: number | null;
+  /** Sizes the listing promised, by normalised path: writing more means the header lied. */
+  expectedSizes: Record<string, number>;
+  /** Bytes this run may write in all (the upload's remaining total, or the layer's ratio allowance). */
+  budgetBytes: number;
+  budgetReason: 'total' | 'ratio';
+}
+
+export interface ExtractRequest {
+  op: 'extract';
+  archive: string;
+  format: SevenZipFormat;
+  outDir: string;
+  /** Raw listed names to extract; null extracts everything (single streams). */
+  include: string[] | null;
+  guard: WriteGuard;
+}
+
+export type WorkerRequest = (ListRequest | ExtractRequest) & { id: number };
+
+export type StopReason = 'entry-too-large' | 'header-lied' | 'total' | 'ratio';
+
+export interface ExtractResult {
+  exitCode: number | null;
+  /** 7-Zip's "ERROR: …" lines (capped). */
+  errors: string[];
+  /** Output files 7-Zip finished writing, relative to outDir, in the order it wrote them. */
+  completed: string[];
+  /** Set when the write guard stopped 7-Zip; path is the file being written then. */
+  stop: { reason: StopReason; path: string | null } | null;
+  /** 7-Zip itself failed (WebAssembly trap or C++ exception), e.g. on a truncated archive. */
+  crash: string | null;
+  written: number;
+}
+
+export interface ListResult {
+  exitCode: number | null;
+  listing: Listing;
+  crash: string | null;
+}
+
+export type WorkerReply =
+  | { id: number; ok: true; result: ListResult | ExtractResult }
+  | { id: number; ok: false; error: string };

@@ -1,0 +1,194 @@
+// Runs 7-Zip (WebAssembly) off the main thread. 7-Zip's calls are synchronous and can run for
+// minutes, and a stop from the write guard unwinds through WebAssembly, leaving that instance
+// unusable: so each request gets a fresh instance, and the job's thread can terminate us at once.
+import { parentPort } from 'node:worker_threads';
+import path from 'node:path';
+import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
+import { ListingParser } from './sevenzip-listing.js';
+import type {
+  ExtractRequest,
+  ExtractResult,
+  ListRequest,
+  ListResult,
+  StopReason,
+  WorkerReply,
+  WorkerRequest,
+} from './sevenzip-protocol.js';
+
+// A CommonJS module whose typings describe an ES default export: the factory is `.default` either way.
+const SevenZipFactory = SevenZipCjs.default;
+
+const IN = '/in';
+const OUT = '/out';
+const MAX_ERROR_LINES = 10_000;
+// Emscripten's errno numbering (not Linux's).
+const EPERM = 63;
+const EACCES = 2;
+
+class GuardStop extends Error {
+  constructor(
+    readonly reason: StopReason,
+    readonly entry: string | null,
+  ) {
+    super(`write guard: ${reason}`);
+  }
+}
+
+function errnoError(errno: number): Error {
+  // Emscripten turns an error named ErrnoError into a failed system call instead of a crash.
+  return Object.assign(new Error(`errno ${errno}`), { name: 'ErrnoError', errno });
+}
+
+class LineSplitter {
+  private bytes: number[] = [];
+  constructor(private readonly onLine: (line: string) => void) {}
+  push(byte: number | null): void {
+    if (byte === null) return;
+    if (byte === 10) this.flush();
+    else if (byte !== 13) this.bytes.push(byte);
+  }
+  flush(): void {
+    const line = Buffer.from(this.bytes).toString('utf8');
+    this.bytes = [];
+    this.onLine(line);
+  }
+}
+
+async function instance(onLine: (line: string) => void): Promise<SevenZipModule> {
+  const out = new LineSplitter(onLine);
+  const err = new LineSplitter(onLine);
+  return SevenZipFactory({ stdout: (c) => out.push(c), stderr: (c) => err.push(c) });
+}
+
+function mountDir(module: SevenZipModule, hostDir: string, at: string): void {
+  module.FS.mkdir(at);
+  module.FS.mount(module.NODEFS, { root: hostDir }, at);
+}
+
+function describeCrash(error: unknown): string {
+  // 7-Zip's C++ exceptions reach JavaScript as bare numbers (pointers): say what they mean to a user.
+  if (typeof error === 'number') return `its structure could not be read (7-Zip internal error ${error})`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function run(module: SevenZipModule, args: string[]): { exitCode: number | null; thrown: unknown } {
+  try {
+    const code = module.callMain(args) as unknown;
+    return { exitCode: typeof code === 'number' ? code : null, thrown: undefined };
+  } catch (thrown) {
+    return { exitCode: null, thrown };
+  }
+}
+
+const COMMON = ['-bsp0', '-bb0', '-y', '-p', '-sccUTF-8'];
+
+async function list(request: ListRequest): Promise<ListResult> {
+  const parser = new ListingParser(request.cap);
+  const module = await instance((line) => parser.push(line));
+  mountDir(module, path.dirname(request.archive), IN);
+  const { exitCode, thrown } = run(module, [
+    'l',
+    '-slt',
+    ...COMMON,
+    `-t${request.format}`,
+    `${IN}/${path.basename(request.archive)}`,
+  ]);
+  return { exitCode, listing: parser.finish(), crash: thrown === undefined ? null : describeCrash(thrown) };
+}
+
+function isWriteFlags(flags: unknown): boolean {
+  if (typeof flags === 'string') return /[wa+]/.test(flags);
+  return typeof flags === 'number' && (flags & 3) !== 0;
+}
+
+/**
+ * Every byte 7-Zip writes passes here, so limits hold even when an archive's headers lie about
+ * sizes; links and special files are refused at the file-system layer, whatever the listing said.
+ */
+function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result: ExtractResult): void {
+  const fs = module.FS;
+  const { guard } = request;
+  const written = new Map<FSStream, { rel: string; bytes: number }>();
+  const open = fs.open.bind(fs);
+  const write = fs.write.bind(fs);
+  const close = fs.close.bind(fs);
+  const mknod = (fs as unknown as { mknod: (p: string, mode: number, dev: number) => unknown }).mknod.bind(fs);
+
+  fs.open = (p: string, flags: string, mode?: number, ...rest: number[]) => {
+    const writing = isWriteFlags(flags);
+    if (writing && !p.startsWith(`${OUT}/`)) throw errnoError(EACCES);
+    const stream = open(p, flags, mode, ...rest);
+    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0 });
+    return stream;
+  };
+  fs.write = (stream: FSStream, buffer: ArrayBufferView, offset: number, length: number, position?: number, canOwn?: boolean) => {
+    const file = written.get(stream);
+    if (file !== undefined) {
+      const after = file.bytes + length;
+      if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large', file.rel);
+      const expected = guard.expectedSizes[file.rel];
+      if (expected !== undefined && after > expected) throw new GuardStop('header-lied', file.rel);
+      if (result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason, file.rel);
+      file.bytes = after;
+      result.written += length;
+    }
+    return write(stream, buffer, offset, length, position, canOwn);
+  };
+  fs.close = (stream: FSStream) => {
+    const file = written.get(stream);
+    close(stream);
+    if (file !== undefined) {
+      written.delete(stream);
+      result.completed.push(file.rel);
+    }
+  };
+  fs.symlink = () => {
+    throw errnoError(EPERM);
+  };
+  (fs as unknown as { mknod: typeof mknod }).mknod = (p: string, mode: number, dev: number) => {
+    const type = mode & 0o170000;
+    if (type !== 0o040000 && type !== 0o100000) throw errnoError(EPERM);
+    return mknod(p, mode, dev);
+  };
+  // Archive modes (000, setuid…) would only get in the way of reading and deleting what we keep.
+  fs.chmod = () => undefined;
+  fs.fchmod = () => undefined;
+  fs.lchmod = () => undefined;
+}
+
+async function extract(request: ExtractRequest): Promise<ExtractResult> {
+  const result: ExtractResult = { exitCode: null, errors: [], completed: [], stop: null, crash: null, written: 0 };
+  let inErrorBlock = false;
+  const module = await instance((line) => {
+    if (line === 'ERRORS:') inErrorBlock = true;
+    else if (line === '' || line.includes(' = ')) inErrorBlock = false;
+    const isError = inErrorBlock || line.startsWith('ERROR:') || line.startsWith('Open ERROR:');
+    if (isError && line !== 'ERRORS:' && result.errors.length < MAX_ERROR_LINES) result.errors.push(line);
+  });
+  mountDir(module, path.dirname(request.archive), IN);
+  mountDir(module, request.outDir, OUT);
+  const args = ['x', ...COMMON, '-aos', '-spd', `-t${request.format}`, `-o${OUT}`];
+  if (request.include !== null) {
+    module.FS.writeFile('/include.txt', request.include.join('\n') + '\n');
+    args.push('-scsUTF-8', '-i@/include.txt');
+  }
+  args.push(`${IN}/${path.basename(request.archive)}`);
+  guardFileSystem(module, request, result);
+  const { exitCode, thrown } = run(module, args);
+  result.exitCode = exitCode;
+  if (thrown instanceof GuardStop) result.stop = { reason: thrown.reason, path: thrown.entry };
+  else if (thrown !== undefined) result.crash = describeCrash(thrown);
+  return result;
+}
+
+const port = parentPort;
+if (port === null) throw new Error('sevenzip-worker must run in a worker thread');
+
+port.on('message', (request: WorkerRequest) => {
+  const work = request.op === 'list' ? list(request) : extract(request);
+  work.then(
+    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply),
+  );
+});

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
+import { projectsRoutes } from './projects/projects.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -39,6 +40,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
+  acceptEmptyJsonBodies(app);
   registerAuthentication(app, services.auth);
 
   await app.register(
@@ -46,12 +48,27 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(healthRoutes(services.handle.db));
       await api.register(authRoutes(services.auth));
       await api.register(companiesRoutes(services.companies));
+      await api.register(projectsRoutes(services.projects));
     },
     { prefix: API_PREFIX },
   );
 
   await serveWebApp(app, config.webDistDir);
   return app;
+}
+
+/**
+ * The soft-delete calls are bodiless PUTs that clients may still label as JSON; an empty body is
+ * "no body", not a syntax error. Everything else goes through Fastify's prototype-safe parser.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
 }
 
 /** The built single-page app, with its routes (/home, /study/1) answered by index.html. */

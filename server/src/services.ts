@@ -7,6 +7,8 @@ import { CompaniesRepository } from './companies/companies.repository.js';
 import { CompaniesService } from './companies/companies.service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { ProjectsRepository } from './projects/projects.repository.js';
+import { ProjectsService } from './projects/projects.service.js';
 import { UsersRepository } from './users/users.repository.js';
 
 export interface Services {
@@ -15,9 +17,11 @@ export interface Services {
     users: UsersRepository;
     companies: CompaniesRepository;
     sessions: SessionsRepository;
+    projects: ProjectsRepository;
   };
   auth: AuthService;
   companies: CompaniesService;
+  projects: ProjectsService;
 }
 
 export function createServices(handle: DatabaseHandle, config: Config): Services {
@@ -26,6 +30,7 @@ export function createServices(handle: DatabaseHandle, config: Config): Services
     users: new UsersRepository(db),
     companies: new CompaniesRepository(db),
     sessions: new SessionsRepository(db),
+    projects: new ProjectsRepository(db),
   };
   const throttle = new LoginThrottle(new LoginThrottleRepository(db), config.loginThrottle);
   return {
@@ -36,5 +41,6 @@ export function createServices(handle: DatabaseHandle, config: Config): Services
       absoluteMs: config.tokenAbsoluteMs,
     }),
     companies: new CompaniesService(repos.companies),
+    projects: new ProjectsService(repos.projects),
   };
 }

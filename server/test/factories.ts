@@ -1,7 +1,7 @@
 // Companies and users with sensible defaults, created through the same code the CLI uses.
 import { ROLES, type TRole } from '@portal/contract';
 import { createUser } from '../src/admin/user-admin.js';
-import type { CompanyRow, UserRow } from '../src/db/schema.js';
+import type { CompanyRow, ProjectRow, UserRow } from '../src/db/schema.js';
 import type { Services } from '../src/services.js';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
@@ -28,4 +28,13 @@ export async function makeUser(
     role: overrides.role ?? ROLES.User,
   });
   return { ...user, password };
+}
+
+export async function makeProject(
+  services: Services,
+  company: CompanyRow,
+  name = 'Brain MRI cohort',
+): Promise<ProjectRow> {
+  const creator = await services.repos.users.list().then((users) => users.find((u) => u.company_id === company.id));
+  return services.repos.projects.create({ company_id: company.id, name, created_by: creator?.id ?? null });
 }

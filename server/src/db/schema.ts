@@ -38,11 +38,45 @@ export interface LoginThrottleTable {
   window_started_at: string;
 }
 
+export interface ProjectTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  valid: number;
+  status: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ProjectFileTable {
+  id: Generated<number>;
+  project_id: number;
+  company_id: number;
+  file: string;
+  /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
+  filesize: number | string;
+  sha256: string;
+  storage_key: string;
+  kind: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  processing_status: string;
+  processing_error: string | null;
+  /** JSON of TProcessingSummary. */
+  processing_summary: string | null;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
   sessions: SessionTable;
   login_throttle: LoginThrottleTable;
+  projects: ProjectTable;
+  project_files: ProjectFileTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -50,3 +84,5 @@ export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
+export type ProjectRow = Selectable<ProjectTable>;
+export type ProjectFileRow = Selectable<ProjectFileTable>;

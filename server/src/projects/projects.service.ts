@@ -1,0 +1,54 @@
+import { checkProjectName, type TCreateProject, type TProject, type TUpdateProject } from '@portal/contract';
+import { can, companyScope, type Action, type Actor } from '../auth/permissions.js';
+import type { ProjectRow } from '../db/schema.js';
+import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
+import { presentProject } from './project.presenter.js';
+import type { ProjectsRepository } from './projects.repository.js';
+
+const NOT_FOUND = 'Project not found';
+
+function validName(raw: string): string {
+  const checked = checkProjectName(raw);
+  if ('error' in checked) throw unprocessable(checked.error);
+  return checked.name;
+}
+
+export class ProjectsService {
+  constructor(private readonly projects: ProjectsRepository) {}
+
+  /**
+   * The project if the actor may do `action` on it: outside the actor's companies it does not
+   * exist (404); visible but not allowed is 403.
+   */
+  async require(actor: Actor, id: number, action: Action): Promise<ProjectRow> {
+    const project = await this.projects.find(id, companyScope(actor));
+    if (!project) throw notFound(NOT_FOUND);
+    if (!can(actor, action, project.company_id)) throw forbidden();
+    return project;
+  }
+
+  async list(actor: Actor, companyId?: number): Promise<TProject[]> {
+    return (await this.projects.list(companyScope(actor), companyId)).map(presentProject);
+  }
+
+  async get(actor: Actor, id: number): Promise<TProject> {
+    return presentProject(await this.require(actor, id, 'read'));
+  }
+
+  async create(actor: Actor, body: TCreateProject): Promise<TProject> {
+    if (!can(actor, 'create', actor.companyId)) throw forbidden();
+    const name = validName(body.name);
+    return presentProject(await this.projects.create({ company_id: actor.companyId, name, created_by: actor.userId }));
+  }
+
+  async update(actor: Actor, id: number, body: TUpdateProject): Promise<TProject> {
+    const project = await this.require(actor, id, 'update');
+    if (body.id !== undefined && body.id !== project.id) throw unprocessable('The project id in the body does not match the address');
+    return presentProject(await this.projects.rename(project.id, validName(body.name)));
+  }
+
+  async remove(actor: Actor, id: number): Promise<TProject> {
+    const project = await this.require(actor, id, 'delete');
+    return presentProject(await this.projects.softDelete(project.id));
+  }
+}

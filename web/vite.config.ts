@@ -44,5 +44,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // MUI in jsdom is slow to query by role; the default 5 s is too tight on a loaded machine.
+    testTimeout: 20_000,
   },
 });

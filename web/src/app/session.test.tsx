@@ -1,0 +1,123 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '../test/fake-api';
+import { aProject, aUser } from '../test/fixtures';
+import { renderAt } from '../test/render';
+import { appRoutes } from './router';
+
+const company = { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01' };
+const { company: _omitted, ...loginUser } = aUser();
+
+function signedIn() {
+  localStorage.setItem('token', 'tok-1');
+  localStorage.setItem('user', JSON.stringify(aUser()));
+}
+
+const projectsApi = { 'GET /study-petitions': { status: 200, data: { data: [aProject()] } } };
+
+describe('session', () => {
+  it('sends signed-out visitors of /home to the login screen', async () => {
+    const { router } = renderAt(appRoutes, '/home');
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("shows 'Invalid Login' when the credentials are refused", async () => {
+    fakeApi({ 'POST /login': { status: 401, data: { message: 'Invalid username or password' } } });
+    const { user } = renderAt(appRoutes, '/');
+    await user.type(await screen.findByLabelText(/Username/), 'ada');
+    await user.type(screen.getByLabelText(/^Password/), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Invalid Login')).toBeVisible();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('logs in, keeps the user with its company, and opens the projects', async () => {
+    const api = fakeApi({
+      'POST /login': { status: 200, data: { token: 'tok-9', user: loginUser } },
+      'GET /company/7': { status: 200, data: { data: [company] } },
+      ...projectsApi,
+    });
+    const { user, router } = renderAt(appRoutes, '/');
+    await user.type(await screen.findByLabelText(/Username/), 'ada');
+    await user.type(screen.getByLabelText(/^Password/), 'Secret-1');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    expect(await screen.findByRole('heading', { name: 'Projects' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/home');
+    expect(api.callsTo('POST', '/login')[0]?.data).toEqual({ username: 'ada', password: 'Secret-1' });
+    expect(api.callsTo('GET', '/company/7')[0]?.config.headers.Authorization).toBe('Bearer tok-9');
+    expect(localStorage.getItem('token')).toBe('tok-9');
+    expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toEqual({ ...loginUser, company });
+  });
+
+  it('restores the stored session and shows who is signed in', async () => {
+    signedIn();
+    fakeApi(projectsApi);
+    const { user } = renderAt(appRoutes, '/home');
+    const avatar = await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' });
+    expect(avatar).toHaveTextContent('A');
+    await user.click(avatar);
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(within(menu).getByText('Role: CompanyAdmin')).toBeInTheDocument();
+    expect(within(menu).getByText('Company: Acme Imaging')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Change Password' })).toBeInTheDocument();
+  });
+
+  it('does not restore a token without its user', async () => {
+    localStorage.setItem('token', 'tok-1');
+    renderAt(appRoutes, '/home');
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it('logs out even when the server cannot be told, and forgets the session', async () => {
+    signedIn();
+    const api = fakeApi({ ...projectsApi, 'POST /logout': { network: true } });
+    const { user, router } = renderAt(appRoutes, '/home');
+    await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(api.callsTo('POST', '/logout')).toHaveLength(1);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('returns to / when the server answers 401', async () => {
+    signedIn();
+    fakeApi({ 'GET /study-petitions': { status: 401, data: { message: 'Session expired' } } });
+    const { router } = renderAt(appRoutes, '/home');
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('opens the change password dialog from the menu', async () => {
+    signedIn();
+    fakeApi(projectsApi);
+    const { user } = renderAt(appRoutes, '/home');
+    await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Change Password' }));
+    expect(await screen.findByRole('dialog', { name: 'Change Password' })).toBeInTheDocument();
+  });
+});
+
+describe('login screen', () => {
+  it('shows and hides the password', async () => {
+    const { user } = renderAt(appRoutes, '/');
+    const password = await screen.findByLabelText(/^Password/);
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
+
+  it('tells a user who forgot the password whom to ask', async () => {
+    const { user } = renderAt(appRoutes, '/');
+    await user.click(await screen.findByRole('button', { name: 'Forgot your password?' }));
+    const dialog = screen.getByRole('dialog', { name: 'Forgot your password?' });
+    expect(within(dialog).getByText(/contact them/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../test/fake-api';
+import { renderWithProviders } from '../../../test/render';
+import ChangePasswordDialog from './ChangePasswordDialog';
+
+function renderDialog(changePassword?: () => Promise<unknown>) {
+  const onClose = vi.fn();
+  const props = changePassword ? { changePassword } : {};
+  const view = renderWithProviders(<ChangePasswordDialog open userId={3} onClose={onClose} {...props} />);
+  const field = (name: string) => screen.getByLabelText(name);
+  const fill = async (current: string, next: string, confirm: string) => {
+    if (current) await view.user.type(field('Current Password'), current);
+    if (next) await view.user.type(field('New Password'), next);
+    if (confirm) await view.user.type(field('Confirm New Password'), confirm);
+  };
+  return { ...view, onClose, field, fill };
+}
+
+const submitButton = () => screen.getByRole('button', { name: 'Change Password' });
+const rule = (label: string) => within(screen.getByRole('list', { name: 'Password requirements' })).getByText(label).closest('li');
+
+describe('ChangePasswordDialog', () => {
+  it('ticks each rule of the checklist as the new password is typed', async () => {
+    const { user, field } = renderDialog();
+    expect(rule('Minimum 8 characters')).toHaveTextContent('not met');
+    await user.type(field('New Password'), 'abcdefgh');
+    expect(rule('Minimum 8 characters')).not.toHaveTextContent('not met');
+    expect(rule('One lowercase letter')).not.toHaveTextContent('not met');
+    expect(rule('One uppercase letter')).toHaveTextContent('not met');
+    expect(rule('One number')).toHaveTextContent('not met');
+    expect(rule('One special character (!@#$%^&*)')).toHaveTextContent('not met');
+    await user.type(field('New Password'), 'A1!');
+    for (const label of ['One uppercase letter', 'One number', 'One special character (!@#$%^&*)']) {
+      expect(rule(label)).not.toHaveTextContent('not met');
+    }
+  });
+
+  it('keeps submit disabled until the new password is valid and confirmed', async () => {
+    const { fill } = renderDialog();
+    expect(submitButton()).toBeDisabled();
+    await fill('Old-pass1', 'New-pass1', 'New-pass');
+    expect(submitButton()).toBeDisabled();
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+  });
+
+  it('explains on Enter, in order, why the change cannot be sent', async () => {
+    const { user, field, fill } = renderDialog();
+    await user.type(field('Current Password'), '{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent('All fields are required');
+
+    await fill('Old-pass1', 'weak', 'weak');
+    await user.type(field('Confirm New Password'), '{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent('Password does not meet all requirements');
+
+    await user.clear(field('New Password'));
+    await user.type(field('New Password'), 'New-pass1');
+    await user.type(field('Confirm New Password'), '{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+
+    await user.clear(field('New Password'));
+    await user.clear(field('Confirm New Password'));
+    await fill('', 'Old-pass1', 'Old-pass1');
+    await user.click(submitButton());
+    expect(screen.getByRole('alert')).toHaveTextContent('New password must be different from the current one');
+  });
+
+  it('sends the change, shows the success banner, clears the fields and closes', async () => {
+    const api = fakeApi({ 'POST /password_reset': { status: 200, data: { data: { message: 'ok' } } } });
+    const { user, fill, field, onClose } = renderDialog();
+    await fill('Old-pass1', 'New-pass1!', 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/password_reset')[0]?.data).toEqual({ userid: 3, old_password: 'Old-pass1', new_password: 'New-pass1!' });
+    expect(field('Current Password')).toHaveValue('');
+    expect(field('New Password')).toHaveValue('');
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 3000 });
+  });
+
+  it('shows the overlay, disables the fields and cannot be closed while submitting', async () => {
+    let finish: () => void = () => undefined;
+    const { user, fill, field, onClose } = renderDialog(() => new Promise<void>((resolve) => (finish = resolve)));
+    await fill('Old-pass1', 'New-pass1!', 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByText('Changing password...')).toBeInTheDocument();
+    expect(screen.getByText('Please wait while we process your request')).toBeInTheDocument();
+    expect(field('New Password')).toBeDisabled();
+    await user.keyboard('{Escape}');
+    expect(onClose).not.toHaveBeenCalled();
+    finish();
+    expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
+  });
+
+  it("shows the server's message on failure and stays open", async () => {
+    fakeApi({ 'POST /password_reset': { status: 422, data: { message: 'Current password is incorrect' } } });
+    const { user, fill, onClose } = renderDialog();
+    await fill('Wrong-pass1', 'New-pass1!', 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Current password is incorrect');
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it("falls back to 'Error changing password'", async () => {
+    fakeApi({ 'POST /password_reset': { network: true } });
+    const { user, fill } = renderDialog();
+    await fill('Old-pass1', 'New-pass1!', 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error changing password');
+  });
+
+  it('cancel clears fields and errors', async () => {
+    const { user, field, onClose } = renderDialog();
+    await user.type(field('Current Password'), 'abc{Enter}');
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalled();
+    expect(field('Current Password')).toHaveValue('');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

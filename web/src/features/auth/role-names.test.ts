@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { roleName } from './role-names';
+
+describe('roleName (spec §3)', () => {
+  it.each([
+    [1, 'User'],
+    [2, 'CompanyAdmin'],
+    [3, 'SysUser'],
+    [4, 'SysAdmin'],
+    [0, 'Unknown'],
+    [5, 'Unknown'],
+    [null, 'Unknown'],
+  ])('%s → %s', (role, name) => {
+    expect(roleName(role)).toBe(name);
+  });
+});

@@ -1,0 +1,191 @@
+import type { TProjectFile } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeApi, type FakeReply } from '../../../test/fake-api';
+import { aFile, aProject } from '../../../test/fixtures';
+import { renderAt } from '../../../test/render';
+import ProjectDetailPage from './ProjectDetailPage';
+
+const project = aProject({ id: 1, name: 'Brain MRI' });
+
+function serve(files: TProjectFile[], extra: Record<string, FakeReply | (() => FakeReply)> = {}) {
+  let listed = files;
+  const api = fakeApi({
+    'GET /study-petitions/1': { status: 200, data: { data: [project] } },
+    'GET /study-petitions-files': () => ({ status: 200, data: { data: listed } }),
+    ...Object.fromEntries(
+      files.map((f) => [
+        `PUT /study-petitions-files-delete/${f.id}`,
+        () => {
+          listed = listed.filter((l) => l.id !== f.id);
+          return { status: 200, data: { data: [f] } };
+        },
+      ]),
+    ),
+    ...extra,
+  });
+  const view = renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }, { path: '/home', element: <p>home</p> }], '/study/1');
+  return { ...view, api };
+}
+
+const files = [
+  aFile({ id: 11, file: 'a.zip', filesize: 1536 }),
+  aFile({ id: 12, file: 'b.dcm', filesize: 2 * 1024 * 1024, kind: 'dicom' }),
+  aFile({ id: 13, file: 'c.zip', filesize: 10 }),
+];
+
+describe('ProjectDetailPage', () => {
+  it('shows the breadcrumb, the banner and the files with their sizes', async () => {
+    const { api } = serve(files);
+    expect(await screen.findByRole('heading', { name: 'Brain MRI' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Projects' })).toHaveAttribute('href', '/home');
+    expect(screen.getByText('3 files found')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Project Files' })).toBeInTheDocument();
+    expect(screen.getByText('1.50 KB')).toBeInTheDocument();
+    expect(screen.getByText('2.00 MB')).toBeInTheDocument();
+    expect(screen.getByText('10.00 Bytes')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/study-petitions-files')[0]?.params).toEqual({ study_petition_id: 1 });
+  });
+
+  it('shows the empty state when the project has no files', async () => {
+    serve([]);
+    expect(await screen.findByText('No files found')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload Files' })).toBeInTheDocument();
+    expect(screen.getByText('0 files found')).toBeInTheDocument();
+  });
+
+  it('counts the selection and selects all at once', async () => {
+    const { user } = serve(files);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select a.zip' }));
+    expect(screen.getByText('(1 selected)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Selected (1)' })).toBeEnabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all files' }));
+    expect(screen.getByText('(3 selected)')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all files' }));
+    expect(screen.getByRole('button', { name: 'Delete Selected (0)' })).toBeDisabled();
+  });
+
+  it('deletes one file after confirmation', async () => {
+    const { user, api } = serve(files);
+    await user.click(await screen.findByRole('button', { name: 'Delete b.dcm' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm Delete' });
+    expect(within(dialog).getByText('Are you sure you want to delete this file?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('File deleted successfully')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/study-petitions-files-delete/12')).toHaveLength(1);
+    expect(await screen.findByText('2 files found')).toBeInTheDocument();
+  });
+
+  it('bulk deletes one call per file, one after the other', async () => {
+    const order: string[] = [];
+    let inFlight = 0;
+    const slowDelete = (id: number) => async (): Promise<FakeReply> => {
+      inFlight += 1;
+      order.push(`start ${id}`);
+      expect(inFlight).toBe(1);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight -= 1;
+      order.push(`end ${id}`);
+      return { status: 200, data: { data: [] } };
+    };
+    const { user } = serve(files, {
+      'PUT /study-petitions-files-delete/11': slowDelete(11) as never,
+      'PUT /study-petitions-files-delete/13': slowDelete(13) as never,
+    });
+    await user.click(await screen.findByRole('checkbox', { name: 'Select a.zip' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select c.zip' }));
+    await user.click(screen.getByRole('button', { name: 'Delete Selected (2)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm Bulk Delete' });
+    expect(
+      within(dialog).getByText('Are you sure you want to delete 2 selected file(s)? This action cannot be undone.'),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete 2 Files' }));
+    expect(await screen.findByText('2 files deleted successfully')).toBeInTheDocument();
+    expect(order).toEqual(['start 11', 'end 11', 'start 13', 'end 13']);
+  });
+
+  it('shows processing status: counts when ready, the reason when failed', async () => {
+    serve([
+      aFile({ id: 11, file: 'a.zip' }),
+      aFile({ id: 12, file: 'bad.zip', processing: { status: 'failed', error: 'Archive is encrypted', summary: null } }),
+    ]);
+    expect(await screen.findByText('1 study · 2 series · 10 instances')).toBeInTheDocument();
+    expect(screen.getByText('Ready')).toBeInTheDocument();
+    expect(screen.getByText('Failed')).toBeInTheDocument();
+    expect(screen.getByText('Archive is encrypted')).toBeInTheDocument();
+  });
+
+  it('refreshes the list while a file is still being processed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let status: 'pending' | 'ready' = 'pending';
+      const api = fakeApi({
+        'GET /study-petitions/1': { status: 200, data: { data: [project] } },
+        'GET /study-petitions-files': () => ({
+          status: 200,
+          data: { data: [aFile({ processing: { status, error: null, summary: status === 'ready' ? { studies: 1, series: 1, instances: 3, other: 0, skipped: 0 } : null } })] },
+        }),
+      });
+      renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');
+      expect(await screen.findByText('Pending')).toBeInTheDocument();
+      status = 'ready';
+      await vi.advanceTimersByTimeAsync(3100);
+      expect(await screen.findByText('1 study · 1 series · 3 instances')).toBeInTheDocument();
+      const polls = api.callsTo('GET', '/study-petitions-files').length;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(api.callsTo('GET', '/study-petitions-files')).toHaveLength(polls);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('downloads a file and saves it under its name', async () => {
+    const createObjectURL = vi.fn(() => 'blob:x');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('a.zip');
+    });
+    const { user, api } = serve(files, {
+      'GET /download-study-petitions-files/11': { status: 200, data: new Blob(['bytes']) },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Download a.zip' }));
+    expect(await screen.findByText('File downloaded successfully')).toBeInTheDocument();
+    expect(click).toHaveBeenCalledOnce();
+    const call = api.callsTo('GET', '/download-study-petitions-files/11')[0];
+    expect(call?.config.responseType).toBe('blob');
+    expect(call?.config.timeout).toBe(0);
+    click.mockRestore();
+  });
+
+  it("shows a failed download as 'message: details'", async () => {
+    const { user } = serve(files, { 'GET /download-study-petitions-files/11': { status: 404 } });
+    await user.click(await screen.findByRole('button', { name: 'Download a.zip' }));
+    expect(await screen.findByText('Resource Not Found: The requested file or resource does not exist')).toBeInTheDocument();
+  });
+
+  it('opens the contents of an upload from its row', async () => {
+    const { user, api } = serve(files, {
+      'GET /study-petitions-files/11/contents': {
+        status: 200,
+        data: {
+          entries: [
+            { id: 1, path: 'scan/1.dcm', size: 100, sha256: null, kind: 'dicom', reason: null, dicom: null },
+            { id: 2, path: '../evil', size: 0, sha256: null, kind: 'skipped', reason: 'path traversal', dicom: null },
+          ],
+          page: { offset: 0, limit: 10, total: 2 },
+          studies: [{ study_instance_uid: '1.2.3', study_date: '20240101', study_description: 'Head', series: [{ series_instance_uid: '1.2.3.4', modality: 'MR', series_description: 'T1', instances: 10 }] }],
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'View contents of a.zip' }));
+    const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ });
+    expect(await within(dialog).findByText('Head · 20240101')).toBeInTheDocument();
+    expect(within(dialog).getByText('MR · T1')).toBeInTheDocument();
+    expect(within(dialog).getByText('10 instances')).toBeInTheDocument();
+    expect(within(dialog).getByText('path traversal')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Skipped' }));
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/study-petitions-files/11/contents').map((c) => c.params)).toContainEqual({ offset: 0, limit: 10, kind: 'skipped' }),
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from '../../../test/fake-api';
+import { aProject } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import ProjectsPage from './ProjectsPage';
+
+describe('ProjectsPage', () => {
+  it('shows the empty states when there are no projects', async () => {
+    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } } });
+    renderWithProviders(<ProjectsPage />);
+    expect(screen.getByRole('heading', { name: 'Projects' })).toBeInTheDocument();
+    expect(screen.getByText('Manage and organize your projects')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No projects found' })).toBeInTheDocument();
+    expect(screen.getByText('No studies found')).toBeInTheDocument();
+    expect(screen.getByText('Create your first project to start organizing your projects.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add Study' })).toBeInTheDocument();
+  });
+
+  it("creates a project as valid and 'Pendant', then lists it", async () => {
+    let listed = [aProject({ id: 1, name: 'Brain MRI' })];
+    const api = fakeApi({
+      'GET /study-petitions': () => ({ status: 200, data: { data: listed } }),
+      'POST /study-petitions': (call) => {
+        listed = [...listed, aProject({ id: 2, name: (call.data as { name: string }).name })];
+        return { status: 201, data: { data: [listed[1]] } };
+      },
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await screen.findByRole('link', { name: 'Brain MRI' });
+    await user.click(screen.getByRole('button', { name: 'Add Project' }));
+    await user.type(screen.getByRole('textbox', { name: 'Project Name' }), ' Knee CT ');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('link', { name: 'Knee CT' })).toBeInTheDocument();
+    expect(api.callsTo('POST', '/study-petitions')[0]?.data).toEqual({ name: 'Knee CT', valid: true, status: 'Pendant' });
+  });
+
+  it('renames a project by sending it back with the new name', async () => {
+    const project = aProject({ id: 5, name: 'Old' });
+    const api = fakeApi({
+      'GET /study-petitions': { status: 200, data: { data: [project] } },
+      'PUT /study-petitions/5': { status: 200, data: { data: [{ ...project, name: 'New' }] } },
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit project Old' }));
+    const name = screen.getByRole('textbox', { name: 'Project Name' });
+    await user.clear(name);
+    await user.type(name, 'New');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/study-petitions/5')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/study-petitions/5')[0]?.data).toEqual({ ...project, name: 'New' });
+  });
+
+  it('deletes after confirmation and says so', async () => {
+    let listed = [aProject({ id: 1, name: 'Brain MRI' })];
+    const api = fakeApi({
+      'GET /study-petitions': () => ({ status: 200, data: { data: listed } }),
+      'PUT /study-petitions-delete/1': () => {
+        listed = [];
+        return { status: 200, data: { data: [] } };
+      },
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Delete project Brain MRI' }));
+    const dialog = screen.getByRole('dialog', { name: 'Confirm Delete' });
+    expect(within(dialog).getByText('Are you sure you want to delete this project?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Project deleted successfully')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/study-petitions-delete/1')).toHaveLength(1);
+    expect(await screen.findByRole('heading', { name: 'No projects found' })).toBeInTheDocument();
+  });
+
+  it("reads 'Deleting...' while the deletion runs", async () => {
+    let finish: (reply: { status: number; data: unknown }) => void = () => undefined;
+    fakeApi({
+      'GET /study-petitions': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
+      'PUT /study-petitions-delete/1': () => new Promise((resolve) => (finish = resolve)),
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Delete project Brain MRI' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Confirm Delete' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('button', { name: 'Deleting...', hidden: true })).toBeDisabled();
+    expect(screen.getByText('Deleting project...')).toBeInTheDocument();
+    finish({ status: 200, data: { data: [] } });
+    expect(await screen.findByText('Project deleted successfully')).toBeInTheDocument();
+  });
+
+  it("tells the user when a project cannot be deleted", async () => {
+    fakeApi({
+      'GET /study-petitions': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
+      'PUT /study-petitions-delete/1': { status: 500 },
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Delete project Brain MRI' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Confirm Delete' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Failed to delete project')).toBeInTheDocument();
+  });
+
+  it("shows a failed creation as 'message: details'", async () => {
+    fakeApi({
+      'GET /study-petitions': { status: 200, data: { data: [] } },
+      'POST /study-petitions': { status: 422, data: { message: 'The name of the study is required' } },
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Add Study' }));
+    await user.type(screen.getByRole('textbox', { name: 'Project Name' }), 'x');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Invalid Data: The name of the study is required')).toBeInTheDocument();
+  });
+});

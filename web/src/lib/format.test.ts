@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatFileSize } from './format';
+
+describe('formatFileSize', () => {
+  it.each([
+    [0, '0.00 Bytes'],
+    [512, '512.00 Bytes'],
+    [1023, '1023.00 Bytes'],
+    [1024, '1.00 KB'],
+    [1536, '1.50 KB'],
+    [1024 * 1024, '1.00 MB'],
+    [5.25 * 1024 * 1024, '5.25 MB'],
+    [1024 ** 3, '1.00 GB'],
+    [3 * 1024 ** 4, '3072.00 GB'],
+  ])('shows %d bytes as %s', (bytes, text) => {
+    expect(formatFileSize(bytes)).toBe(text);
+  });
+
+  it.each([null, undefined, Number.NaN, -1])("shows 'N/A' for %s", (value) => {
+    expect(formatFileSize(value)).toBe('N/A');
+  });
+});
+
+describe('formatDate', () => {
+  it('uses the local date format', () => {
+    const iso = '2026-03-01T10:00:00Z';
+    expect(formatDate(iso)).toBe(new Date(iso).toLocaleDateString());
+  });
+
+  it.each([null, undefined, '', 'not a date'])("shows 'N/A' for %s", (value) => {
+    expect(formatDate(value)).toBe('N/A');
+  });
+});

@@ -1,0 +1,43 @@
+import type { TProject, TProjectFile } from '@portal/contract';
+import type { SessionUser } from '../lib/storage';
+
+export function aProject(overrides: Partial<TProject> = {}): TProject {
+  return {
+    id: 1,
+    name: 'Brain MRI',
+    valid: true,
+    status: 'Pendant',
+    company_id: 7,
+    created_at: '2026-03-01T10:00:00Z',
+    updated_at: '2026-03-02T10:00:00Z',
+    ...overrides,
+  };
+}
+
+export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
+  return {
+    id: 11,
+    file: 'scan.zip',
+    filesize: 1536,
+    studypetitionid: 1,
+    created_at: '2026-03-01T10:00:00Z',
+    updated_at: '2026-03-01T10:00:00Z',
+    sha256: 'a'.repeat(64),
+    kind: 'archive',
+    processing: { status: 'ready', error: null, summary: { studies: 1, series: 2, instances: 10, other: 0, skipped: 0 } },
+    ...overrides,
+  };
+}
+
+export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {
+  return {
+    id: 3,
+    username: 'ada',
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    role: 2,
+    company_id: 7,
+    company: { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01' },
+    ...overrides,
+  };
+}

@@ -1,0 +1,103 @@
+// The client side of the benchmark: request bodies are streamed from disk with a Content-Length
+// computed up front, so the client's memory does not grow with the file either.
+import { createReadStream } from 'node:fs';
+import http from 'node:http';
+import { pipeline } from 'node:stream/promises';
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  seconds: number;
+}
+
+export interface StreamedBody {
+  /** Sent before the file (multipart preamble and fields). */
+  before?: Buffer;
+  file: string;
+  fileBytes: number;
+  /** Sent after the file (multipart closing boundary). */
+  after?: Buffer;
+}
+
+export async function streamRequest(
+  url: string,
+  headers: Record<string, string>,
+  body: StreamedBody,
+): Promise<HttpAnswer> {
+  const before = body.before ?? Buffer.alloc(0);
+  const after = body.after ?? Buffer.alloc(0);
+  const started = process.hrtime.bigint();
+  const request = http.request(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(before.length + body.fileBytes + after.length) },
+  });
+  const answer = collect(request, started);
+  // A server may answer (413, 401) and close before taking the whole body; its answer is the result.
+  const sending = pipeline(async function* () {
+    if (before.length > 0) yield before;
+    yield* createReadStream(body.file, { highWaterMark: 1024 * 1024 });
+    if (after.length > 0) yield after;
+  }, request).catch(() => undefined);
+  const result = await answer;
+  if (!request.writableFinished) request.destroy();
+  await sending;
+  return result;
+}
+
+export async function jsonRequest(
+  url: string,
+  method: string,
+  payload: unknown,
+  token?: string,
+): Promise<{ status: number; json: unknown }> {
+  const data = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
+  const request = http.request(url, {
+    method,
+    headers: {
+      ...(data ? { 'content-type': 'application/json', 'content-length': String(data.length) } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+  });
+  const answer = collect(request, process.hrtime.bigint());
+  request.end(data);
+  const { status, body } = await answer;
+  return { status, json: body === '' ? undefined : JSON.parse(body) };
+}
+
+/** Multipart pieces around a file streamed separately: text fields first, then the file part. */
+export function multipartFrame(
+  fields: Record<string, string>,
+  file: { field: string; name: string; contentType: string },
+): { contentType: string; before: Buffer; after: Buffer } {
+  const boundary = `----portal-bench-${Date.now().toString(36)}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\n` +
+      `Content-Type: ${file.contentType}\r\n\r\n`,
+  );
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    before: Buffer.from(parts.join('')),
+    after: Buffer.from(`\r\n--${boundary}--\r\n`),
+  };
+}
+
+function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    request.once('error', reject);
+    request.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('error', reject);
+      response.once('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        }),
+      );
+    });
+  });
+}

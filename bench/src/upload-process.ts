@@ -1,0 +1,78 @@
+// Child processes under measurement: each size gets a fresh process, so its VmHWM (the kernel's
+// peak resident set) belongs to that one upload and not to an earlier, larger one.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  /** The last lines the child wrote, for error messages. */
+  output(): string;
+}
+
+export function startChild(command: string, args: string[], options: SpawnOptions): Child {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { process: child, pid: child.pid, output: () => tail };
+}
+
+/** Peak resident set size of a live process in bytes, from /proc/<pid>/status (Linux). */
+export async function peakRssBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+  if (match === null) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return Number(match[1]) * 1024;
+}
+
+export async function stopChild(child: Child): Promise<void> {
+  const proc = child.process;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resolves with the first stdout line matching `pattern`, or rejects if the child exits first. */
+export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => finish(new Error(`timed out waiting for ${String(pattern)}\n${child.output()}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = pattern.exec(buffered);
+      if (match !== null) finish(match);
+    };
+    const onExit = () => finish(new Error(`child exited early:\n${child.output()}`));
+    const finish = (result: RegExpExecArray | Error) => {
+      clearTimeout(timer);
+      child.process.stdout?.off('data', onData);
+      child.process.off('exit', onExit);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    child.process.stdout?.on('data', onData);
+    child.process.once('exit', onExit);
+  });
+}
+
+/** A port free right now on loopback, for a child that must be told its port up front. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -43,7 +43,8 @@ export class FsStorage implements Storage {
       opts.signal?.throwIfAborted();
       // Refuse before reading a possibly huge body; the link below still guards against a race.
       if (await isPresent(target)) throw new ObjectExistsError(key);
-      await this.#ensureDir(this.#tempDir);
+      // Temp files need no durable path: after a crash they are only swept.
+      await mkdir(this.#tempDir, { recursive: true, mode: DIR_MODE });
       temp = path.join(this.#tempDir, `${randomUUID()}.part`);
       const size = await writeDurably(temp, body, opts.signal);
       await this.#publish(temp, target, key);
@@ -162,7 +163,7 @@ export class FsStorage implements Storage {
   /** Gives `source`'s bytes the name `target` without replacing anything, durably, and removes `source`. */
   async #publish(source: string, target: string, key: string): Promise<void> {
     const dir = path.dirname(target);
-    await this.#ensureDir(dir);
+    await this.#ensureDurableDir(dir);
     // rename() would silently replace an existing object; link() fails with EEXIST instead, and
     // atomically, so two puts racing for one key cannot both win.
     try {
@@ -191,13 +192,17 @@ export class FsStorage implements Storage {
     }
   }
 
-  /** mkdir -p, then fsync the parent of every directory it created so the new names survive a crash. */
-  async #ensureDir(dir: string): Promise<void> {
-    const first = await mkdir(dir, { recursive: true, mode: DIR_MODE });
-    if (first === undefined) return;
-    for (let d = dir; ; d = path.dirname(d)) {
-      await fsyncDir(path.dirname(d));
-      if (d === first || d === path.dirname(d)) break;
+  /**
+   * mkdir -p, then fsync every directory from the parent of `dir` up to the one holding the root,
+   * so the path to a new object survives a crash. Every put does this, not only the one that
+   * created a directory: a concurrent put must not return before the creator's fsync has run.
+   */
+  async #ensureDurableDir(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    const top = path.dirname(this.root);
+    for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+      await fsyncDir(d);
+      if (d === top || d === path.dirname(d)) break;
     }
   }
 }

@@ -32,7 +32,8 @@ export interface Storage {
    * Streams `body` into a new object. The object becomes visible only once every byte is durable;
    * until then (and forever, if the stream fails, the signal aborts or the process dies) `get` and
    * `stat` do not see it. Stored bytes are never rewritten: a key that already exists rejects with
-   * ObjectExistsError and the existing object is left untouched.
+   * ObjectExistsError and the existing object is left untouched. On any failure `body` is
+   * destroyed, so a request it comes from is not left paused.
    */
   put(key: string, body: Readable, opts?: PutOptions): Promise<ObjectInfo>;
 

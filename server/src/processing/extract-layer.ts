@@ -9,6 +9,7 @@ import type { ProcessingLimits } from './limits.js';
 import type { ListedEntry } from './sevenzip-listing.js';
 import type { ExtractResult, SevenZipFormat, StopReason, WriteGuard } from './sevenzip-protocol.js';
 import type { SevenZipWorker } from './sevenzip-client.js';
+import { sevenZipHeadersEncrypted } from './sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
 
 export interface LayerBudget {
@@ -178,6 +179,8 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   const { listing } = listed;
   if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
+  if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
+    return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
   input.budget.remainingEntries -= listing.entries.length;
 

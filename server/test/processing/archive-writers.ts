@@ -9,6 +9,8 @@ export interface TarMember {
   /** '0' file, '2' symlink, '3' character device, '4' block device, '6' FIFO. */
   type: '0' | '2' | '3' | '4' | '6';
   data?: Buffer;
+  /** A size for the header other than the data's: headers can claim what the data is not. */
+  claimedSize?: number;
   link?: string;
 }
 
@@ -22,7 +24,7 @@ export function ustar(members: readonly TarMember[]): Buffer {
     header.write(octal(0o644, 8), 100, 'latin1');
     header.write(octal(0, 8), 108, 'latin1');
     header.write(octal(0, 8), 116, 'latin1');
-    header.write(octal(m.type === '0' ? data.length : 0, 12), 124, 'latin1');
+    header.write(octal(m.type === '0' ? (m.claimedSize ?? data.length) : 0, 12), 124, 'latin1');
     header.write(octal(0, 12), 136, 'latin1');
     header.write('        ', 148, 'latin1');
     header.write(m.type, 156, 'latin1');
@@ -68,7 +70,7 @@ function rarBlock(type: number, flags: number, fields: Buffer, extra: Buffer = B
  * inside a RAR is what users send. Layout per the RAR 4 technote (marker, main header, file headers).
  */
 export function rar4Stored(files: readonly { name: string; data: Buffer }[]): Buffer {
-  const parts = [Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00])];
+  const parts: Buffer[] = [Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00])];
   parts.push(rarBlock(0x73, 0, Buffer.alloc(6)));
   for (const file of files) {
     const name = Buffer.from(file.name, 'latin1');

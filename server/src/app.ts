@@ -1,11 +1,13 @@
 // Builds the Fastify app without listening: main.ts listens, tests listen on port 0.
 import fs from 'node:fs';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { filesRoutes } from './files/files.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -42,6 +44,19 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   registerAuthentication(app, services.auth);
+  await app.register(multipart, {
+    limits: {
+      // One file and one small field per request; the size limit itself is enforced while
+      // streaming (storeUpload), this is the parser's backstop.
+      fileSize: config.maxUploadBytes + 1,
+      files: 1,
+      fields: 4,
+      parts: 6,
+      fieldSize: 1024,
+      fieldNameSize: 100,
+      headerPairs: 20,
+    },
+  });
 
   await app.register(
     async (api) => {
@@ -49,6 +64,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(authRoutes(services.auth));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
+      await api.register(filesRoutes(services.files, services.storage));
     },
     { prefix: API_PREFIX },
   );

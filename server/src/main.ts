@@ -5,6 +5,8 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createServices } from './services.js';
+import { sweepUploads } from './files/upload-sweeper.js';
+import { createStorage } from './storage/create-storage.js';
 
 function readConfig(): Config {
   try {
@@ -21,9 +23,22 @@ function readConfig(): Config {
 const config = readConfig();
 const handle = openDatabase(config);
 await migrateToLatest(handle);
-const services = createServices(handle, config);
+const services = createServices(handle, config, createStorage(config));
 const app = await buildApp(config, services);
 await bootstrapFirstAdmin(services, config, app.log);
+
+// SQLite means this is the only process that uploads: whatever was in flight died with the last one.
+const swept = await sweepUploads(services.storage, services.repos.pendingUploads, {
+  everything: handle.dialect === 'sqlite',
+  leaseMs: config.uploadLeaseMs,
+});
+if (swept.temporaries + swept.abandoned > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
+const sweeper = setInterval(() => {
+  sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
+    (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),
+  );
+}, config.uploadLeaseMs);
+sweeper.unref();
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -31,6 +46,7 @@ async function shutdown(signal: string): Promise<void> {
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing requests in flight');
   try {
+    clearInterval(sweeper);
     await app.close();
     await handle.close();
     process.exit(0);

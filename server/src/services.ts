@@ -10,6 +10,10 @@ import type { DatabaseHandle } from './db/database.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { UsersRepository } from './users/users.repository.js';
+import { FilesRepository } from './files/files.repository.js';
+import { FilesService } from './files/files.service.js';
+import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
+import type { Storage } from './storage/storage.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -18,20 +22,27 @@ export interface Services {
     companies: CompaniesRepository;
     sessions: SessionsRepository;
     projects: ProjectsRepository;
+    files: FilesRepository;
+    pendingUploads: PendingUploadsRepository;
   };
+  storage: Storage;
   auth: AuthService;
   companies: CompaniesService;
   projects: ProjectsService;
+  files: FilesService;
 }
 
-export function createServices(handle: DatabaseHandle, config: Config): Services {
+export function createServices(handle: DatabaseHandle, config: Config, storage: Storage): Services {
   const { db } = handle;
   const repos = {
     users: new UsersRepository(db),
     companies: new CompaniesRepository(db),
     sessions: new SessionsRepository(db),
     projects: new ProjectsRepository(db),
+    files: new FilesRepository(db),
+    pendingUploads: new PendingUploadsRepository(db),
   };
+  const projects = new ProjectsService(repos.projects);
   const throttle = new LoginThrottle(new LoginThrottleRepository(db), config.loginThrottle);
   return {
     handle,
@@ -41,6 +52,11 @@ export function createServices(handle: DatabaseHandle, config: Config): Services
       absoluteMs: config.tokenAbsoluteMs,
     }),
     companies: new CompaniesService(repos.companies),
-    projects: new ProjectsService(repos.projects),
+    projects,
+    storage,
+    files: new FilesService(repos.files, repos.pendingUploads, projects, storage, {
+      maxUploadBytes: config.maxUploadBytes,
+      uploadLeaseMs: config.uploadLeaseMs,
+    }),
   };
 }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../src/config/config.js';
 import { openDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices, type Services } from '../src/services.js';
+import { createStorage } from '../src/storage/create-storage.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestServer {
@@ -28,7 +29,7 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config);
+  const services = createServices(handle, config, createStorage(config));
   const app = await buildApp(config, services);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -6,6 +6,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors/app-error.js';
 import { createServices } from '../services.js';
+import { createStorage } from '../storage/create-storage.js';
 import { runCommand, USAGE, UsageError } from './commands.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
-    const output = await runCommand(createServices(handle, config), command, values);
+    const output = await runCommand(createServices(handle, config, createStorage(config)), command, values);
     if (output) console.log(output);
     return 0;
   } finally {

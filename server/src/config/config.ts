@@ -15,6 +15,7 @@ const ZEnv = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
+  UPLOAD_LEASE_SECONDS: int(1).default(120),
   JSON_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
   TOKEN_IDLE_MINUTES: int(1).default(120),
   TOKEN_ABSOLUTE_HOURS: int(1).default(12),
@@ -35,6 +36,7 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   maxUploadBytes: number;
+  uploadLeaseMs: number;
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;
   tokenAbsoluteMs: number;
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
     jsonBodyLimitBytes: e.JSON_BODY_LIMIT_BYTES,
     tokenIdleMs: e.TOKEN_IDLE_MINUTES * 60_000,
     tokenAbsoluteMs: e.TOKEN_ABSOLUTE_HOURS * 3_600_000,

@@ -70,6 +70,13 @@ export interface ProjectFileTable {
   processing_summary: string | null;
 }
 
+export interface PendingUploadTable {
+  id: Generated<number>;
+  storage_key: string;
+  created_at: string;
+  lease_until: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -77,6 +84,7 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   projects: ProjectTable;
   project_files: ProjectFileTable;
+  pending_uploads: PendingUploadTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

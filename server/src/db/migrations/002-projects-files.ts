@@ -36,4 +36,14 @@ export async function up(db: Kysely<unknown>, { id }: MigrationContext): Promise
     .addColumn('processing_summary', 'text')
     .execute();
   await db.schema.createIndex('project_files_project_idx').on('project_files').columns(['project_id', 'deleted_at']).execute();
+
+  // An upload in flight: recorded before its first byte is stored, removed when its file row is
+  // committed. What is left here after a crash names bytes to sweep.
+  await db.schema
+    .createTable('pending_uploads')
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('storage_key', 'varchar(255)', (c) => c.notNull().unique())
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .addColumn('lease_until', 'varchar(32)', (c) => c.notNull())
+    .execute();
 }

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { idParam, parseId } from '../http/params.js';
+import { sessionOf } from '../http/request-auth.js';
+import type { Storage } from '../storage/storage.js';
+import { contentTypeFor } from './content-type.js';
+import { sendDownload } from './download-response.js';
+import type { FilesService } from './files.service.js';
+import { receiveMultipartUpload } from './multipart-upload.js';
+
+export function filesRoutes(files: FilesService, storage: Storage) {
+  return (app: FastifyInstance) => {
+    app.get('/study-petitions-files', async (request) => {
+      const { study_petition_id: projectId } = request.query as Record<string, unknown>;
+      return { data: await files.list(sessionOf(request).actor, parseId(projectId, 'Project')) };
+    });
+
+    app.post('/upload-study-petitions-files', async (request, reply) => {
+      const { actor } = sessionOf(request);
+      const { upload, projectId } = await receiveMultipartUpload(request, files, actor);
+      return reply.status(201).send({ data: [await files.commit(actor, upload, projectId)] });
+    });
+
+    app.get('/download-study-petitions-files/:id', async (request, reply) => {
+      const row = await files.require(sessionOf(request).actor, idParam(request.params, 'File'), 'download');
+      return sendDownload(reply, {
+        storage,
+        key: row.storage_key,
+        facts: { size: Number(row.filesize), sha256: row.sha256, contentType: contentTypeFor(row.file), fileName: row.file },
+        conditions: request.headers,
+      });
+    });
+
+    app.put('/study-petitions-files-delete/:id', async (request) => {
+      return { data: [await files.remove(sessionOf(request).actor, idParam(request.params, 'File'))] };
+    });
+  };
+}

@@ -1,0 +1,123 @@
+// Uploads, listings, downloads and soft deletes of a project's files (DESIGN §4, §6).
+import type { Readable } from 'node:stream';
+import type { TProjectFile } from '@portal/contract';
+import { can, companyScope, type Actor } from '../auth/permissions.js';
+import type { ProjectFileRow } from '../db/schema.js';
+import { forbidden, notFound } from '../errors/app-error.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { newUploadKey } from '../storage/object-key.js';
+import type { Storage } from '../storage/storage.js';
+import { presentFile } from './file.presenter.js';
+import type { FilesRepository } from './files.repository.js';
+import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import { storeUpload } from './upload-pipeline.js';
+import { checkContent, checkFileName } from './upload-rules.js';
+
+export interface FilesOptions {
+  maxUploadBytes: number;
+  uploadLeaseMs: number;
+  /** Told of every committed upload (the processing queue listens here). */
+  onUploaded?: (file: ProjectFileRow) => Promise<void>;
+}
+
+/** An upload whose bytes are durable in storage but which no file row shows yet. */
+export interface ReceivedUpload {
+  key: string;
+  fileName: string;
+  kind: 'dicom' | 'archive';
+  size: number;
+  sha256: string;
+}
+
+const NOT_FOUND = 'File not found';
+
+export class FilesService {
+  constructor(
+    private readonly files: FilesRepository,
+    private readonly pending: PendingUploadsRepository,
+    private readonly projects: ProjectsService,
+    private readonly storage: Storage,
+    private readonly options: FilesOptions,
+  ) {}
+
+  async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
+    const project = await this.projects.require(actor, projectId, 'read');
+    return (await this.files.listForProject(project.id, companyScope(actor))).map(presentFile);
+  }
+
+  /**
+   * Streams one upload into storage. When the project is already known (its field came first) it
+   * is checked before any byte is read; otherwise `commit` checks it.
+   */
+  async receive(
+    actor: Actor,
+    input: { fileName: string | undefined; source: Readable; projectId?: number; signal?: AbortSignal },
+  ): Promise<ReceivedUpload> {
+    const fileName = checkFileName(input.fileName);
+    if (input.projectId !== undefined) await this.projects.require(actor, input.projectId, 'create');
+    const key = newUploadKey();
+    const { uploadLeaseMs } = this.options;
+    await this.pending.begin(key, uploadLeaseMs);
+    const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
+    renewal.unref();
+    let kind: 'dicom' | 'archive' = 'archive';
+    try {
+      const stored = await storeUpload({
+        source: input.source,
+        storage: this.storage,
+        key,
+        maxBytes: this.options.maxUploadBytes,
+        checkHead: (head) => {
+          kind = checkContent(fileName, head);
+        },
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      return { key, fileName, kind, size: stored.size, sha256: stored.sha256 };
+    } catch (err) {
+      await this.pending.end(key);
+      throw err;
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /** Makes a received upload visible as a file of the project, or removes its bytes. */
+  async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
+    try {
+      const project = await this.projects.require(actor, projectId, 'create');
+      const row = await this.files.commitUpload({
+        project_id: project.id,
+        company_id: project.company_id,
+        file: upload.fileName,
+        filesize: upload.size,
+        sha256: upload.sha256,
+        storage_key: upload.key,
+        kind: upload.kind,
+        created_by: actor.userId,
+      });
+      await this.options.onUploaded?.(row);
+      return presentFile(row);
+    } catch (err) {
+      await this.discard(upload);
+      throw err;
+    }
+  }
+
+  async discard(upload: ReceivedUpload): Promise<void> {
+    await this.storage.delete(upload.key);
+    await this.pending.end(upload.key);
+  }
+
+  /** A live file the actor may do `action` on: 404 outside the actor's companies, 403 when not allowed. */
+  async require(actor: Actor, fileId: number, action: 'read' | 'download' | 'delete'): Promise<ProjectFileRow> {
+    const row = await this.files.find(fileId, companyScope(actor));
+    if (!row) throw notFound(NOT_FOUND);
+    if (!can(actor, action, row.company_id)) throw forbidden();
+    return row;
+  }
+
+  async remove(actor: Actor, fileId: number): Promise<TProjectFile> {
+    const row = await this.require(actor, fileId, 'delete');
+    return presentFile(await this.files.softDelete(row.id));
+  }
+}

@@ -1,0 +1,81 @@
+// Upload helpers and the checks that nothing is left behind by a refused or broken upload.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../src/db/database.js';
+import { call, type Answer } from './http.js';
+
+export const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
+export const dicomFixture = (name: string) => fs.readFileSync(path.join(FIXTURES, 'dicom', name));
+
+export function sha256(data: Buffer | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export async function upload(
+  api: string,
+  token: string,
+  file: { name: string; data: Buffer | Uint8Array },
+  projectId: number | string | undefined,
+  order: 'field-first' | 'file-first' = 'field-first',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read JSON answers loosely
+): Promise<Answer<any>> {
+  const form = new FormData();
+  const blob = new Blob([new Uint8Array(file.data)]);
+  if (order === 'field-first' && projectId !== undefined) form.append('studypetitionid', String(projectId));
+  form.append('file', blob, file.name);
+  if (order === 'file-first' && projectId !== undefined) form.append('studypetitionid', String(projectId));
+  const response = await fetch(`${api}/upload-study-petitions-files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // leave as text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function download(api: string, token: string, fileId: number, headers: Record<string, string> = {}) {
+  const response = await fetch(`${api}/download-study-petitions-files/${fileId}`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+  });
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+export function listFiles(api: string, token: string, projectId: number) {
+  return call(`${api}/study-petitions-files?study_petition_id=${projectId}`, { token });
+}
+
+/** Every regular file under the storage root, relative to it. */
+export function storedFiles(dataDir: string): string[] {
+  const root = path.join(dataDir, 'objects');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(root, path.join(d.parentPath, d.name)));
+}
+
+/** Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records. */
+export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
+  const rows = await db.selectFrom('project_files').select('storage_key').execute();
+  const pending = await db.selectFrom('pending_uploads').selectAll().execute();
+  const onDisk = storedFiles(dataDir).sort();
+  const expected = rows.map((r) => r.storage_key).sort();
+  if (JSON.stringify(onDisk) !== JSON.stringify(expected) || pending.length > 0) {
+    throw new Error(`leftovers: on disk ${JSON.stringify(onDisk)}, rows ${JSON.stringify(expected)}, pending ${pending.length}`);
+  }
+}
+
+/** Writes `members` into a scratch folder, runs a real archiver there by shell, answers the output. */
+export function makeArchive(dir: string, members: Record<string, Buffer>, command: string, output: string): Buffer {
+  const src = fs.mkdtempSync(path.join(dir, 'src-'));
+  for (const [member, data] of Object.entries(members)) fs.writeFileSync(path.join(src, member), data);
+  execFileSync('sh', ['-c', command], { cwd: src });
+  return fs.readFileSync(path.join(src, output));
+}

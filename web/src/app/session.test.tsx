@@ -25,8 +25,8 @@ describe('session', () => {
   it("shows 'Invalid Login' when the credentials are refused", async () => {
     fakeApi({ 'POST /login': { status: 401, data: { message: 'Invalid username or password' } } });
     const { user } = renderAt(appRoutes, '/');
-    await user.type(await screen.findByLabelText(/Username/), 'ada');
-    await user.type(screen.getByLabelText(/^Password/), 'wrong');
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Invalid Login')).toBeVisible();
     expect(localStorage.getItem('token')).toBeNull();
@@ -39,8 +39,8 @@ describe('session', () => {
       ...projectsApi,
     });
     const { user, router } = renderAt(appRoutes, '/');
-    await user.type(await screen.findByLabelText(/Username/), 'ada');
-    await user.type(screen.getByLabelText(/^Password/), 'Secret-1');
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), 'Secret-1');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
 
     expect(await screen.findByRole('heading', { name: 'Projects' })).toBeInTheDocument();
@@ -106,7 +106,7 @@ describe('session', () => {
 describe('login screen', () => {
   it('shows and hides the password', async () => {
     const { user } = renderAt(appRoutes, '/');
-    const password = await screen.findByLabelText(/^Password/);
+    const password = await screen.findByLabelText('Password');
     expect(password).toHaveAttribute('type', 'password');
     await user.click(screen.getByRole('button', { name: 'Show password' }));
     expect(password).toHaveAttribute('type', 'text');

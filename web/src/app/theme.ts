@@ -35,6 +35,7 @@ export const theme = createTheme({
   components: {
     MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none' } } },
     MuiPaper: { defaultProps: { elevation: 0 } },
+    MuiToggleButton: { styleOverrides: { root: { textTransform: 'none' } } },
     MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
   },
 });

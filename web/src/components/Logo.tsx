@@ -10,7 +10,7 @@ export function Logo({ compact = false }: { compact?: boolean }) {
         <path d="M16 9l-6 6h4v7h4v-7h4z" fill="#fff" />
       </Box>
       {!compact && (
-        <Typography variant="h6" component="span" sx={{ fontWeight: 700, letterSpacing: 0.2 }}>
+        <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 700, letterSpacing: 0.2, fontSize: { xs: '1rem', sm: '1.25rem' } }}>
           Secure Upload Portal
         </Typography>
       )}

@@ -26,7 +26,7 @@ export function LoginIllustration() {
           </linearGradient>
         </defs>
         <circle cx="250" cy="50" r="40" fill="#ffffff" opacity="0.08" />
-        <circle cx="50" cy="200" r="60" fill="#ffffff" opacity="0.06" />
+        <circle cx="60" cy="185" r="45" fill="#ffffff" opacity="0.06" />
         <path d="M92 120a34 34 0 0 1 64-16 26 26 0 0 1 40 22 22 22 0 0 1-2 44H98a26 26 0 0 1-6-50z" fill="url(#login-card)" />
         <path d="M144 158v-38m0 0l-14 14m14-14l14 14" stroke="#1565c0" strokeWidth="7" strokeLinecap="round" strokeLinejoin="round" fill="none" />
         <g transform="translate(200 120)">

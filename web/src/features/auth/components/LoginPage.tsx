@@ -57,7 +57,6 @@ export function LoginPage() {
               autoComplete="username"
               value={username}
               onChange={(e) => setUsername(e.target.value)}
-              required
               fullWidth
               autoFocus
               margin="normal"
@@ -69,7 +68,6 @@ export function LoginPage() {
               autoComplete="current-password"
               value={password}
               onChange={(e) => setPassword(e.target.value)}
-              required
               fullWidth
               margin="normal"
               slotProps={{

@@ -73,9 +73,11 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
     <Dialog open={open} onClose={onClose} aria-labelledby="file-contents-title" maxWidth="md" fullWidth scroll="paper">
       <DialogTitle id="file-contents-title" sx={{ wordBreak: 'break-all' }}>
         {`Contents of ${file.file}`}
-        <ProcessingStatus processing={file.processing} />
       </DialogTitle>
       <DialogContent dividers>
+        <Box sx={{ mb: 2 }}>
+          <ProcessingStatus processing={file.processing} />
+        </Box>
         {loading && <LinearProgress aria-label="Loading contents" sx={{ mb: 2 }} />}
         {error && <Alert severity="error" sx={{ mb: 2 }}>{error}</Alert>}
         {file.processing.status === 'failed' && file.processing.error && (

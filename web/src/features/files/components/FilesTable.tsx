@@ -63,7 +63,7 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
   return (
     <>
       <TableContainer>
-        <Table aria-label="Project files">
+        <Table aria-label="Project files" sx={{ minWidth: 760 }}>
           <TableHead>
             <TableRow>
               <TableCell padding="checkbox">

@@ -33,7 +33,7 @@ export function ProjectsTable({ projects, onEdit, onDelete, onAdd }: ProjectsTab
   return (
     <>
       <TableContainer>
-        <Table aria-label="Projects">
+        <Table aria-label="Projects" sx={{ minWidth: 560 }}>
           <TableHead>
             <TableRow>
               {PROJECT_COLUMNS.map((column) => (

@@ -343,6 +343,53 @@ describe('FsStorage.putFile', () => {
   });
 });
 
+describe('FsStorage.list', () => {
+  async function keysUnder(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    for await (const object of storage.list(prefix)) found.push(`${object.key}:${object.size}`);
+    return found.sort();
+  }
+
+  it('lists complete objects under a prefix with their sizes, never temp files', async () => {
+    const a = newEntryKey(12);
+    const b = newEntryKey(12);
+    const other = newEntryKey(13);
+    const upload = newUploadKey();
+    await storage.put(a, Readable.from([Buffer.from('aa')]));
+    await storage.put(b, Readable.from([Buffer.from('bbb')]));
+    await storage.put(other, Readable.from([Buffer.from('c')]));
+    await storage.put(upload, Readable.from([Buffer.from('dddd')]));
+    const pending = new PassThrough();
+    const put = storage.put(newUploadKey(), pending);
+    pending.write('partial');
+    await until(async () => (await tempNames()).length === 1);
+
+    expect(await keysUnder('entries/12/')).toEqual([`${a}:2`, `${b}:3`].sort());
+    expect(await keysUnder('entries/')).toEqual([`${a}:2`, `${b}:3`, `${other}:1`].sort());
+    expect(await keysUnder('')).toEqual([`${a}:2`, `${b}:3`, `${other}:1`, `${upload}:4`].sort());
+    expect(await keysUnder('entries/99/')).toEqual([]);
+    pending.end();
+    await put;
+  });
+
+  it.each(['entries/12', '../', '/', 'entries//', '.tmp/'])('refuses the prefix %j', async (prefix) => {
+    await expect(keysUnder(prefix)).rejects.toBeInstanceOf(InvalidKeyError);
+  });
+});
+
+describe('FsStorage.openLocal', () => {
+  it('answers a path holding the object, and not found for a missing key', async () => {
+    const key = newUploadKey();
+    await storage.put(key, Readable.from([Buffer.from('local')]));
+    const copy = await storage.openLocal(key);
+    expect((await readFile(copy.path)).toString()).toBe('local');
+    await copy.release();
+    expect(await storage.stat(key)).toEqual({ size: 5 });
+    await expect(storage.openLocal(newUploadKey())).rejects.toBeInstanceOf(ObjectNotFoundError);
+    await expect(storage.openLocal('uploads')).rejects.toBeInstanceOf(ObjectNotFoundError);
+  });
+});
+
 describe('createStorage', () => {
   it('keeps objects under DATA_DIR/objects', async () => {
     const store = createStorage({ dataDir: dir });

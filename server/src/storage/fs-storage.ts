@@ -3,13 +3,13 @@
 // directory fsynced, so a key is visible only once its bytes survive a crash (DESIGN §6).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { link, lstat, mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, opendir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { assertValidKey } from './object-key.js';
-import type { ByteRange, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
+import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
+import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
 import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError } from './storage-errors.js';
 
 // Numeric descriptors rather than FileHandles: fs streams on a plain fd batch writes with writev,
@@ -111,7 +111,7 @@ export class FsStorage implements Storage {
 
   async openLocal(key: string): Promise<LocalCopy> {
     const file = this.#pathOf(key);
-    if (!(await isPresent(file))) throw new ObjectNotFoundError(key);
+    if ((await this.stat(key)) === null) throw new ObjectNotFoundError(key);
     return { path: file, release: () => Promise.resolve() };
   }
 
@@ -134,6 +134,38 @@ export class FsStorage implements Storage {
       throw err;
     }
     await fsyncDir(path.dirname(file));
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    const start = prefix === '' ? this.root : path.join(this.root, ...prefix.slice(0, -1).split('/'));
+    yield* this.#walk(start, prefix);
+  }
+
+  async *#walk(dir: string, keyPrefix: string): AsyncIterable<ListedObject> {
+    let handle;
+    try {
+      handle = await opendir(dir);
+    } catch (err) {
+      if (isMissing(err)) return;
+      throw err;
+    }
+    // opendir streams entries, so a directory of a million uploads is never held in memory at once.
+    for await (const entry of handle) {
+      const key = `${keyPrefix}${entry.name}`;
+      // Skips .tmp and anything else no put could have made.
+      if (!isValidKey(key)) continue;
+      if (entry.isDirectory()) {
+        yield* this.#walk(path.join(dir, entry.name), `${key}/`);
+      } else if (entry.isFile()) {
+        try {
+          yield { key, size: (await stat(path.join(dir, entry.name))).size };
+        } catch (err) {
+          // Deleted while listing.
+          if (!isMissing(err)) throw err;
+        }
+      }
+    }
   }
 
   async sweepIncomplete(opts: SweepOptions = {}): Promise<number> {

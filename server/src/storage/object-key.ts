@@ -20,6 +20,11 @@ export function assertValidKey(key: string): void {
   if (!isValidKey(key)) throw new InvalidKeyError(key);
 }
 
+/** A listing prefix: '' (everything) or a valid key followed by '/'. */
+export function assertValidPrefix(prefix: string): void {
+  if (prefix !== '' && !(prefix.endsWith('/') && isValidKey(prefix.slice(0, -1)))) throw new InvalidKeyError(prefix);
+}
+
 /** A fresh key for an upload's bytes exactly as received. */
 export function newUploadKey(): string {
   return `uploads/${randomUUID()}`;

@@ -1,6 +1,9 @@
 // The one contract every storage backend keeps (DESIGN §3, §6). Callers never learn where bytes
 // live: the filesystem backend maps a key to a file under DATA_DIR/objects, an S3 backend maps it
-// to an object written by multipart upload (complete = visible, abort on failure).
+// to an object written by multipart upload (complete = visible, abort on failure). For S3:
+// put/putFile = lib-storage Upload with `IfNoneMatch: '*'` (no overwrite), get = GetObject with
+// Range, stat = HeadObject, delete = DeleteObject, list = ListObjectsV2, sweepIncomplete =
+// ListMultipartUploads + AbortMultipartUpload for uploads initiated before the grace period.
 import type { Readable } from 'node:stream';
 
 /** Inclusive byte positions, as in an HTTP Range header: `{ start: 0, end: 0 }` is the first byte. */
@@ -27,6 +30,16 @@ export interface ObjectInfo {
   size: number;
 }
 
+export interface ListedObject {
+  key: string;
+  size: number;
+}
+
+export interface LocalCopy {
+  path: string;
+  release(): Promise<void>;
+}
+
 export interface Storage {
   /**
    * Streams `body` into a new object. The object becomes visible only once every byte is durable;
@@ -50,11 +63,25 @@ export interface Storage {
    */
   get(key: string, range?: ByteRange): Promise<Readable>;
 
+  /**
+   * The object as a local file, for tools that need a path (the archive extractor). The
+   * filesystem backend answers the stored file itself; a remote backend would download a copy.
+   * Call `release` when done; the file must not be modified.
+   */
+  openLocal(key: string): Promise<LocalCopy>;
+
   /** The object's size, or null when no complete object has that key. */
   stat(key: string): Promise<ObjectInfo | null>;
 
   /** Removes an object; removing a missing key succeeds, so a retried delete is harmless. */
   delete(key: string): Promise<void>;
+
+  /**
+   * Every complete object whose key starts with `prefix` (a key followed by '/', e.g.
+   * 'entries/12/'; '' for all), in no particular order. For finding objects no database row
+   * points to, e.g. a processing attempt that stored entries and then died.
+   */
+  list(prefix: string): AsyncIterable<ListedObject>;
 
   /** Removes what interrupted puts left behind and answers how many leftovers were removed. */
   sweepIncomplete(opts?: SweepOptions): Promise<number>;

@@ -3,6 +3,8 @@
 // unusable: so each request gets a fresh instance, and the job's thread can terminate us at once.
 import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { ListingParser } from './sevenzip-listing.js';
 import type {
@@ -54,10 +56,41 @@ class LineSplitter {
   }
 }
 
+// @types/node 20 declares the WebAssembly namespace without its functions; these are all we use.
+type WasmModule = object;
+type WasmInstance = object;
+const Wasm = (globalThis as unknown as {
+  WebAssembly: {
+    compile(bytes: Uint8Array): Promise<WasmModule>;
+    instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+  };
+}).WebAssembly;
+
+/** Compiled once per worker: each request instantiates it afresh (milliseconds) instead of recompiling. */
+let compiled: Promise<WasmModule> | null = null;
+function compiledWasm(): Promise<WasmModule> {
+  compiled ??= readFile(createRequire(import.meta.url).resolve('7z-wasm/7zz.wasm')).then((bytes) => Wasm.compile(bytes));
+  return compiled;
+}
+
+type InstantiateWasm = (imports: object, receive: (instance: WasmInstance, module: WasmModule) => void) => object;
+
 async function instance(onLine: (line: string) => void): Promise<SevenZipModule> {
   const out = new LineSplitter(onLine);
   const err = new LineSplitter(onLine);
-  return SevenZipFactory({ stdout: (c) => out.push(c), stderr: (c) => err.push(c) });
+  const wasm = await compiledWasm();
+  const instantiateWasm: InstantiateWasm = (imports, receive) => {
+    Wasm.instantiate(wasm, imports).then(
+      (created) => receive(created, wasm),
+      // The factory would wait forever: crash the worker instead, which fails the job's pending calls.
+      (error: unknown) => setImmediate(() => {
+        throw error;
+      }),
+    );
+    return {};
+  };
+  const options = { stdout: (c: number) => out.push(c), stderr: (c: number) => err.push(c), instantiateWasm };
+  return SevenZipFactory(options);
 }
 
 function mountDir(module: SevenZipModule, hostDir: string, at: string): void {

@@ -1,0 +1,91 @@
+import type { TEntryKind } from '@portal/contract';
+import type { Db } from '../db/database.js';
+import type { FileEntryRow, NewFileEntry } from '../db/schema.js';
+
+export interface SeriesCount {
+  study_instance_uid: string;
+  study_date: string | null;
+  study_description: string | null;
+  series_instance_uid: string;
+  modality: string | null;
+  series_description: string | null;
+  instances: number;
+}
+
+export class EntriesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Records an entry once: a job that runs again after a crash meets the same (file, seq). */
+  async insert(entry: NewFileEntry): Promise<void> {
+    await this.db
+      .insertInto('file_entries')
+      .values(entry)
+      .onConflict((oc) => oc.columns(['file_id', 'seq']).doNothing())
+      .execute();
+  }
+
+  async recordedCount(fileId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('file_entries')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('file_id', '=', fileId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  page(fileId: number, opts: { offset: number; limit: number; kind?: TEntryKind }): Promise<FileEntryRow[]> {
+    let query = this.db.selectFrom('file_entries').selectAll().where('file_id', '=', fileId);
+    if (opts.kind) query = query.where('kind', '=', opts.kind);
+    return query.orderBy('seq').offset(opts.offset).limit(opts.limit).execute();
+  }
+
+  async count(fileId: number, kind?: TEntryKind): Promise<number> {
+    let query = this.db
+      .selectFrom('file_entries')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('file_id', '=', fileId);
+    if (kind) query = query.where('kind', '=', kind);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+
+  /** Instances per series, with the study's and series' descriptive fields (first seen wins). */
+  async seriesCounts(fileId: number): Promise<SeriesCount[]> {
+    const rows = await this.db
+      .selectFrom('file_entries')
+      .select((eb) => [
+        'study_instance_uid',
+        'series_instance_uid',
+        eb.fn.min('study_date').as('study_date'),
+        eb.fn.min('study_description').as('study_description'),
+        eb.fn.min('modality').as('modality'),
+        eb.fn.min('series_description').as('series_description'),
+        eb.fn.count<number | string>('sop_instance_uid').distinct().as('instances'),
+      ])
+      .where('file_id', '=', fileId)
+      .where('kind', '=', 'dicom')
+      .where('study_instance_uid', 'is not', null)
+      .where('series_instance_uid', 'is not', null)
+      .groupBy(['study_instance_uid', 'series_instance_uid'])
+      .orderBy('study_instance_uid')
+      .orderBy('series_instance_uid')
+      .execute();
+    return rows.map((r) => ({
+      study_instance_uid: r.study_instance_uid!,
+      series_instance_uid: r.series_instance_uid!,
+      study_date: r.study_date,
+      study_description: r.study_description,
+      modality: r.modality,
+      series_description: r.series_description,
+      instances: Number(r.instances),
+    }));
+  }
+
+  find(fileId: number, entryId: number): Promise<FileEntryRow | undefined> {
+    return this.db
+      .selectFrom('file_entries')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('id', '=', entryId)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,79 @@
+// The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
+// leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
+import { mkdir } from 'node:fs/promises';
+import type { JobRow } from '../db/schema.js';
+import type { FilesRepository } from '../files/files.repository.js';
+import type { Storage } from '../storage/storage.js';
+import type { EntriesRepository } from './entries.repository.js';
+import type { ProcessingLimits } from './limits.js';
+import { processUpload } from './process-upload.js';
+import type { ProcessedEntry } from './processing-types.js';
+
+export class JobCancelled extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'JobCancelled';
+  }
+}
+
+export interface ProcessUploadDeps {
+  files: FilesRepository;
+  entries: EntriesRepository;
+  storage: Storage;
+  /** Scratch space on the same filesystem as storage, so kept entries are renamed, not copied. */
+  workDir: string;
+  limits: Partial<ProcessingLimits>;
+}
+
+/** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
+export function entryKey(fileId: number, seq: number): string {
+  return `entries/${fileId}/${seq}`;
+}
+
+export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, signal: AbortSignal): Promise<void> {
+  const file = await deps.files.findForProcessing(job.file_id);
+  if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
+    throw new JobCancelled('the file was deleted');
+  }
+  await deps.files.setProcessing(file.id, { status: 'processing' });
+  const alreadyRecorded = await deps.entries.recordedCount(file.id);
+  await mkdir(deps.workDir, { recursive: true });
+  const local = await deps.storage.openLocal(file.storage_key);
+  let seq = 0;
+  try {
+    const onEntry = async (entry: ProcessedEntry) => {
+      seq += 1;
+      if (seq <= alreadyRecorded) return;
+      let storageKey: string | null = null;
+      if (entry.tempPath !== null) {
+        if (entry.inputIsEntry) {
+          storageKey = file.storage_key;
+        } else {
+          storageKey = entryKey(file.id, seq);
+          // A crash between storing and recording leaves the object without its row: replace it.
+          await deps.storage.delete(storageKey);
+          await deps.storage.putFile(storageKey, entry.tempPath);
+        }
+      }
+      await deps.entries.insert({
+        file_id: file.id,
+        company_id: file.company_id,
+        seq,
+        path: entry.path,
+        size: entry.size,
+        sha256: entry.sha256,
+        kind: entry.kind,
+        reason: entry.reason,
+        storage_key: storageKey,
+        ...(entry.dicom ?? {}),
+      });
+    };
+    const result = await processUpload(
+      { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
+      onEntry,
+    );
+    await deps.files.setProcessing(file.id, result);
+  } finally {
+    await local.release();
+  }
+}

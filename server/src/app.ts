@@ -8,6 +8,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
+import { contentsRoutes } from './processing/contents.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
       await api.register(filesRoutes(services.files, services.storage));
+      await api.register(contentsRoutes(services.contents, services.storage));
     },
     { prefix: API_PREFIX },
   );
@@ -83,7 +85,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text === '') return done(null, undefined);
-    parseJson(request, text, done);
+    void parseJson(request, text, done);
   });
 }
 

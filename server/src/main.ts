@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createServices } from './services.js';
 import { sweepUploads } from './files/upload-sweeper.js';
 import { createStorage } from './storage/create-storage.js';
+import { createJobRunner } from './processing/processing.js';
 
 function readConfig(): Config {
   try {
@@ -40,6 +41,14 @@ const sweeper = setInterval(() => {
 }, config.uploadLeaseMs);
 sweeper.unref();
 
+const runner = config.processing.inServer ? createJobRunner(services, config, app.log) : undefined;
+if (runner) {
+  // With SQLite this is the only worker: jobs marked running died with the previous process.
+  if (handle.dialect === 'sqlite') await services.repos.jobs.requeueRunning();
+  services.files.onUploaded(() => runner.nudge());
+  runner.start();
+}
+
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
@@ -48,6 +57,7 @@ async function shutdown(signal: string): Promise<void> {
   try {
     clearInterval(sweeper);
     await app.close();
+    await runner?.stop();
     await handle.close();
     process.exit(0);
   } catch (err) {

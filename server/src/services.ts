@@ -14,6 +14,9 @@ import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import type { Storage } from './storage/storage.js';
+import { EntriesRepository } from './processing/entries.repository.js';
+import { JobsRepository } from './processing/jobs.repository.js';
+import { ContentsService } from './processing/contents.service.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -24,12 +27,15 @@ export interface Services {
     projects: ProjectsRepository;
     files: FilesRepository;
     pendingUploads: PendingUploadsRepository;
+    entries: EntriesRepository;
+    jobs: JobsRepository;
   };
   storage: Storage;
   auth: AuthService;
   companies: CompaniesService;
   projects: ProjectsService;
   files: FilesService;
+  contents: ContentsService;
 }
 
 export function createServices(handle: DatabaseHandle, config: Config, storage: Storage): Services {
@@ -41,8 +47,14 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     projects: new ProjectsRepository(db),
     files: new FilesRepository(db),
     pendingUploads: new PendingUploadsRepository(db),
+    entries: new EntriesRepository(db),
+    jobs: new JobsRepository(db, handle.dialect),
   };
   const projects = new ProjectsService(repos.projects);
+  const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
+    maxUploadBytes: config.maxUploadBytes,
+    uploadLeaseMs: config.uploadLeaseMs,
+  });
   const throttle = new LoginThrottle(new LoginThrottleRepository(db), config.loginThrottle);
   return {
     handle,
@@ -54,9 +66,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     companies: new CompaniesService(repos.companies),
     projects,
     storage,
-    files: new FilesService(repos.files, repos.pendingUploads, projects, storage, {
-      maxUploadBytes: config.maxUploadBytes,
-      uploadLeaseMs: config.uploadLeaseMs,
-    }),
+    files,
+    contents: new ContentsService(files, repos.entries),
   };
 }

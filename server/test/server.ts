@@ -6,6 +6,8 @@ import { openDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices, type Services } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
+import { createJobRunner } from '../src/processing/processing.js';
+import type { JobRunner } from '../src/processing/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestServer {
@@ -15,10 +17,15 @@ export interface TestServer {
   services: Services;
   config: Config;
   database: TestDatabase;
+  runner: JobRunner | undefined;
   close(): Promise<void>;
 }
 
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  opts: { jobs?: boolean } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({
     DATA_DIR: database.dataDir,
@@ -31,6 +38,11 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
   await migrateToLatest(handle);
   const services = createServices(handle, config, createStorage(config));
   const app = await buildApp(config, services);
+  const runner = opts.jobs ? createJobRunner(services, config, app.log) : undefined;
+  if (runner) {
+    services.files.onUploaded(() => runner.nudge());
+    runner.start();
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');
@@ -42,8 +54,10 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
     services,
     config,
     database,
+    runner,
     close: async () => {
       await app.close();
+      await runner?.stop();
       await handle.close();
       await database.drop();
     },

@@ -1,6 +1,7 @@
 // Every setting comes from the environment and is validated here, once (DESIGN §9).
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type ProcessingLimits } from '../processing/limits.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -16,6 +17,16 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
   UPLOAD_LEASE_SECONDS: int(1).default(120),
+  PROCESSING_IN_SERVER: bool.default(true),
+  PROCESSING_CONCURRENCY: int(1, 64).default(1),
+  JOB_LEASE_SECONDS: int(3).default(60),
+  JOB_MAX_ATTEMPTS: int(1, 100).default(3),
+  JOB_RETRY_BASE_SECONDS: int(0).default(10),
+  MAX_ARCHIVE_ENTRIES: int(1).default(DEFAULT_LIMITS.maxEntries),
+  MAX_EXTRACTED_BYTES: int(1).default(DEFAULT_LIMITS.maxTotalBytes),
+  MAX_ENTRY_BYTES: int(1).default(DEFAULT_LIMITS.maxEntryBytes),
+  MAX_COMPRESSION_RATIO: int(1).default(DEFAULT_LIMITS.maxCompressionRatio),
+  MAX_ARCHIVE_DEPTH: int(1, 32).default(DEFAULT_LIMITS.maxDepth),
   JSON_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
   TOKEN_IDLE_MINUTES: int(1).default(120),
   TOKEN_ABSOLUTE_HOURS: int(1).default(12),
@@ -37,6 +48,14 @@ export interface Config {
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
   maxUploadBytes: number;
   uploadLeaseMs: number;
+  processing: {
+    inServer: boolean;
+    concurrency: number;
+    leaseMs: number;
+    maxAttempts: number;
+    backoffMs: number;
+    limits: Partial<ProcessingLimits>;
+  };
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;
   tokenAbsoluteMs: number;
@@ -73,6 +92,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
+    processing: {
+      inServer: e.PROCESSING_IN_SERVER,
+      concurrency: e.PROCESSING_CONCURRENCY,
+      leaseMs: e.JOB_LEASE_SECONDS * 1000,
+      maxAttempts: e.JOB_MAX_ATTEMPTS,
+      backoffMs: e.JOB_RETRY_BASE_SECONDS * 1000,
+      limits: {
+        maxEntries: e.MAX_ARCHIVE_ENTRIES,
+        maxTotalBytes: e.MAX_EXTRACTED_BYTES,
+        maxEntryBytes: e.MAX_ENTRY_BYTES,
+        maxCompressionRatio: e.MAX_COMPRESSION_RATIO,
+        maxDepth: e.MAX_ARCHIVE_DEPTH,
+      },
+    },
     jsonBodyLimitBytes: e.JSON_BODY_LIMIT_BYTES,
     tokenIdleMs: e.TOKEN_IDLE_MINUTES * 60_000,
     tokenAbsoluteMs: e.TOKEN_ABSOLUTE_HOURS * 3_600_000,

@@ -4,6 +4,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
+import * as m003 from './migrations/003-processing.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -11,7 +12,7 @@ export interface MigrationContext {
 }
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
-const steps: Record<string, Step> = { '001-identity': m001, '002-projects-files': m002 };
+const steps: Record<string, Step> = { '001-identity': m001, '002-projects-files': m002, '003-processing': m003 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const ctx: MigrationContext = {

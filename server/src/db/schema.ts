@@ -77,6 +77,47 @@ export interface PendingUploadTable {
   lease_until: string;
 }
 
+export interface FileEntryTable {
+  id: Generated<number>;
+  file_id: number;
+  company_id: number;
+  seq: number;
+  path: string;
+  size: number | string;
+  sha256: string | null;
+  kind: string;
+  reason: string | null;
+  storage_key: string | null;
+  sop_instance_uid: string | null;
+  sop_class_uid: string | null;
+  study_instance_uid: string | null;
+  series_instance_uid: string | null;
+  modality: string | null;
+  study_date: string | null;
+  study_description: string | null;
+  series_description: string | null;
+  transfer_syntax_uid: string | null;
+  rows: number | null;
+  columns: number | null;
+  number_of_frames: number | null;
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobTable {
+  id: Generated<number>;
+  name: string;
+  file_id: number;
+  status: JobStatus;
+  attempts: number;
+  run_at: string;
+  locked_by: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -85,6 +126,8 @@ export interface Database {
   projects: ProjectTable;
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
+  file_entries: FileEntryTable;
+  jobs: JobTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -94,3 +137,6 @@ export type UserUpdate = Updateable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type ProjectFileRow = Selectable<ProjectFileTable>;
+export type FileEntryRow = Selectable<FileEntryTable>;
+export type NewFileEntry = Insertable<FileEntryTable>;
+export type JobRow = Selectable<JobTable>;

@@ -1,7 +1,10 @@
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
+import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Scope } from '../projects/projects.repository.js';
+
+export const PROCESS_UPLOAD_JOB = 'process-upload';
 
 export interface NewFile {
   project_id: number;
@@ -55,8 +58,39 @@ export class FilesRepository {
         .returningAll()
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
+      // In the same transaction, so no committed upload is ever left without its processing job.
+      await trx
+        .insertInto('jobs')
+        .values({ name: PROCESS_UPLOAD_JOB, file_id: row.id, status: 'queued', attempts: 0, run_at: now, created_at: now, updated_at: now })
+        .execute();
       return row;
     });
+  }
+
+  /** For the processing job: the file whatever its state, or undefined if it never existed. */
+  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined> {
+    return this.db
+      .selectFrom('project_files')
+      .innerJoin('projects', 'projects.id', 'project_files.project_id')
+      .selectAll('project_files')
+      .select('projects.deleted_at as project_deleted_at')
+      .where('project_files.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async setProcessing(
+    id: number,
+    state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null },
+  ): Promise<void> {
+    await this.db
+      .updateTable('project_files')
+      .set({
+        processing_status: state.status,
+        processing_error: state.error ?? null,
+        processing_summary: state.summary ? JSON.stringify(state.summary) : null,
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   softDelete(id: number): Promise<ProjectFileRow> {

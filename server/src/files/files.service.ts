@@ -10,14 +10,13 @@ import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
 import type { FilesRepository } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import type { JobsRepository } from '../processing/jobs.repository.js';
 import { storeUpload } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
 
 export interface FilesOptions {
   maxUploadBytes: number;
   uploadLeaseMs: number;
-  /** Told of every committed upload (the processing queue listens here). */
-  onUploaded?: (file: ProjectFileRow) => Promise<void>;
 }
 
 /** An upload whose bytes are durable in storage but which no file row shows yet. */
@@ -32,13 +31,21 @@ export interface ReceivedUpload {
 const NOT_FOUND = 'File not found';
 
 export class FilesService {
+  readonly #uploadListeners = new Set<(file: ProjectFileRow) => void>();
+
   constructor(
     private readonly files: FilesRepository,
     private readonly pending: PendingUploadsRepository,
+    private readonly jobs: JobsRepository,
     private readonly projects: ProjectsService,
     private readonly storage: Storage,
     private readonly options: FilesOptions,
   ) {}
+
+  /** The in-process job runner listens here, to start processing without waiting for its poll. */
+  onUploaded(listener: (file: ProjectFileRow) => void): void {
+    this.#uploadListeners.add(listener);
+  }
 
   async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
     const project = await this.projects.require(actor, projectId, 'read');
@@ -95,7 +102,7 @@ export class FilesService {
         kind: upload.kind,
         created_by: actor.userId,
       });
-      await this.options.onUploaded?.(row);
+      for (const listener of this.#uploadListeners) listener(row);
       return presentFile(row);
     } catch (err) {
       await this.discard(upload);
@@ -118,6 +125,8 @@ export class FilesService {
 
   async remove(actor: Actor, fileId: number): Promise<TProjectFile> {
     const row = await this.require(actor, fileId, 'delete');
-    return presentFile(await this.files.softDelete(row.id));
+    const deleted = await this.files.softDelete(row.id);
+    await this.jobs.cancelForFile(row.id);
+    return presentFile(deleted);
   }
 }

@@ -1,0 +1,36 @@
+// `npm run worker`: processing alone, claiming jobs from the same database as the API servers
+// (which then run with PROCESSING_IN_SERVER=false, or keep their own runner as well).
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config/config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createJobRunner } from './processing/processing.js';
+import { createServices } from './services.js';
+import { createStorage } from './storage/create-storage.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const log = pino({ level: config.logLevel });
+const handle = openDatabase(config);
+await migrateToLatest(handle);
+const services = createServices(handle, config, createStorage(config));
+const runner = createJobRunner(services, config, log);
+runner.start();
+log.info({ workerId: runner.workerId, concurrency: config.processing.concurrency }, 'processing worker started');
+
+async function shutdown(signal: string): Promise<void> {
+  log.info({ signal }, 'worker stopping: handing running jobs back to the queue');
+  await runner.stop();
+  await handle.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { createJobRunner } from '../src/processing/processing.js';
+import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
+import { makeCompany, makeProject, makeUser, PASSWORD } from './factories.js';
+import { call, login } from './http.js';
+import { startServerProcess } from './processes.js';
+import { startTestServer } from './server.js';
+import { dicomFixture, makeArchive, upload } from './uploads.js';
+
+const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'J0bs!Resume-pw' };
+const ENTRIES = 400;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.each(dialects())('durable jobs on %s', (dialect) => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-jobs-'));
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  it('several workers share the queue and run every job exactly once', async () => {
+    const server = await startTestServer(dialect);
+    try {
+      const company = await makeCompany(server.services);
+      const user = await makeUser(server.services, { company });
+      const token = await login(server.api, user.username, PASSWORD);
+      const project = await makeProject(server.services, company);
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const answer = await upload(server.api, token, { name: `w${i}.dcm`, data: dicomFixture('s01_CT_small.dcm') }, project.id);
+        ids.push(answer.body.data[0].id);
+      }
+      const runners = [1, 2, 3].map(() => createJobRunner(server.services, server.config, server.app.log));
+      runners.forEach((r) => r.start());
+      try {
+        await until('every job done', async () => {
+          const jobs = await Promise.all(ids.map((id) => server.services.repos.jobs.findForFile(id)));
+          return jobs.every(([job]) => job?.status === 'done') ? true : undefined;
+        });
+      } finally {
+        await Promise.all(runners.map((r) => r.stop()));
+      }
+      for (const id of ids) {
+        const [job] = await server.services.repos.jobs.findForFile(id);
+        expect(job?.attempts).toBe(1);
+        expect(await server.services.repos.entries.recordedCount(id)).toBe(1);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('a server killed in the middle of a job', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    afterAll(() => database.drop());
+
+    it('resumes after restart and records every entry exactly once', async () => {
+      const members = Object.fromEntries(
+        Array.from({ length: ENTRIES }, (_, i) => [`f${String(i).padStart(4, '0')}.dcm`, dicomFixture('s24_RTIONPLAN_explicitLE_no_meta.dcm')]),
+      );
+      const zip = makeArchive(scratch, members, 'bsdtar --format zip -cf out.zip *.dcm', 'out.zip');
+      const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, JOB_LEASE_SECONDS: '3', ...ADMIN };
+      const first = await startServerProcess(env);
+      const api = `${first.url}/api/v1`;
+      const token = await login(api, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
+      const project = (await call(`${api}/study-petitions`, { token, json: { name: 'Resume' } })).body.data[0];
+      const id: number = (await upload(api, token, { name: 'many.zip', data: zip }, project.id)).body.data[0].id;
+
+      const handle: DatabaseHandle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      const count = async () => {
+        const row = await handle.db
+          .selectFrom('file_entries')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('file_id', '=', id)
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      };
+      try {
+        const before = await until('processing under way', async () => ((await count()) > 20 ? count() : undefined));
+        first.child.kill('SIGKILL');
+        await first.waitForExit();
+        expect(before).toBeLessThan(ENTRIES);
+
+        const second = await startServerProcess(env);
+        try {
+          const file = await until('processing finished', async () => {
+            const list = await call(`${second.url}/api/v1/study-petitions-files?study_petition_id=${project.id}`, {
+              token: await login(`${second.url}/api/v1`, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD),
+            });
+            const f = list.body.data[0];
+            return f.processing.status === 'ready' || f.processing.status === 'failed' ? f : undefined;
+          });
+          expect(file.processing.status).toBe('ready');
+          expect(file.processing.summary.instances + file.processing.summary.other).toBeGreaterThan(0);
+          const rows = await handle.db.selectFrom('file_entries').select(['seq', 'path']).where('file_id', '=', id).orderBy('seq').execute();
+          expect(rows).toHaveLength(ENTRIES);
+          expect(new Set(rows.map((r) => r.path)).size).toBe(ENTRIES);
+          expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: ENTRIES }, (_, i) => i + 1));
+          const jobs = await handle.db.selectFrom('jobs').selectAll().where('file_id', '=', id).execute();
+          expect(jobs).toHaveLength(1);
+          expect(jobs[0]).toMatchObject({ status: 'done', attempts: 2 });
+        } finally {
+          second.child.kill('SIGTERM');
+          await second.waitForExit();
+        }
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+});

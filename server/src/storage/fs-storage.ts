@@ -28,6 +28,8 @@ const WRITE_BUFFER_BYTES = 1024 * 1024;
 export class FsStorage implements Storage {
   readonly root: string;
   readonly #tempDir: string;
+  // Directories whose whole path this process has fsynced; directories are never removed.
+  readonly #durableDirs = new Set<string>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -233,16 +235,19 @@ export class FsStorage implements Storage {
 
   /**
    * mkdir -p, then fsync every directory from the parent of `dir` up to the one holding the root,
-   * so the path to a new object survives a crash. Every put does this, not only the one that
-   * created a directory: a concurrent put must not return before the creator's fsync has run.
+   * so the path to a new object survives a crash. A put that finds the directory already there
+   * still syncs unless this process has synced that path before: the put that created it may not
+   * have reached its own fsync yet.
    */
   async #ensureDurableDir(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    if (this.#durableDirs.has(dir)) return;
     const top = path.dirname(this.root);
     for (let d = path.dirname(dir); ; d = path.dirname(d)) {
       await fsyncDir(d);
       if (d === top || d === path.dirname(d)) break;
     }
+    this.#durableDirs.add(dir);
   }
 }
 

@@ -58,7 +58,7 @@ describe('session', () => {
     const avatar = await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' });
     expect(avatar).toHaveTextContent('A');
     await user.click(avatar);
-    const menu = screen.getByRole('menu');
+    const menu = screen.getByRole('menu', { name: 'Account' }).parentElement!;
     expect(within(menu).getByText('Ada Lovelace')).toBeInTheDocument();
     expect(within(menu).getByText('Role: CompanyAdmin')).toBeInTheDocument();
     expect(within(menu).getByText('Company: Acme Imaging')).toBeInTheDocument();

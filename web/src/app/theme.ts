@@ -13,6 +13,11 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#1565c0' },
         secondary: { main: '#00897b' },
+        // Darker than MUI's defaults so chip and caption text keeps a 4.5:1 contrast (WCAG AA).
+        success: { main: '#1b5e20' },
+        info: { main: '#01579b' },
+        warning: { main: '#8a4500' },
+        error: { main: '#c62828' },
         background: { default: '#f4f6fa', paper: '#ffffff' },
       },
     },
@@ -20,6 +25,9 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#64b5f6' },
         secondary: { main: '#4db6ac' },
+        // Light tones with dark text: readable both as filled chips and as text on dark paper.
+        error: { main: '#ff8a80', contrastText: 'rgba(0, 0, 0, 0.87)' },
+        success: { main: '#81c784', contrastText: 'rgba(0, 0, 0, 0.87)' },
         background: { default: '#0e1420', paper: '#151d2c' },
       },
     },

@@ -28,7 +28,7 @@ export function BusyOverlay({ open, title, subtitle, progress }: BusyOverlayProp
               sx={{ height: 8, borderRadius: 4, mb: 1 }}
             />
           )}
-          <Typography variant="h6" sx={{ mt: 2 }}>
+          <Typography variant="h6" component="p" sx={{ mt: 2 }}>
             {title}
           </Typography>
           {progress !== undefined && <Typography variant="body1">{`${progress}%`}</Typography>}

@@ -4,7 +4,8 @@ import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
-import Menu from '@mui/material/Menu';
+import MenuList from '@mui/material/MenuList';
+import Popover from '@mui/material/Popover';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
@@ -35,45 +36,48 @@ export function UserMenu({ onChangePassword }: { onChangePassword: () => void })
       >
         <Avatar sx={{ bgcolor: 'primary.main', color: 'primary.contrastText', width: 36, height: 36 }}>{initial}</Avatar>
       </IconButton>
-      <Menu
-        id="account-menu"
+      {/* A popover rather than a Menu: the name, role and company are not menu items. */}
+      <Popover
         anchorEl={anchor}
         open={Boolean(anchor)}
         onClose={close}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { elevation: 8 } }}
       >
         <Box sx={{ px: 2, py: 1, minWidth: 220 }}>
-          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+          <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
             {fullName}
           </Typography>
           <Typography variant="body2" color="text.secondary">{`Role: ${roleName(user.role)}`}</Typography>
           <Typography variant="body2" color="text.secondary">{`Company: ${user.company?.companyname ?? 'N/A'}`}</Typography>
         </Box>
         <Divider />
-        <MenuItem
-          onClick={() => {
-            close();
-            onChangePassword();
-          }}
-        >
-          <ListItemIcon>
-            <Password fontSize="small" />
-          </ListItemIcon>
-          Change Password
-        </MenuItem>
-        <MenuItem
-          onClick={() => {
-            close();
-            void logout();
-          }}
-        >
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          Logout
-        </MenuItem>
-      </Menu>
+        <MenuList id="account-menu" aria-label="Account" autoFocusItem>
+          <MenuItem
+            onClick={() => {
+              close();
+              onChangePassword();
+            }}
+          >
+            <ListItemIcon>
+              <Password fontSize="small" />
+            </ListItemIcon>
+            Change Password
+          </MenuItem>
+          <MenuItem
+            onClick={() => {
+              close();
+              void logout();
+            }}
+          >
+            <ListItemIcon>
+              <Logout fontSize="small" />
+            </ListItemIcon>
+            Logout
+          </MenuItem>
+        </MenuList>
+      </Popover>
     </>
   );
 }

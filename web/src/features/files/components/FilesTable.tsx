@@ -17,6 +17,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
 import { TablePager } from '../../../components/TablePager';
 import { usePagination } from '../../../components/use-pagination';
 import { formatDate, formatFileSize } from '../../../lib/format';
@@ -38,6 +39,12 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
   const pagination = usePagination();
   const allSelected = files.length > 0 && files.every((f) => selected.has(f.id));
   const someSelected = !allSelected && files.some((f) => selected.has(f.id));
+  // MUI marks a partial selection with aria-checked on a native checkbox, which assistive
+  // technology may ignore; the native indeterminate state is what browsers announce.
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
+  }, [someSelected, files.length]);
 
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -70,8 +77,9 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
                 <Checkbox
                   checked={allSelected}
                   indeterminate={someSelected}
+                  inputRef={selectAllRef}
                   onChange={() => onSelectionChange(allSelected ? new Set() : new Set(files.map((f) => f.id)))}
-                  slotProps={{ input: { 'aria-label': 'Select all files' } }}
+                  slotProps={{ input: { 'aria-label': 'Select all files', 'aria-checked': undefined } }}
                 />
               </TableCell>
               {FILE_COLUMNS.map((column) => (

@@ -27,7 +27,7 @@ export function SelectedFilesList({ items, disabled, onChange }: SelectedFilesLi
   return (
     <Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="subtitle2" sx={{ flexGrow: 1 }}>{`Selected files (${checkedCount} of ${items.length})`}</Typography>
+        <Typography variant="subtitle2" component="h3" sx={{ flexGrow: 1 }}>{`Selected files (${checkedCount} of ${items.length})`}</Typography>
         <Button size="small" onClick={() => setAll(true)} disabled={disabled || items.length === 0}>
           Select All
         </Button>

@@ -11,7 +11,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { PROGRESS_RESET_MS } from '../../../lib/progress';
@@ -50,6 +50,8 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
   const [error, setError] = useState<UserFacingError | null>(null);
   const [uploading, setUploading] = useState(false);
   const [progress, setProgress] = useState(0);
+  const filesInput = useRef<HTMLInputElement | null>(null);
+  const folderInput = useRef<HTMLInputElement | null>(null);
 
   const pickFiles = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
@@ -104,25 +106,29 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
           extracted and their DICOM files processed automatically.
         </DialogContentText>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
-          <Button component="label" variant="outlined" startIcon={<UploadFileOutlined />} disabled={uploading}>
+          <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={uploading} onClick={() => filesInput.current?.click()}>
             Select Files
-            <input type="file" multiple accept={ACCEPTED_FILE_TYPES} onChange={pickFiles} style={hiddenInput} disabled={uploading} />
           </Button>
-          <Button component="label" variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={uploading}>
+          <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={uploading} onClick={() => folderInput.current?.click()}>
             Select Folder
-            <input
-              type="file"
-              multiple
-              onChange={pickFolder}
-              style={hiddenInput}
-              disabled={uploading}
-              // React does not know the directory-picker attributes, so they are set on the element.
-              ref={(input) => {
-                input?.setAttribute('webkitdirectory', '');
-                input?.setAttribute('directory', '');
-              }}
-            />
           </Button>
+          {/* The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology. */}
+          <input ref={filesInput} type="file" multiple accept={ACCEPTED_FILE_TYPES} onChange={pickFiles} style={hiddenInput} disabled={uploading} aria-label="Select Files" tabIndex={-1} />
+          <input
+            ref={(input) => {
+              folderInput.current = input;
+              // React does not know the directory-picker attributes, so they are set on the element.
+              input?.setAttribute('webkitdirectory', '');
+              input?.setAttribute('directory', '');
+            }}
+            type="file"
+            multiple
+            onChange={pickFolder}
+            style={hiddenInput}
+            disabled={uploading}
+            aria-label="Select Folder"
+            tabIndex={-1}
+          />
         </Box>
         {folder && (
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="folder-info">

@@ -11,6 +11,7 @@ import type { ExtractResult, SevenZipFormat, StopReason, WriteGuard } from './se
 import type { SevenZipWorker } from './sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
+import { erroredName } from './sevenzip-errors.js';
 
 export interface LayerBudget {
   /** Bytes still allowed by maxTotalBytes; the layer subtracts what it writes. */
@@ -21,12 +22,33 @@ export interface LayerBudget {
 
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
 export type LayerItem =
-  | { type: 'kept'; path: string; file: string; size: number }
+  | { type: 'kept'; path: string; file: string; size: number; sha256: string | null }
   | { type: 'skipped'; path: string; reason: SkipReason; size: number | null };
 
-export type LayerResult =
-  | { ok: true; items: LayerItem[]; overflow: number; truncated: boolean }
-  | { ok: false; error: string; encrypted: boolean };
+/**
+ * A layer being extracted. `items` yields entries in archive order as soon as each is final, while
+ * 7-Zip goes on writing later ones; `done` settles when 7-Zip has finished (budget updated then).
+ */
+export interface Layer {
+  items: AsyncGenerator<LayerItem>;
+  done: Promise<void>;
+  overflow: number;
+  /** Known once `done` has settled: 7-Zip reported damage, and not everything was read. */
+  truncated(): boolean;
+}
+
+export type LayerResult = { ok: true; layer: Layer } | { ok: false; error: string; encrypted: boolean };
+
+function finishedLayer(items: LayerItem[], overflow: number, truncated: boolean): Layer {
+  return {
+    items: (async function* () {
+      for (const item of items) yield await Promise.resolve(item);
+    })(),
+    done: Promise.resolve(),
+    overflow,
+    truncated: () => truncated,
+  };
+}
 
 const FORMATS: Record<ArchiveKind, SevenZipFormat> = {
   zip: 'zip',
@@ -82,15 +104,11 @@ function archiveError(errors: readonly string[], crash: string | null): string {
 /** Names 7-Zip complained about ("ERROR: Data Error : a/b.dcm"), normalised like our own paths. */
 function failedNames(errors: readonly string[]): { names: Set<string>; wrongPassword: boolean } {
   const names = new Set<string>();
-  let wrongPassword = false;
   for (const line of errors) {
-    if (/wrong password/i.test(line)) wrongPassword = true;
-    const match = /^ERROR: [^:]+ : (.+)$/.exec(line);
-    if (match === null) continue;
-    const normalized = normalizeEntryPath(match[1]!.replace(/^\/out\//, ''));
-    if (normalized.ok) names.add(normalized.path);
+    const name = erroredName(line);
+    if (name !== null) names.add(name);
   }
-  return { names, wrongPassword };
+  return { names, wrongPassword: errors.some((line) => /wrong password/i.test(line)) };
 }
 
 /** Only regular files that resolve inside outDir count; nothing found here is ever followed. */
@@ -127,12 +145,13 @@ async function extractSingleStream(input: LayerInput, archiveBytes: number): Pro
   input.budget.remainingBytes -= result.written;
   if (result.stop !== null) {
     await rm(input.outDir, { recursive: true, force: true });
-    return { ok: true, items: [{ type: 'skipped', path: '', reason: STOP_REASONS[result.stop.reason], size: null }], overflow: 0, truncated: false };
+    return { ok: true, layer: finishedLayer([{ type: 'skipped', path: '', reason: STOP_REASONS[result.stop.reason], size: null }], 0, false) };
   }
   const produced = result.completed.length === 1 ? await regularFileInside(input.outDir, result.completed[0]!) : null;
   const damaged = result.crash !== null || result.exitCode !== 0 || result.errors.length > 0;
   if (produced === null || (damaged && produced.size === 0)) return { ok: false, error: archiveError(result.errors, result.crash), encrypted: false };
-  return { ok: true, items: [{ type: 'kept', path: '', file: produced.file, size: produced.size }], overflow: 0, truncated: damaged };
+  const item: LayerItem = { type: 'kept', path: '', file: produced.file, size: produced.size, sha256: null };
+  return { ok: true, layer: finishedLayer([item], 0, damaged) };
 }
 
 interface Plan {
@@ -173,6 +192,8 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
   return { items, include };
 }
 
+type Outcome = { state: 'done'; sha256: string | null } | { state: 'skipped'; reason: SkipReason };
+
 async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
   const listed = await input.sevenZip.list({ archive: input.archive, format, cap: input.budget.remainingEntries });
@@ -188,52 +209,80 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   const expectedSizes: Record<string, number> = {};
   for (const [p, entry] of include) if (entry.size !== null) expectedSizes[p] = entry.size;
 
-  const outcome = new Map<string, SkipReason | 'done'>();
-  let pending = [...include.keys()];
+  const outcome = new Map<string, Outcome>();
   let truncated = listing.errors.length > 0;
-  for (let run = 0; pending.length > 0; run += 1) {
-    const result: ExtractResult = await input.sevenZip.extract({
-      archive: input.archive,
-      format,
-      outDir: input.outDir,
-      include: pending.map((p) => include.get(p)!.rawPath),
-      guard: guardFor(input, archiveBytes, expectedSizes, false),
-    });
-    input.budget.remainingBytes -= result.written;
-    const { names: failed, wrongPassword } = failedNames(result.errors);
-    if (wrongPassword) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
-    for (const p of result.completed) if (include.has(p) && !failed.has(p)) outcome.set(p, 'done');
-    for (const p of failed) if (include.has(p)) outcome.set(p, SKIP.corruptData);
-    if (result.crash !== null || result.exitCode !== 0) truncated = true;
-    const stop = result.stop;
-    if (stop === null) break;
-    if (stop.path !== null) {
-      outcome.set(stop.path, STOP_REASONS[stop.reason]);
-      await rm(path.join(input.outDir, stop.path), { force: true });
+  let finished = false;
+  let waiters: (() => void)[] = [];
+  const wake = (): void => {
+    for (const resolve of waiters) resolve();
+    waiters = [];
+  };
+  const decide = (p: string, value: Outcome): void => {
+    if (include.has(p) && !outcome.has(p)) outcome.set(p, value);
+  };
+
+  const run = async (): Promise<void> => {
+    let pending = [...include.keys()];
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      const result: ExtractResult = await input.sevenZip.extract(
+        {
+          archive: input.archive,
+          format,
+          outDir: input.outDir,
+          include: pending.map((p) => include.get(p)!.rawPath),
+          guard: guardFor(input, archiveBytes, expectedSizes, false),
+        },
+        (file) => {
+          decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256 });
+          wake();
+        },
+      );
+      input.budget.remainingBytes -= result.written;
+      const { names: failed } = failedNames(result.errors);
+      for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
+      for (const p of result.completed) decide(p, { state: 'done', sha256: null });
+      if (result.crash !== null || result.exitCode !== 0) truncated = true;
+      const stop = result.stop;
+      if (stop === null) break;
+      if (stop.path !== null) {
+        decide(stop.path, { state: 'skipped', reason: STOP_REASONS[stop.reason] });
+        await rm(path.join(input.outDir, stop.path), { force: true });
+      }
+      const budgetSpent = stop.reason === 'total' || stop.reason === 'ratio';
+      pending = pending.filter((p) => !outcome.has(p));
+      if (budgetSpent || attempt + 1 >= MAX_RERUNS) {
+        for (const p of pending) decide(p, { state: 'skipped', reason: budgetSpent ? STOP_REASONS[stop.reason] : SKIP.headerLied });
+        break;
+      }
     }
-    const budgetSpent = stop.reason === 'total' || stop.reason === 'ratio';
-    pending = pending.filter((p) => !outcome.has(p));
-    if (budgetSpent || run + 1 >= MAX_RERUNS) {
-      for (const p of pending) outcome.set(p, budgetSpent ? STOP_REASONS[stop.reason] : SKIP.headerLied);
-      break;
+  };
+  const done = run().finally(() => {
+    finished = true;
+    wake();
+  });
+  // The consumer may stop early (abort); the rejection is still seen through `done` or `items`.
+  done.catch(() => undefined);
+
+  async function* yieldInOrder(): AsyncGenerator<LayerItem> {
+    for (const item of items) {
+      if (item.type !== 'planned') {
+        yield item;
+        continue;
+      }
+      while (!outcome.has(item.path) && !finished) await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), done]);
+      if (!outcome.has(item.path)) await done;
+      const state = outcome.get(item.path) ?? { state: 'skipped', reason: SKIP.notExtracted };
+      const onDisk = state.state === 'done' ? await regularFileInside(input.outDir, item.path) : null;
+      const sizeAgrees = onDisk !== null && (item.entry.size === null || onDisk.size === item.entry.size);
+      if (state.state === 'done' && onDisk !== null && sizeAgrees) {
+        yield { type: 'kept', path: item.path, file: onDisk.file, size: onDisk.size, sha256: state.sha256 };
+        continue;
+      }
+      const reason = state.state === 'done' ? SKIP.corruptData : state.reason;
+      await rm(path.join(input.outDir, item.path), { force: true });
+      yield { type: 'skipped', path: item.path, reason, size: item.entry.size };
     }
   }
 
-  const finished: LayerItem[] = [];
-  for (const item of items) {
-    if (item.type !== 'planned') {
-      finished.push(item);
-      continue;
-    }
-    const state = outcome.get(item.path) ?? SKIP.notExtracted;
-    const onDisk = state === 'done' ? await regularFileInside(input.outDir, item.path) : null;
-    const sizeAgrees = onDisk !== null && (item.entry.size === null || onDisk.size === item.entry.size);
-    if (onDisk !== null && sizeAgrees) finished.push({ type: 'kept', path: item.path, file: onDisk.file, size: onDisk.size });
-    else {
-      const reason = state === 'done' ? SKIP.corruptData : state;
-      finished.push({ type: 'skipped', path: item.path, reason, size: item.entry.size });
-      await rm(path.join(input.outDir, item.path), { force: true });
-    }
-  }
-  return { ok: true, items: finished, overflow: listing.overflow, truncated };
+  return { ok: true, layer: { items: yieldInOrder(), done, overflow: listing.overflow, truncated: () => truncated } };
 }

@@ -26,6 +26,8 @@ class UploadFailure extends Error {}
 
 interface Node {
   file: string;
+  /** Already computed while 7-Zip wrote the file, when it could be. */
+  sha256: string | null;
   /** The entry's own path, used when it is a leaf. */
   path: string;
   /** What its children's paths start with ('' at the top). */
@@ -43,6 +45,7 @@ class Job {
   private readonly budget: LayerBudget;
   private sevenZip: SevenZipWorker | null = null;
   private layers = 0;
+  private running: Promise<void>[] = [];
 
   constructor(
     private readonly input: ProcessUploadInput,
@@ -58,7 +61,7 @@ class Job {
     const kind = detectKind(await readHead(inputPath, DETECT_BYTES));
     const mismatch = extensionMismatch(originalName, kind);
     if (mismatch !== null) return this.failed(mismatch);
-    const node: Node = { file: inputPath, path: originalName, prefix: '', depth: 0, top: true, isInput: true, partial: false };
+    const node: Node = { file: inputPath, sha256: null, path: originalName, prefix: '', depth: 0, top: true, isInput: true, partial: false };
     try {
       await this.visit(node);
     } catch (error) {
@@ -107,7 +110,8 @@ class Job {
       await this.skip(node.path, SKIP.corruptData, (await stat(node.file)).size);
       return;
     }
-    const { sha256, size } = await sha256File(node.file, this.input.signal);
+    const { sha256, size } =
+      node.sha256 !== null ? { sha256: node.sha256, size: (await stat(node.file)).size } : await sha256File(node.file, this.input.signal);
     const base = { path: node.path, size, sha256, tempPath: node.file };
     if (!looksDicom) {
       await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
@@ -131,33 +135,51 @@ class Job {
       return;
     }
     this.sevenZip ??= new SevenZipWorker(this.input.signal);
+    // An outer layer may still be extracting: its budget must be settled before this one starts.
+    await Promise.allSettled(this.running);
     const outDir = path.join(this.root, `layer-${++this.layers}`);
-    const layer = await this.guardAbort(
+    const result = await this.guardAbort(
       extractLayer({ archive: node.file, kind, outDir, limits: this.limits, budget: this.budget, sevenZip: this.sevenZip }),
     );
+    if (!result.ok) {
+      await rm(outDir, { recursive: true, force: true });
+      if (node.top) throw new UploadFailure(result.encrypted ? ENCRYPTED_MESSAGE : failureSentence(result.error));
+      await this.skip(node.path, result.encrypted ? SKIP.encrypted : SKIP.corruptArchive, (await stat(node.file)).size);
+      return;
+    }
+    const { layer } = result;
+    this.running.push(layer.done);
     try {
-      if (!layer.ok) {
-        if (node.top) throw new UploadFailure(layer.encrypted ? ENCRYPTED_MESSAGE : failureSentence(layer.error));
-        await this.skip(node.path, layer.encrypted ? SKIP.encrypted : SKIP.corruptArchive, (await stat(node.file)).size);
-        return;
-      }
       this.summary.countSkipped(SKIP.tooMany, layer.overflow);
-      for (const item of layer.items) {
+      for await (const item of this.guardAbortIterable(layer.items)) {
         const itemPath = single ? decompressedName(node.path) : joinEntryPath(node.prefix, item.path);
         if (item.type === 'skipped') {
           await this.skip(single ? node.path : itemPath, item.reason, item.size);
           continue;
         }
+        const base = { file: item.file, sha256: item.sha256, depth: node.depth + 1, isInput: false };
         const child: Node = single
-          ? { file: item.file, path: itemPath, prefix: node.prefix, depth: node.depth + 1, top: node.top, isInput: false, partial: layer.truncated }
-          : { file: item.file, path: itemPath, prefix: itemPath, depth: node.depth + 1, top: false, isInput: false, partial: false };
+          ? { ...base, path: itemPath, prefix: node.prefix, top: node.top, partial: layer.truncated() }
+          : { ...base, path: itemPath, prefix: itemPath, top: false, partial: false };
         await this.visit(child);
         await rm(item.file, { force: true });
       }
+      await this.guardAbort(layer.done);
       // Entries before the damage were kept; the damage itself is one skipped entry of the archive.
-      if (layer.truncated && !single) await this.skip(node.top ? this.input.originalName : node.path, SKIP.corruptArchive, null);
+      if (layer.truncated() && !single) await this.skip(node.top ? this.input.originalName : node.path, SKIP.corruptArchive, null);
     } finally {
+      await layer.done.catch(() => undefined);
+      this.running = this.running.filter((p) => p !== layer.done);
       await rm(outDir, { recursive: true, force: true });
+    }
+  }
+
+  private async *guardAbortIterable<T>(items: AsyncGenerator<T>): AsyncGenerator<T> {
+    try {
+      yield* items;
+    } catch (error) {
+      this.checkAborted();
+      throw error;
     }
   }
 

@@ -8,11 +8,16 @@ import type {
   ExtractResult,
   ListRequest,
   ListResult,
+  SettledFile,
   WorkerReply,
   WorkerRequest,
 } from './sevenzip-protocol.js';
 
-type Pending = { resolve: (value: ListResult | ExtractResult) => void; reject: (error: Error) => void };
+type Pending = {
+  resolve: (value: ListResult | ExtractResult) => void;
+  reject: (error: Error) => void;
+  onSettled?: (file: SettledFile) => void;
+};
 
 /**
  * Under tsx or vitest this module is TypeScript, and so is its worker. Node 20 does not hand a
@@ -46,8 +51,9 @@ export class SevenZipWorker {
     return this.send({ op: 'list', ...request }) as Promise<ListResult>;
   }
 
-  extract(request: Omit<ExtractRequest, 'op'>): Promise<ExtractResult> {
-    return this.send({ op: 'extract', ...request }) as Promise<ExtractResult>;
+  /** onSettled hears of each file as soon as it is final, before the run ends. */
+  extract(request: Omit<ExtractRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
+    return this.send({ op: 'extract', ...request }, onSettled) as Promise<ExtractResult>;
   }
 
   async close(): Promise<void> {
@@ -60,11 +66,11 @@ export class SevenZipWorker {
     void this.worker.terminate();
   }
 
-  private send(request: Omit<WorkerRequest, 'id'>): Promise<ListResult | ExtractResult> {
+  private send(request: Omit<WorkerRequest, 'id'>, onSettled?: (file: SettledFile) => void): Promise<ListResult | ExtractResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onSettled });
       this.worker.postMessage({ ...request, id });
     });
   }
@@ -72,6 +78,10 @@ export class SevenZipWorker {
   private settle(reply: WorkerReply): void {
     const pending = this.pending.get(reply.id);
     if (pending === undefined) return;
+    if ('settled' in reply) {
+      pending.onSettled?.(reply.settled);
+      return;
+    }
     this.pending.delete(reply.id);
     if (reply.ok) pending.resolve(reply.result);
     else pending.reject(new Error(reply.error));

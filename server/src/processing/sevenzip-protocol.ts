@@ -55,6 +55,20 @@ export interface ListResult {
   crash: string | null;
 }
 
+/**
+ * Sent while extracting, once a file is final: 7-Zip reports a file's errors before it opens the
+ * next one, so a file is settled when the next opens or the run ends. Lets the job process entries
+ * while 7-Zip is still writing later ones.
+ */
+export interface SettledFile {
+  rel: string;
+  /** Of the bytes written, computed as they passed the guard; null if 7-Zip did not write in order. */
+  sha256: string | null;
+  /** 7-Zip reported an error (CRC, data error) for this file. */
+  failed: boolean;
+}
+
 export type WorkerReply =
+  | { id: number; settled: SettledFile }
   | { id: number; ok: true; result: ListResult | ExtractResult }
   | { id: number; ok: false; error: string };

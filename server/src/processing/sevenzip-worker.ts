@@ -5,13 +5,16 @@ import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { ListingParser } from './sevenzip-listing.js';
+import { erroredName } from './sevenzip-errors.js';
 import type {
   ExtractRequest,
   ExtractResult,
   ListRequest,
   ListResult,
+  SettledFile,
   StopReason,
   WorkerReply,
   WorkerRequest,
@@ -139,10 +142,26 @@ function isWriteFlags(flags: unknown): boolean {
  * Every byte 7-Zip writes passes here, so limits hold even when an archive's headers lie about
  * sizes; links and special files are refused at the file-system layer, whatever the listing said.
  */
-function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result: ExtractResult): void {
+interface OpenFile {
+  rel: string;
+  bytes: number;
+  hash: Hash | null;
+}
+
+interface Settler {
+  /** Called when a file is final (the next one opens, or the run ends). */
+  settle(file: { rel: string; sha256: string | null }): void;
+}
+
+function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result: ExtractResult, settler: Settler): { flush: () => void } {
   const fs = module.FS;
   const { guard } = request;
-  const written = new Map<FSStream, { rel: string; bytes: number }>();
+  const written = new Map<FSStream, OpenFile>();
+  let closed: { rel: string; sha256: string | null } | null = null;
+  const flush = (): void => {
+    if (closed !== null) settler.settle(closed);
+    closed = null;
+  };
   const open = fs.open.bind(fs);
   const write = fs.write.bind(fs);
   const close = fs.close.bind(fs);
@@ -151,8 +170,9 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
   fs.open = (p: string, flags: string, mode?: number, ...rest: number[]) => {
     const writing = isWriteFlags(flags);
     if (writing && !p.startsWith(`${OUT}/`)) throw errnoError(EACCES);
+    if (writing) flush();
     const stream = open(p, flags, mode, ...rest);
-    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0 });
+    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0, hash: createHash('sha256') });
     return stream;
   };
   fs.write = (stream: FSStream, buffer: ArrayBufferView, offset: number, length: number, position?: number, canOwn?: boolean) => {
@@ -163,6 +183,9 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
       const expected = guard.expectedSizes[file.rel];
       if (expected !== undefined && after > expected) throw new GuardStop('header-lied', file.rel);
       if (result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason, file.rel);
+      // Hashing here spares the job a second read; a write out of order makes the hash unusable.
+      if (position !== undefined && position !== file.bytes) file.hash = null;
+      file.hash?.update(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length));
       file.bytes = after;
       result.written += length;
     }
@@ -174,6 +197,7 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
     if (file !== undefined) {
       written.delete(stream);
       result.completed.push(file.rel);
+      closed = { rel: file.rel, sha256: file.hash?.digest('hex') ?? null };
     }
   };
   fs.symlink = () => {
@@ -188,16 +212,20 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
   fs.chmod = () => undefined;
   fs.fchmod = () => undefined;
   fs.lchmod = () => undefined;
+  return { flush };
 }
 
-async function extract(request: ExtractRequest): Promise<ExtractResult> {
+async function extract(request: ExtractRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
   const result: ExtractResult = { exitCode: null, errors: [], completed: [], stop: null, crash: null, written: 0 };
   let inErrorBlock = false;
+  const failed = new Set<string>();
   const module = await instance((line) => {
     if (line === 'ERRORS:') inErrorBlock = true;
     else if (line === '' || line.includes(' = ')) inErrorBlock = false;
     const isError = inErrorBlock || line.startsWith('ERROR:') || line.startsWith('Open ERROR:');
     if (isError && line !== 'ERRORS:' && result.errors.length < MAX_ERROR_LINES) result.errors.push(line);
+    const name = erroredName(line);
+    if (name !== null) failed.add(name);
   });
   mountDir(module, path.dirname(request.archive), IN);
   mountDir(module, request.outDir, OUT);
@@ -207,8 +235,11 @@ async function extract(request: ExtractRequest): Promise<ExtractResult> {
     args.push('-scsUTF-8', '-i@/include.txt');
   }
   args.push(`${IN}/${path.basename(request.archive)}`);
-  guardFileSystem(module, request, result);
+  const { flush } = guardFileSystem(module, request, result, {
+    settle: (file) => post({ ...file, failed: failed.has(file.rel) }),
+  });
   const { exitCode, thrown } = run(module, args);
+  flush();
   result.exitCode = exitCode;
   if (thrown instanceof GuardStop) result.stop = { reason: thrown.reason, path: thrown.entry };
   else if (thrown !== undefined) result.crash = describeCrash(thrown);
@@ -219,7 +250,8 @@ const port = parentPort;
 if (port === null) throw new Error('sevenzip-worker must run in a worker thread');
 
 port.on('message', (request: WorkerRequest) => {
-  const work = request.op === 'list' ? list(request) : extract(request);
+  const post = (settled: SettledFile): void => port.postMessage({ id: request.id, settled } satisfies WorkerReply);
+  const work = request.op === 'list' ? list(request) : extract(request, post);
   work.then(
     (result) => port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply),

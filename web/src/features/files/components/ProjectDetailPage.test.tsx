@@ -189,3 +189,13 @@ describe('ProjectDetailPage', () => {
     );
   });
 });
+
+describe('ProjectDetailPage for a project that cannot be read', () => {
+  it('says the project was not found instead of an empty banner', async () => {
+    fakeApi({ 'GET /study-petitions/1': { status: 404, data: { message: 'Not found' } }, 'GET /study-petitions-files': { status: 404 } });
+    renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');
+    expect(await screen.findByText('Resource Not Found: The requested file or resource does not exist')).toBeInTheDocument();
+    expect(screen.queryByText(/files found/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Projects' })).toBeInTheDocument();
+  });
+});

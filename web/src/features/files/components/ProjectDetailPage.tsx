@@ -91,27 +91,28 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         <Typography color="text.primary">{project?.name ?? (loading ? '…' : '')}</Typography>
       </Breadcrumbs>
 
-      {loadError && !project && (
+      {loadError && !project && !loading && (
         <Alert severity="error" sx={{ mb: 2 }}>{`${loadError.message}: ${loadError.details}`}</Alert>
       )}
-
-      <Paper
-        sx={{
-          p: { xs: 3, md: 4 },
-          mb: 3,
-          color: '#fff',
-          background: 'linear-gradient(120deg, #0d47a1 0%, #1565c0 55%, #00897b 100%)',
-        }}
-      >
-        {loading ? (
-          <Skeleton variant="text" width="40%" sx={{ fontSize: '2rem', bgcolor: 'rgba(255,255,255,0.25)' }} />
-        ) : (
-          <>
-            <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
-              {project?.name}
-            </Typography>
-            <Typography variant="body1" sx={{ opacity: 0.9 }}>{`${files.length} files found`}</Typography>
-          </>
+      {!project && !loading ? null : (
+        <>
+          <Paper
+            sx={{
+              p: { xs: 3, md: 4 },
+              mb: 3,
+              color: '#fff',
+              background: 'linear-gradient(120deg, #0d47a1 0%, #1565c0 55%, #00897b 100%)',
+            }}
+          >
+            {loading ? (
+              <Skeleton variant="text" width="40%" sx={{ fontSize: '2rem', bgcolor: 'rgba(255,255,255,0.25)' }} />
+            ) : (
+              <>
+                <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
+                  {project?.name}
+                </Typography>
+                <Typography variant="body1" sx={{ opacity: 0.9 }}>{`${files.length} files found`}</Typography>
+        </>
         )}
       </Paper>
 
@@ -146,6 +147,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
           />
         )}
       </Paper>
+        </>
+      )}
 
       <ConfirmDialog
         open={singleDelete !== null}

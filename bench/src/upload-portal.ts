@@ -15,7 +15,8 @@ export async function measurePortal(input: InputFile, dataDir: string, repoRoot:
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
-  const child = startChild(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+  // The bundle `npm start` runs (the bench script builds it first).
+  const child = startChild(process.execPath, [path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
       ...process.env,

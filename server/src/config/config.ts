@@ -1,4 +1,5 @@
 // Every setting comes from the environment and is validated here, once (DESIGN §9).
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type ProcessingLimits } from '../processing/limits.js';
@@ -72,6 +73,12 @@ function baseDir(env: NodeJS.ProcessEnv): string {
   return env.INIT_CWD ?? process.cwd();
 }
 
+/** web/dist beside the server package, whether this runs from src/config (tsx) or the dist bundle. */
+function defaultWebDist(): string {
+  const candidates = ['../../../web/dist', '../../web/dist'].map((p) => path.resolve(import.meta.dirname, p));
+  return candidates.find((c) => fs.existsSync(path.dirname(c))) ?? candidates[0]!;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ZEnv.safeParse(present);
@@ -119,6 +126,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.ADMIN_USERNAME !== undefined && e.ADMIN_PASSWORD !== undefined
         ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, company: e.ADMIN_COMPANY }
         : undefined,
-    webDistDir: e.WEB_DIST_DIR ?? path.resolve(import.meta.dirname, '../../../web/dist'),
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(root, e.WEB_DIST_DIR) : defaultWebDist(),
   };
 }

@@ -50,7 +50,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     entries: new EntriesRepository(db),
     jobs: new JobsRepository(db, handle.dialect),
   };
-  const projects = new ProjectsService(repos.projects);
+  const projects = new ProjectsService(repos.projects, repos.jobs);
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,

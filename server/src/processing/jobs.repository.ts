@@ -91,6 +91,15 @@ export class JobsRepository {
       .execute();
   }
 
+  async cancelForProject(projectId: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', updated_at: nowIso() })
+      .where('file_id', 'in', (eb) => eb.selectFrom('project_files').select('id').where('project_id', '=', projectId))
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
+  }
+
   /** At start-up of the only worker (SQLite), whatever was running died with the last process. */
   async requeueRunning(): Promise<number> {
     const result = await this.db

@@ -3,6 +3,7 @@ import { can, companyScope, type Action, type Actor } from '../auth/permissions.
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { presentProject } from './project.presenter.js';
+import type { JobsRepository } from '../processing/jobs.repository.js';
 import type { ProjectsRepository } from './projects.repository.js';
 
 const NOT_FOUND = 'Project not found';
@@ -14,7 +15,10 @@ function validName(raw: string): string {
 }
 
 export class ProjectsService {
-  constructor(private readonly projects: ProjectsRepository) {}
+  constructor(
+    private readonly projects: ProjectsRepository,
+    private readonly jobs: JobsRepository,
+  ) {}
 
   /**
    * The project if the actor may do `action` on it: outside the actor's companies it does not
@@ -49,6 +53,8 @@ export class ProjectsService {
 
   async remove(actor: Actor, id: number): Promise<TProject> {
     const project = await this.require(actor, id, 'delete');
-    return presentProject(await this.projects.softDelete(project.id));
+    const deleted = await this.projects.softDelete(project.id);
+    await this.jobs.cancelForProject(project.id);
+    return presentProject(deleted);
   }
 }

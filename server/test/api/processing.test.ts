@@ -145,6 +145,16 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     expect(await server.services.repos.entries.recordedCount(id)).toBe(0);
   });
 
+  it("cancels processing of a deleted project's files", async () => {
+    const project = await makeProject(server.services, company);
+    await server.runner!.stop();
+    const answer = await upload(server.api, token, { name: 'p.dcm', data: dicomFixture('s01_CT_small.dcm') }, project.id);
+    await call(`${server.api}/study-petitions-delete/${project.id}`, { method: 'PUT', token });
+    server.runner!.start();
+    const [job] = await server.services.repos.jobs.findForFile(answer.body.data[0].id);
+    expect(job?.status).toBe('cancelled');
+  });
+
   it("answers 404 for another company's contents exactly as for a missing file", async () => {
     const file = await uploadAndWait('mine.dcm', dicomFixture('s01_CT_small.dcm'));
     const stranger = await makeUser(server.services, { company: await makeCompany(server.services) });

@@ -107,6 +107,18 @@ describe('processUpload on every archive format', () => {
   });
 });
 
+describe('order with nested archives', () => {
+  it('emits an inner archive\'s entries in its place, between the outer entries around it', async () => {
+    const dir = await tempDir();
+    await sh(`cp '${DICOM_DIR}/s03_CT_series5N_2062.dcm' a.dcm && cp '${DICOM_DIR}/s04_CT_series5N_2392.dcm' m.dcm && cp '${DICOM_DIR}/s05_CT_series5N_2693.dcm' z.dcm`, dir);
+    await sh('bsdtar --format zip -cf inner.zip m.dcm && bsdtar -cf inner.tar m.dcm && xz -k inner.tar', dir);
+    await sh('bsdtar --format zip -cf outer.zip a.dcm inner.zip inner.tar.xz z.dcm', dir);
+    const { result, entries } = await collect(path.join(dir, 'outer.zip'), 'outer.zip');
+    expect(entries.map((e) => e.path)).toEqual(['a.dcm', 'inner.zip/m.dcm', 'inner.tar.xz/m.dcm', 'z.dcm']);
+    expect(result.summary).toMatchObject({ studies: 1, series: 1, instances: 3, other: 0, skipped: 0 });
+  });
+});
+
 describe('RAR', () => {
   it('reads a RAR 4 holding real DICOM (stored, written by our helper)', async () => {
     const dir = await tempDir();

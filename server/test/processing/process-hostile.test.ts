@@ -182,11 +182,13 @@ describe('encrypted, corrupt and mislabelled uploads', () => {
     expect(result.summary).toMatchObject({ instances: 1, skipped_reasons: { 'password-protected archives are not supported': 1 } });
   });
 
-  it('keeps the intact entries of a zip with flipped bytes and skips the damaged one', async () => {
+  it('keeps the intact entries of a zip with flipped bytes, before and after the damaged one', async () => {
     const dir = await tempDir();
     await withDicom(dir, 'a.dcm');
     await copyFile(path.join(DICOM_DIR, 's10_MR_small_implicit.dcm'), path.join(dir, 'b.dcm'));
-    await sh('bsdtar --format zip -cf good.zip a.dcm b.dcm', dir);
+    await copyFile(path.join(DICOM_DIR, 's13_US_rgb_bigendian.dcm'), path.join(dir, 'c.dcm'));
+    // The damaged entry sits in the middle: entries are handed on while 7-Zip goes on extracting.
+    await sh('bsdtar --format zip -cf good.zip a.dcm b.dcm c.dcm', dir);
     const zip = await readFile(path.join(dir, 'good.zip'));
     const second = zip.indexOf(Buffer.from('b.dcm')) + 'b.dcm'.length + 200;
     zip.fill(0x5a, second, second + 64);
@@ -196,6 +198,7 @@ describe('encrypted, corrupt and mislabelled uploads', () => {
     expect(entries.map((e) => [e.path, e.kind])).toEqual([
       ['a.dcm', 'dicom'],
       ['b.dcm', 'skipped'],
+      ['c.dcm', 'dicom'],
       ['flipped.zip', 'skipped'],
     ]);
     expect(entries[1]!.reason).toBe('corrupt or truncated data');

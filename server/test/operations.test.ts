@@ -33,6 +33,13 @@ describe.each(dialects())('operations on %s', (dialect) => {
     expect(hostile.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('serves its OpenAPI description without a session', async () => {
+    const answer = await call(`${server.api}/openapi.json`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.0.3');
+    expect(Object.keys(answer.body.paths)).toContain('/upload-study-petitions-files');
+  });
+
   it('answers unknown API routes with 404 {message}', async () => {
     const user = await makeUser(server.services);
     const token = await login(server.api, user.username, PASSWORD);

@@ -24,13 +24,9 @@ export class EntriesRepository {
       .execute();
   }
 
-  async recordedCount(fileId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('file_entries')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('file_id', '=', fileId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  /** Entries are recorded in order, so this is also the last recorded seq. */
+  recordedCount(fileId: number): Promise<number> {
+    return this.count(fileId);
   }
 
   page(fileId: number, opts: { offset: number; limit: number; kind?: TEntryKind }): Promise<FileEntryRow[]> {

@@ -7,7 +7,7 @@ import { SINGLE_STREAM_KINDS } from './detect-kind.js';
 import { normalizeEntryPath } from './entry-path.js';
 import type { ProcessingLimits } from './limits.js';
 import type { ListedEntry } from './sevenzip-listing.js';
-import type { ExtractResult, SevenZipFormat, StopReason, WriteGuard } from './sevenzip-protocol.js';
+import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, WriteGuard } from './sevenzip-protocol.js';
 import type { SevenZipWorker } from './sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
@@ -79,7 +79,15 @@ export interface LayerInput {
   limits: ProcessingLimits;
   budget: LayerBudget;
   sevenZip: SevenZipWorker;
+  /**
+   * Gives a second 7-Zip thread for zip layers: inflating in WebAssembly is the bottleneck, and a
+   * zip's entries can be read in any order, so each thread takes half. Null: one thread only.
+   */
+  secondSevenZip: (() => SevenZipWorker) | null;
 }
+
+/** Below this many entries a second thread costs more than it saves. */
+const PARALLEL_MIN_ENTRIES = 16;
 
 function ratioAllowance(limits: ProcessingLimits, archiveBytes: number): number {
   return Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes);
@@ -194,6 +202,21 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
 
 type Outcome = { state: 'done'; sha256: string | null } | { state: 'skipped'; reason: SkipReason };
 
+/**
+ * Two contiguous halves of the entries, each with the bytes its entries promise plus half of what
+ * the layer's budget leaves over, so together they never exceed the layer's budget.
+ */
+function splitRuns(pending: readonly string[], include: Map<string, ListedEntry>, guard: WriteGuard): { paths: string[]; budget: WriteGuard }[] {
+  const half = Math.ceil(pending.length / 2);
+  const parts = [pending.slice(0, half), pending.slice(half)];
+  const planned = parts.map((paths) => paths.reduce((sum, p) => sum + (include.get(p)!.size ?? 0), 0));
+  const total = planned[0]! + planned[1]!;
+  return parts.map((paths, i) => {
+    const share = total <= guard.budgetBytes ? planned[i]! + (guard.budgetBytes - total) / 2 : (guard.budgetBytes * planned[i]!) / Math.max(total, 1);
+    return { paths, budget: { ...guard, budgetBytes: Math.floor(share) } };
+  });
+}
+
 async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
   const listed = await input.sevenZip.list({ archive: input.archive, format, cap: input.budget.remainingEntries });
@@ -221,37 +244,45 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     if (include.has(p) && !outcome.has(p)) outcome.set(p, value);
   };
 
+  const onSettled = (file: SettledFile): void => {
+    decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256 });
+    wake();
+  };
+  const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
+    worker.extract(
+      { archive: input.archive, format, outDir: input.outDir, include: paths.map((p) => include.get(p)!.rawPath), guard: budget },
+      onSettled,
+    );
+
   const run = async (): Promise<void> => {
     let pending = [...include.keys()];
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      const result: ExtractResult = await input.sevenZip.extract(
-        {
-          archive: input.archive,
-          format,
-          outDir: input.outDir,
-          include: pending.map((p) => include.get(p)!.rawPath),
-          guard: guardFor(input, archiveBytes, expectedSizes, false),
-        },
-        (file) => {
-          decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256 });
-          wake();
-        },
-      );
-      input.budget.remainingBytes -= result.written;
-      const { names: failed } = failedNames(result.errors);
-      for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
-      for (const p of result.completed) decide(p, { state: 'done', sha256: null });
-      if (result.crash !== null || result.exitCode !== 0) truncated = true;
-      const stop = result.stop;
-      if (stop === null) break;
-      if (stop.path !== null) {
-        decide(stop.path, { state: 'skipped', reason: STOP_REASONS[stop.reason] });
-        await rm(path.join(input.outDir, stop.path), { force: true });
+      const guard = guardFor(input, archiveBytes, expectedSizes, false);
+      const parallel = attempt === 0 && input.kind === 'zip' && input.secondSevenZip !== null && pending.length >= PARALLEL_MIN_ENTRIES;
+      const results = parallel
+        ? await Promise.all(splitRuns(pending, include, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
+        : [await extractRun(input.sevenZip, pending, guard)];
+      let budgetStop: StopReason | null = null;
+      let stopped = false;
+      for (const result of results) {
+        input.budget.remainingBytes -= result.written;
+        const { names: failed } = failedNames(result.errors);
+        for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
+        for (const p of result.completed) decide(p, { state: 'done', sha256: null });
+        if (result.crash !== null || result.exitCode !== 0) truncated = true;
+        const stop = result.stop;
+        if (stop === null) continue;
+        stopped = true;
+        if (stop.path !== null) {
+          decide(stop.path, { state: 'skipped', reason: STOP_REASONS[stop.reason] });
+          await rm(path.join(input.outDir, stop.path), { force: true });
+        }
+        if (stop.reason === 'total' || stop.reason === 'ratio') budgetStop = stop.reason;
       }
-      const budgetSpent = stop.reason === 'total' || stop.reason === 'ratio';
+      if (!stopped) break;
       pending = pending.filter((p) => !outcome.has(p));
-      if (budgetSpent || attempt + 1 >= MAX_RERUNS) {
-        for (const p of pending) decide(p, { state: 'skipped', reason: budgetSpent ? STOP_REASONS[stop.reason] : SKIP.headerLied });
+      if (budgetStop !== null || attempt + 1 >= MAX_RERUNS) {
+        for (const p of pending) decide(p, { state: 'skipped', reason: budgetStop !== null ? STOP_REASONS[budgetStop] : SKIP.headerLied });
         break;
       }
     }

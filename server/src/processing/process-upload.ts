@@ -44,6 +44,7 @@ class Job {
   private readonly summary = new SummaryBuilder();
   private readonly budget: LayerBudget;
   private sevenZip: SevenZipWorker | null = null;
+  private secondSevenZip: SevenZipWorker | null = null;
   private layers = 0;
   private running: Promise<void>[] = [];
 
@@ -73,6 +74,7 @@ class Job {
 
   async close(): Promise<void> {
     await this.sevenZip?.close();
+    await this.secondSevenZip?.close();
   }
 
   private failed(error: string): ProcessingResult {
@@ -139,7 +141,15 @@ class Job {
     await Promise.allSettled(this.running);
     const outDir = path.join(this.root, `layer-${++this.layers}`);
     const result = await this.guardAbort(
-      extractLayer({ archive: node.file, kind, outDir, limits: this.limits, budget: this.budget, sevenZip: this.sevenZip }),
+      extractLayer({
+        archive: node.file,
+        kind,
+        outDir,
+        limits: this.limits,
+        budget: this.budget,
+        sevenZip: this.sevenZip,
+        secondSevenZip: this.input.threads === 1 ? null : () => (this.secondSevenZip ??= new SevenZipWorker(this.input.signal)),
+      }),
     );
     if (!result.ok) {
       await rm(outDir, { recursive: true, force: true });

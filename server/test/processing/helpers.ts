@@ -39,12 +39,12 @@ export interface Collected {
 export async function collect(
   inputPath: string,
   originalName: string,
-  options: { limits?: Partial<ProcessingLimits>; signal?: AbortSignal; workDir?: string } = {},
+  options: { limits?: Partial<ProcessingLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2 } = {},
 ): Promise<Collected> {
   const workDir = options.workDir ?? (await tempDir());
   const entries: Collected['entries'] = [];
   const result = await processUpload(
-    { inputPath, originalName, workDir, limits: options.limits, signal: options.signal },
+    { inputPath, originalName, workDir, limits: options.limits, signal: options.signal, threads: options.threads },
     async (entry) => {
       const existed = entry.tempPath !== null && (await stat(entry.tempPath)).isFile();
       entries.push({ ...entry, existed });

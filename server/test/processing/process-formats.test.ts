@@ -79,6 +79,17 @@ describe('processUpload on every archive format', () => {
     expect(second.entries.map((e) => [e.path, e.sha256])).toEqual(first.entries.map((e) => [e.path, e.sha256]));
   });
 
+  it('emits the same sequence from a zip with one 7-Zip thread or two', async () => {
+    const { dir } = await studyFolder();
+    await sh(ARCHIVERS['study.zip']!, dir);
+    const one = await collect(path.join(dir, 'study.zip'), 'study.zip', { threads: 1 });
+    const two = await collect(path.join(dir, 'study.zip'), 'study.zip', { threads: 2 });
+    expect(one.entries.length).toBeGreaterThanOrEqual(16);
+    expect(two.entries.map((e) => [e.path, e.sha256, e.kind])).toEqual(one.entries.map((e) => [e.path, e.sha256, e.kind]));
+    const listed = (await sh('bsdtar -tf study.zip', dir)).split('\n').filter((n) => n !== '' && !n.endsWith('/'));
+    expect(two.entries.map((e) => e.path)).toEqual(listed);
+  });
+
   it('treats a directly uploaded .dcm as one entry, and the upload file as the entry itself', async () => {
     const file = path.join(DICOM_DIR, 's10_MR_small_implicit.dcm');
     const { result, entries } = await collect(file, 'scan.DCM');

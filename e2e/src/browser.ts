@@ -1,0 +1,101 @@
+// Debian's Chromium driven by playwright-core: no browser is ever downloaded.
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { AxeResults, Result } from 'axe-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '..', 'screenshots');
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let axeCode: string | undefined;
+async function axeSource(): Promise<string> {
+  axeCode ??= await readFile(AXE_SCRIPT, 'utf8');
+  return axeCode;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page itself threw; a screen that throws is broken even if it looks right. */
+  pageErrors: string[];
+}
+
+/**
+ * A fresh browser profile (no storage) with a desktop viewport and light colour scheme, so the
+ * screenshots compare from run to run whatever the machine prefers.
+ */
+export async function openSession(browser: Browser, baseURL: string): Promise<Session> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'light',
+    acceptDownloads: true,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  // Actions and waits give up long before the test's own timeout, so a failure names its step.
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page, pageErrors };
+}
+
+function describe(violation: Result): string {
+  const nodes = violation.nodes
+    .slice(0, 5)
+    .map((node) => `      - ${node.target.join(' ')}\n        ${node.failureSummary?.replace(/\n/g, '\n        ') ?? ''}`)
+    .join('\n');
+  return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} element(s))\n    ${violation.helpUrl}\n${nodes}`;
+}
+
+/** Runs axe-core on what the page shows now; serious and critical violations fail the screen. */
+export async function checkAccessibility(page: Page, screen: string): Promise<void> {
+  // The server's Content-Security-Policy (script-src 'self') refuses page.addScriptTag's inline
+  // script; evaluating the source through the DevTools protocol keeps that policy in force.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await axeSource());
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (blocking.length > 0) {
+    const report = blocking.map(describe).join('\n');
+    console.error(`axe: ${blocking.length} serious or critical violation(s) on screen '${screen}':\n${report}`);
+    throw new Error(`axe found ${blocking.length} serious or critical violation(s) on screen '${screen}':\n${report}`);
+  }
+}
+
+/** Waits for animations to settle, saves e2e/screenshots/<name>.png, then runs axe on the screen. */
+export async function captureScreen(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await settle(page);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+  await checkAccessibility(page, name);
+}
+
+/**
+ * MUI dialogs, menus and toasts fade and slide in; axe's contrast check on a half-faded element
+ * reports colours the user never sees settled. Spinners and skeletons animate forever: ignored.
+ */
+async function settle(page: Page): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const running = await page.evaluate(
+      () =>
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length,
+    );
+    if (running === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

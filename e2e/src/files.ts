@@ -1,0 +1,58 @@
+// Real files for the upload flows: the server's DICOM fixtures, and archives made by real tools.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './portal.js';
+
+const exec = promisify(execFile);
+
+export const DICOM_DIR = path.join(REPO_ROOT, 'server', 'test', 'fixtures', 'dicom');
+
+/** One CT image: a single study, series and instance. */
+export const CT_SMALL = 's01_CT_small.dcm';
+/** Five instances of one CT series, all in one study. */
+export const CT_SERIES = [
+  's03_CT_series5N_2062.dcm',
+  's04_CT_series5N_2392.dcm',
+  's05_CT_series5N_2693.dcm',
+  's06_CT_series5N_3023.dcm',
+  's07_CT_series5N_3353.dcm',
+] as const;
+/** Two single-instance studies of other modalities, for the folder upload. */
+export const MR_SMALL = 's10_MR_small_implicit.dcm';
+export const RT_DOSE = 's21_RTDOSE_implicit.dcm';
+
+export function dicomPath(name: string): string {
+  return path.join(DICOM_DIR, name);
+}
+
+export async function sha256(file: string): Promise<string> {
+  return createHash('sha256').update(await readFile(file)).digest('hex');
+}
+
+export interface Workspace {
+  dir: string;
+  remove(): Promise<void>;
+}
+
+export async function makeWorkspace(): Promise<Workspace> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-files-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A zip made by bsdtar (libarchive), the way a partner's own tools would make one. */
+export async function makeZip(target: string, sourceDir: string, names: readonly string[]): Promise<string> {
+  await exec('bsdtar', ['--format', 'zip', '-cf', target, '-C', sourceDir, ...names]);
+  return target;
+}
+
+/** A folder as a user would pick it: files the filter keeps and one it must leave out. */
+export async function makeFolder(dir: string, dicomNames: readonly string[], otherNames: readonly string[]): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const name of dicomNames) await copyFile(dicomPath(name), path.join(dir, name));
+  for (const name of otherNames) await writeFile(path.join(dir, name), `Notes that are not imaging data: ${name}\n`);
+  return dir;
+}

@@ -66,12 +66,19 @@ describe('unsafe names and entry types', () => {
     expect(await readdir(workDir)).toEqual([]);
   });
 
-  it('skips traversal names in a zip written by bsdtar', async () => {
+  it('skips traversal, absolute, drive-letter and backslash names in a zip written by bsdtar', async () => {
     const dir = await tempDir();
     await withDicom(dir);
-    await sh(`bsdtar --format zip -P -s ',^ok.dcm$,../../escaped.dcm,' -cf evil.zip ok.dcm`, dir);
-    const { result } = await collect(path.join(dir, 'evil.zip'), 'evil.zip');
-    expect(result.summary).toMatchObject({ instances: 0, skipped: 1, skipped_reasons: { 'path traversal (..)': 1 } });
+    await sh('for n in a b c d; do cp ok.dcm $n.dcm; done', dir);
+    const renames = [',^a.dcm$,../../escaped.dcm,', ',^b.dcm$,/abs/evil.dcm,', ',^c.dcm$,C:/evil.dcm,', ',^d.dcm$,dir\\evil.dcm,'];
+    await sh(`bsdtar --format zip -P ${renames.map((r) => `-s '${r}'`).join(' ')} -cf evil.zip a.dcm b.dcm c.dcm d.dcm ok.dcm`, dir);
+    const { result, entries } = await collect(path.join(dir, 'evil.zip'), 'evil.zip');
+    expect(result.summary).toMatchObject({
+      instances: 1,
+      skipped: 4,
+      skipped_reasons: { 'path traversal (..)': 1, 'absolute path': 1, 'drive letter in path': 1, 'backslash in path': 1 },
+    });
+    expect(entries.filter((e) => e.kind === 'dicom').map((e) => e.path)).toEqual(['ok.dcm']);
   });
 
   it('never creates or follows symbolic links and hard links, from tar or zip', async () => {
@@ -139,7 +146,8 @@ describe('limits', () => {
     );
     expect(total.value.result.summary.skipped_reasons).toEqual({ 'total size limit reached': 1 });
     expect(Math.max(ratio.peak, total.peak)).toBeLessThan(60 * MB);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Generous for a loaded CI machine; the peak above is the real evidence of stopping early.
+    expect(Date.now() - started).toBeLessThan(45_000);
     expect(await readdir(workDir)).toEqual([]);
   });
 

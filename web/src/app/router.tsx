@@ -5,6 +5,7 @@ import { LoginRoute } from '../features/auth/components/LoginRoute';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { AppLayout } from './AppLayout';
 import { LazyPage } from '../components/LazyPage';
+import { RouteError } from '../components/RouteError';
 
 // Screens behind the login are split out so the first visit downloads only the login screen.
 const ProjectsPage = lazy(() => import('../features/projects/components/ProjectsPage'));
@@ -13,6 +14,7 @@ const ProjectDetailPage = lazy(() => import('../features/files/components/Projec
 export const appRoutes: RouteObject[] = [
   {
     element: <SessionProvider />,
+    errorElement: <RouteError />,
     children: [
       { path: '/', element: <LoginRoute /> },
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatFileSize } from './format';
+import { formatDate, formatDicomDate, formatFileSize } from './format';
 
 describe('formatFileSize', () => {
   it.each([
@@ -29,5 +29,16 @@ describe('formatDate', () => {
 
   it.each([null, undefined, '', 'not a date'])("shows 'N/A' for %s", (value) => {
     expect(formatDate(value)).toBe('N/A');
+  });
+});
+
+describe('formatDicomDate', () => {
+  it.each([
+    ['20040119', '2004-01-19'],
+    ['2004-01-19', '2004-01-19'],
+    ['', null],
+    [null, null],
+  ])('%s → %s', (value, text) => {
+    expect(formatDicomDate(value)).toBe(text);
   });
 });

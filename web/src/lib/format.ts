@@ -18,3 +18,10 @@ export function formatDate(value: string | null | undefined): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString();
 }
+
+/** DICOM dates come as YYYYMMDD; shown as YYYY-MM-DD, anything else as given. */
+export function formatDicomDate(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  return match ? `${match[1]}-${match[2]}-${match[3]}` : value;
+}

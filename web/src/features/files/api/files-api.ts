@@ -50,6 +50,9 @@ export interface ContentsQuery {
 }
 
 export async function getFileContents(fileId: number, query: ContentsQuery): Promise<TFileContents> {
-  const { data } = await apiClient.get<TFileContents>(`/study-petitions-files/${fileId}/contents`, { params: query });
-  return data;
+  const { data } = await apiClient.get<TFileContents | { data: TFileContents }>(`/study-petitions-files/${fileId}/contents`, {
+    params: query,
+  });
+  // The server wraps answers in {data} (DESIGN §4); the contract describes the bare contents, so both are read.
+  return 'data' in data ? data.data : data;
 }

@@ -179,7 +179,7 @@ describe('ProjectDetailPage', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'View contents of a.zip' }));
     const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ });
-    expect(await within(dialog).findByText('Head · 20240101')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Head · 2024-01-01')).toBeInTheDocument();
     expect(within(dialog).getByText('MR · T1')).toBeInTheDocument();
     expect(within(dialog).getByText('10 instances')).toBeInTheDocument();
     expect(within(dialog).getByText('path traversal')).toBeInTheDocument();

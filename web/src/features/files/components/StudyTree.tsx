@@ -4,9 +4,10 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
+import { formatDicomDate } from '../../../lib/format';
 
 function studyTitle(study: TStudyNode): string {
-  const parts = [study.study_description || 'Untitled study', study.study_date].filter(Boolean);
+  const parts = [study.study_description || 'Untitled study', formatDicomDate(study.study_date)].filter(Boolean);
   return parts.join(' · ');
 }
 

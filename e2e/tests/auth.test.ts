@@ -1,8 +1,8 @@
 // Signing in and out, the session's guards, the avatar menu, changing the password, colour mode.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiLogin, apiLogout, apiStoredUser } from '../src/api.js';
-import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { eventually, openAccountMenu, signIn, signOut, storedSession, submitLogin, waitForPath } from '../src/ui.js';
 
@@ -24,6 +24,10 @@ beforeAll(async () => {
   const companyId = await portal.createCompany(COMPANY);
   await portal.createUser({ companyId, username: USERNAME, password: PASSWORD, firstname: FIRST, lastname: LAST, role: 'CompanyAdmin' });
   session = await openSession(browser, portal.url);
+});
+
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await captureFailure(session?.page, task.name);
 });
 
 afterAll(async () => {

@@ -1,0 +1,262 @@
+// A project's files: upload a DICOM file, a zip made by bsdtar and a folder through the dialog,
+// processing to ready with its counts, contents, download by sha256, single and bulk delete.
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { apiCreateProject, apiLogin } from '../src/api.js';
+import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
+import { startPortal, type Portal } from '../src/portal.js';
+import { escapeRegExp, signIn, toast } from '../src/ui.js';
+
+const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
+const PROJECT = 'CT Study 2026';
+const ZIP = 'ct-series.zip';
+const FOLDER = 'mr-folder';
+const NOTES = 'notes.txt';
+
+let portal: Portal;
+let browser: Browser;
+let session: Session;
+let workspace: Workspace;
+let projectId: number;
+let zipPath: string;
+let folderPath: string;
+let emptyFolderPath: string;
+
+beforeAll(async () => {
+  [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
+  zipPath = await makeZip(path.join(workspace.dir, ZIP), DICOM_DIR, CT_SERIES);
+  folderPath = await makeFolder(path.join(workspace.dir, FOLDER), [MR_SMALL, RT_DOSE], [NOTES]);
+  emptyFolderPath = await makeFolder(path.join(workspace.dir, 'only-notes'), [], ['a.txt', 'b.txt']);
+  const companyId = await portal.createCompany('Franklin Imaging');
+  await portal.createUser({ companyId, ...USER, firstname: 'Rosalind', lastname: 'Franklin', role: 'User' });
+  const { token } = await apiLogin(portal.url, USER.username, USER.password);
+  projectId = await apiCreateProject(portal.url, token, PROJECT);
+  session = await openSession(browser, portal.url);
+  await signIn(session.page, USER);
+});
+
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await captureFailure(session?.page, task.name);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.stop();
+  await workspace?.remove();
+});
+
+function filesTable(page: Page): Locator {
+  return page.getByRole('table', { name: 'Project files' });
+}
+
+function fileRow(page: Page, name: string): Locator {
+  return filesTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name, exact: true }) });
+}
+
+/** The file names in the table, in the order shown. */
+async function shownFiles(page: Page): Promise<string[]> {
+  return filesTable(page).locator('tbody tr td:nth-child(2) button').allInnerTexts();
+}
+
+async function openUploadDialog(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Upload Files/Folder' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Files' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+describe('project files', () => {
+  test('an empty project: breadcrumb, banner, empty state', async () => {
+    const { page } = session;
+    await page.goto(`/study/${projectId}`);
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await breadcrumb.getByRole('link', { name: 'Projects' }).waitFor();
+    await breadcrumb.getByText(PROJECT, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: PROJECT, level: 1 }).waitFor();
+    await page.getByText('0 files found', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Project Files' }).waitFor();
+    await page.getByText('No files found', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Upload Files', exact: true }).waitFor();
+    await page.getByText('(0 selected)', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete Selected (0)' }).isDisabled()).toBe(true);
+    await captureScreen(page, 'project-detail-empty');
+  });
+
+  test('a folder without DICOM files or archives is refused with the spec text', async () => {
+    const { page } = session;
+    const dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Folder').setInputFiles(emptyFolderPath);
+    await dialog.getByText('The folder selected does not contain any compressed files.', { exact: true }).waitFor();
+    await dialog.getByText('Folder "only-notes": 2 files in total, 0 compressed files', { exact: true }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Upload Files' }).isDisabled()).toBe(true);
+    await captureScreen(page, 'upload-dialog-folder-error');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  test('upload a DICOM file, a zip and a folder through the dialog', async () => {
+    const { page } = session;
+    const dialog = await openUploadDialog(page);
+    await captureScreen(page, 'upload-dialog-empty');
+    const upload = dialog.getByRole('button', { name: 'Upload Files' });
+    expect(await upload.isDisabled()).toBe(true);
+
+    await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL), zipPath]);
+    await dialog.getByText('Selected files (2 of 2)', { exact: true }).waitFor();
+    // Per-file checkboxes, Clear and Select All change what will be sent.
+    await dialog.getByRole('checkbox', { name: ZIP }).uncheck();
+    await dialog.getByText('Selected files (1 of 2)', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Clear' }).click();
+    await dialog.getByText('Selected files (0 of 2)', { exact: true }).waitFor();
+    expect(await upload.isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Select All' }).click();
+    await dialog.getByText('Selected files (2 of 2)', { exact: true }).waitFor();
+
+    // The folder keeps DICOM files and archives only: notes.txt is counted but left out.
+    await dialog.getByLabel('Select Folder').setInputFiles(folderPath);
+    await dialog.getByText(`Folder "${FOLDER}": 3 files in total, 2 compressed files`, { exact: true }).waitFor();
+    await dialog.getByText('Selected files (4 of 4)', { exact: true }).waitFor();
+    const listed = await dialog.getByRole('list', { name: 'Files to upload' }).getByRole('checkbox').evaluateAll((boxes) =>
+      boxes.map((b) => b.getAttribute('aria-label')),
+    );
+    expect(listed.sort()).toEqual([CT_SMALL, ZIP, `${FOLDER}/${MR_SMALL}`, `${FOLDER}/${RT_DOSE}`].sort());
+    await captureScreen(page, 'upload-dialog-selection');
+
+    expect(await upload.isEnabled()).toBe(true);
+    await upload.click();
+    await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('4 files found', { exact: true }).waitFor();
+    expect((await shownFiles(page)).sort()).toEqual([CT_SMALL, MR_SMALL, RT_DOSE, ZIP].sort());
+  });
+
+  test('processing ends ready, with the counts of what each upload holds', async () => {
+    const { page } = session;
+    const expected: Record<string, string> = {
+      [ZIP]: '1 study · 1 series · 5 instances',
+      [CT_SMALL]: '1 study · 1 series · 1 instance',
+      [MR_SMALL]: '1 study · 1 series · 1 instance',
+      [RT_DOSE]: '1 study · 1 series · 1 instance',
+    };
+    // The page polls every 3 s while anything is pending or processing; no reload is needed.
+    for (const [name, summary] of Object.entries(expected)) {
+      const row = fileRow(page, name);
+      await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+      await row.getByText(summary, { exact: true }).waitFor();
+    }
+    // Sizes are the real file sizes, in the spec's units with 2 decimals.
+    const sizeOf = async (name: string) => (await fileRow(page, name).getByRole('cell').nth(2).innerText()).trim();
+    expect(await sizeOf(CT_SMALL)).toBe('38.29 KB');
+    expect(await sizeOf(RT_DOSE)).toBe('7.39 KB');
+    const headers = await filesTable(page).getByRole('columnheader').allInnerTexts();
+    expect(headers.map((h) => h.trim())).toEqual(['', 'File', 'Size', 'Date Created', 'Date Updated', 'Actions']);
+    await page.getByRole('combobox', { name: /Rows per page/ }).waitFor();
+    await page.getByText('1–4 of 4', { exact: true }).waitFor();
+    await captureScreen(page, 'project-detail-files');
+  });
+
+  test("a file's contents: studies, series and every entry", async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: `View contents of ${ZIP}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Contents of ${ZIP}` });
+    await dialog.waitFor();
+    const entries = dialog.getByRole('table', { name: 'Entries' });
+    for (const name of CT_SERIES) await entries.getByRole('cell', { name, exact: true }).waitFor();
+    expect(await entries.locator('tbody tr').count()).toBe(CT_SERIES.length);
+    await dialog.getByRole('heading', { name: 'Studies' }).waitFor();
+    await dialog.getByText('1 study · 1 series · 5 instances', { exact: true }).waitFor();
+    await captureScreen(page, 'file-contents');
+    // The kind filter: nothing in this archive was skipped.
+    await dialog.getByRole('button', { name: 'Skipped', exact: true }).click();
+    await entries.getByRole('cell', { name: 'No entries', exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  test('downloads are byte for byte what was uploaded', async () => {
+    const { page } = session;
+    for (const [name, original] of [
+      [ZIP, zipPath],
+      [CT_SMALL, dicomPath(CT_SMALL)],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download ${name}`, exact: true }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(name);
+      const saved = await download.path();
+      expect(await sha256(saved)).toBe(await sha256(original));
+      await toast(page, 'File downloaded successfully').first().waitFor();
+    }
+  });
+
+  test('single delete asks first, then removes the file', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: `Delete ${RT_DOSE}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm Delete' });
+    await dialog.getByText('Are you sure you want to delete this file?', { exact: true }).waitFor();
+    await captureScreen(page, 'file-delete-dialog');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await toast(page, 'File deleted successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('3 files found', { exact: true }).waitFor();
+    expect(await shownFiles(page)).not.toContain(RT_DOSE);
+  });
+
+  test('bulk delete: select, confirm, all gone', async () => {
+    const { page } = session;
+    await page.getByRole('checkbox', { name: `Select ${CT_SMALL}` }).check();
+    await page.getByText('(1 selected)', { exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: `Select ${MR_SMALL}` }).check();
+    await page.getByText('(2 selected)', { exact: true }).waitFor();
+    // Two of three selected: the select-all box shows a partial selection.
+    expect(await page.getByRole('checkbox', { name: 'Select all files' }).evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);
+    await page.getByRole('button', { name: 'Delete Selected (2)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm Bulk Delete' });
+    await dialog
+      .getByText('Are you sure you want to delete 2 selected file(s)? This action cannot be undone.', { exact: true })
+      .waitFor();
+    await captureScreen(page, 'bulk-delete-dialog');
+    await dialog.getByRole('button', { name: 'Delete 2 Files' }).click();
+    await toast(page, '2 files deleted successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('1 files found', { exact: true }).waitFor();
+    expect(await shownFiles(page)).toEqual([ZIP]);
+    await page.getByText('(0 selected)', { exact: true }).waitFor();
+
+    // Select all, then cancel: nothing is deleted.
+    await page.getByRole('checkbox', { name: 'Select all files' }).check();
+    await page.getByText('(1 selected)', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete Selected (1)' }).click();
+    await page.getByRole('dialog', { name: 'Confirm Bulk Delete' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog', { name: 'Confirm Bulk Delete' }).waitFor({ state: 'detached' });
+    expect(await shownFiles(page)).toEqual([ZIP]);
+  });
+
+  test('dark mode on the file screens', async () => {
+    const { page } = session;
+    await page.getByRole('button', { name: 'Colour mode: system. Switch to light' }).click();
+    await page.getByRole('button', { name: 'Colour mode: light. Switch to dark' }).click();
+    await page.getByRole('button', { name: 'Colour mode: dark. Switch to system' }).waitFor();
+    expect(await page.locator('html').getAttribute('data-color-scheme')).toBe('dark');
+    await captureScreen(page, 'project-detail-files-dark');
+    await page.getByRole('button', { name: `View contents of ${ZIP}` }).click();
+    await page.getByRole('dialog', { name: `Contents of ${ZIP}` }).getByRole('cell', { name: CT_SERIES[0], exact: true }).waitFor();
+    await captureScreen(page, 'file-contents-dark');
+    await page.getByRole('button', { name: 'Close' }).click();
+    const dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL)]);
+    await dialog.getByText(new RegExp(`^${escapeRegExp('Selected files (1 of 1)')}$`)).waitFor();
+    await captureScreen(page, 'upload-dialog-dark');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  test('no screen threw an uncaught error', () => {
+    expect(session.pageErrors).toEqual([]);
+  });
+});

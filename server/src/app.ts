@@ -89,12 +89,26 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   });
 }
 
-/** The built single-page app, with its routes (/home, /study/1) answered by index.html. */
+/**
+ * The built single-page app. Files are looked up on each request (a rebuilt app is served without
+ * a restart); any other GET that names no file (/home, /study/1) gets index.html.
+ */
 async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = fs.existsSync(`${distDir}/index.html`);
-  if (hasBuild) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: 'index.html',
+      // Hashed assets may be cached; the page that names them must not be.
+      setHeaders: (res, file) => {
+        if (file.endsWith('index.html')) res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.method === 'GET' && !request.url.startsWith('/api/') && hasBuild) {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isAppRoute = !pathname.startsWith('/api/') && !/\.[A-Za-z0-9]+$/.test(pathname);
+    if (request.method === 'GET' && hasBuild && isAppRoute) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ message: 'Resource not found' });

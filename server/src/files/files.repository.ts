@@ -14,7 +14,7 @@ export interface NewFile {
   sha256: string;
   storage_key: string;
   kind: 'dicom' | 'archive';
-  created_by: number;
+  created_by: number | null;
 }
 
 export class FilesRepository {

@@ -29,6 +29,21 @@ export class EntriesRepository {
     return this.count(fileId);
   }
 
+  /** The objects recorded entries point to, with the size each must have. */
+  async storedObjects(fileId: number): Promise<{ storage_key: string; size: number }[]> {
+    const rows = await this.db
+      .selectFrom('file_entries')
+      .select(['storage_key', 'size'])
+      .where('file_id', '=', fileId)
+      .where('storage_key', 'is not', null)
+      .execute();
+    return rows.map((r) => ({ storage_key: r.storage_key!, size: Number(r.size) }));
+  }
+
+  async deleteForFile(fileId: number): Promise<void> {
+    await this.db.deleteFrom('file_entries').where('file_id', '=', fileId).execute();
+  }
+
   page(fileId: number, opts: { offset: number; limit: number; kind?: TEntryKind }): Promise<FileEntryRow[]> {
     let query = this.db.selectFrom('file_entries').selectAll().where('file_id', '=', fileId);
     if (opts.kind) query = query.where('kind', '=', opts.kind);

@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { JobRow } from '../db/schema.js';
 import type { FilesRepository } from '../files/files.repository.js';
+import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import type { ProcessingLimits } from './limits.js';
@@ -30,13 +31,43 @@ export function entryKey(fileId: number, seq: number): string {
   return `entries/${fileId}/${seq}`;
 }
 
+/** Entries are derived data: written in bulk, made durable by one flush at the end of the job. */
+async function storeEntry(storage: Storage, key: string, tempPath: string): Promise<void> {
+  try {
+    await storage.putFile(key, tempPath, { durable: false });
+  } catch (err) {
+    if (!(err instanceof ObjectExistsError)) throw err;
+    // A crash between storing and recording left the object without its row: replace it.
+    await storage.delete(key);
+    await storage.putFile(key, tempPath, { durable: false });
+  }
+}
+
+/**
+ * How many entries an earlier run of this job recorded, so this run skips them. Their objects
+ * were not yet flushed if that run died with its machine: should any be missing or short, the
+ * upload is processed again from the start.
+ */
+async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<number> {
+  const recorded = await deps.entries.recordedCount(fileId);
+  if (recorded === 0) return 0;
+  for (const object of await deps.entries.storedObjects(fileId)) {
+    const stat = await deps.storage.stat(object.storage_key);
+    if (stat?.size !== object.size) {
+      await deps.entries.deleteForFile(fileId);
+      return 0;
+    }
+  }
+  return recorded;
+}
+
 export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, signal: AbortSignal): Promise<void> {
   const file = await deps.files.findForProcessing(job.file_id);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
-  const alreadyRecorded = await deps.entries.recordedCount(file.id);
+  const alreadyRecorded = await resumePoint(deps, file.id);
   await mkdir(deps.workDir, { recursive: true });
   const local = await deps.storage.openLocal(file.storage_key);
   let seq = 0;
@@ -50,9 +81,7 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
           storageKey = file.storage_key;
         } else {
           storageKey = entryKey(file.id, seq);
-          // A crash between storing and recording leaves the object without its row: replace it.
-          await deps.storage.delete(storageKey);
-          await deps.storage.putFile(storageKey, entry.tempPath);
+          await storeEntry(deps.storage, storageKey, entry.tempPath);
         }
       }
       await deps.entries.insert({
@@ -72,6 +101,8 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
       { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
       onEntry,
     );
+    // Entries were written without a sync each; one flush makes them all durable before 'ready'.
+    await deps.storage.flush();
     await deps.files.setProcessing(file.id, result);
   } finally {
     await local.release();

@@ -1,6 +1,7 @@
 // Storage in a local directory (the embedded default, DESIGN §3). An object is a file at
 // <root>/<key>; bytes are first written to <root>/.tmp, fsynced, then linked into place and the
 // directory fsynced, so a key is visible only once its bytes survive a crash (DESIGN §6).
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { link, lstat, mkdir, opendir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundEr
 
 // Numeric descriptors rather than FileHandles: fs streams on a plain fd batch writes with writev,
 // which keeps large uploads as fast as a bare pipe to a file (see bench/).
+const execFileAsync = promisify(execFile);
 const openFd = promisify(fs.open);
 const fsyncFd = promisify(fs.fsync);
 const closeFd = promisify(fs.close);
@@ -71,15 +73,16 @@ export class FsStorage implements Storage {
     if (!info.isFile()) throw new Error(`Not a regular file: ${localPath}`);
     if (await isPresent(target)) throw new ObjectExistsError(key);
 
+    const durable = opts.durable ?? true;
     const fd = await openFd(localPath, 'r');
     try {
       await promisify(fs.fchmod)(fd, FILE_MODE);
-      await fsyncFd(fd);
+      if (durable) await fsyncFd(fd);
     } finally {
       await closeFd(fd);
     }
     try {
-      await this.#publish(localPath, target, key);
+      await this.#publish(localPath, target, key, durable);
     } catch (err) {
       if (errorCode(err) !== 'EXDEV') throw err;
       // Another filesystem: copy through a temp file like any upload, then drop the source.
@@ -109,6 +112,15 @@ export class FsStorage implements Storage {
       await closeFd(fd);
       throw err;
     }
+  }
+
+  /**
+   * One filesystem-wide sync (syncfs, through coreutils' `sync -f`) costs about what a single
+   * fsync does, where thousands of entries would each pay for their own.
+   */
+  async flush(): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: DIR_MODE });
+    await execFileAsync('sync', ['-f', this.root]);
   }
 
   async openLocal(key: string): Promise<LocalCopy> {
@@ -202,9 +214,10 @@ export class FsStorage implements Storage {
   }
 
   /** Gives `source`'s bytes the name `target` without replacing anything, durably, and removes `source`. */
-  async #publish(source: string, target: string, key: string): Promise<void> {
+  async #publish(source: string, target: string, key: string, durable = true): Promise<void> {
     const dir = path.dirname(target);
-    await this.#ensureDurableDir(dir);
+    if (durable) await this.#ensureDurableDir(dir);
+    else await mkdir(dir, { recursive: true, mode: DIR_MODE });
     // rename() would silently replace an existing object; link() fails with EEXIST instead, and
     // atomically, so two puts racing for one key cannot both win.
     try {
@@ -217,11 +230,11 @@ export class FsStorage implements Storage {
       // the check-then-rename window only matters for a caller reusing a key, which is a bug.
       if (await isPresent(target)) throw new ObjectExistsError(key);
       await rename(source, target);
-      await fsyncDir(dir);
+      if (durable) await fsyncDir(dir);
       return;
     }
     try {
-      await fsyncDir(dir);
+      if (durable) await fsyncDir(dir);
     } catch (err) {
       await rm(target, { force: true });
       throw err;

@@ -15,6 +15,12 @@ export interface ByteRange {
 export interface PutOptions {
   /** Aborting rejects the put with the signal's reason and leaves no object and no temporary data. */
   signal?: AbortSignal;
+  /**
+   * false: the object is visible at once but may not survive a machine crash until `flush()`.
+   * For derived data written in bulk (extracted entries), where one flush at the end replaces a
+   * disk sync per object. Default true.
+   */
+  durable?: boolean;
 }
 
 export interface SweepOptions {
@@ -69,6 +75,9 @@ export interface Storage {
    * Call `release` when done; the file must not be modified.
    */
   openLocal(key: string): Promise<LocalCopy>;
+
+  /** Makes every object written with `durable: false` durable. */
+  flush(): Promise<void>;
 
   /** The object's size, or null when no complete object has that key. */
   stat(key: string): Promise<ObjectInfo | null>;

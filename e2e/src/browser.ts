@@ -132,3 +132,9 @@ export async function captureFailure(page: Page | undefined, testName: string): 
   const name = `FAILED-${testName.replace(/[^\w-]+/g, '-').slice(0, 80)}`;
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) }).catch(() => undefined);
 }
+
+/** A hovered icon button keeps its tooltip open over the screen; the pointer goes to empty space. */
+export async function moveAwayFromTooltips(page: Page): Promise<void> {
+  await page.mouse.move(2, 400);
+  await page.getByRole('tooltip').waitFor({ state: 'detached' });
+}

@@ -1,5 +1,5 @@
 // Steps a user takes on more than one screen, written once.
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 
 export interface Credentials {
   username: string;
@@ -39,6 +39,15 @@ export async function signOut(page: Page, fullName: string): Promise<void> {
   await page.getByRole('button', { name: 'Log in' }).waitFor();
 }
 
+/**
+ * The full-screen busy overlay with this title. Found by CSS rather than by role: MUI's Backdrop
+ * marks itself aria-hidden, which hides the overlay's role="status" from assistive technology
+ * (reported to web/); a role query would not find it at all.
+ */
+export function overlay(page: Page, title: string): Locator {
+  return page.locator('[role="status"]').filter({ hasText: title });
+}
+
 /** A toast (notistack) with exactly this text. */
 export function toast(page: Page, text: string): Locator {
   return page.locator('#notistack-snackbar').filter({ hasText: new RegExp(`^${escapeRegExp(text)}$`) });
@@ -62,4 +71,34 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     value = await read();
   }
   return value;
+}
+
+export interface HeldRequests {
+  /** Resolves when the first matching request reaches the browser's network layer. */
+  arrived: Promise<void>;
+  /** Lets the held request (and any later one) through to the real server. */
+  release(): void;
+  /** Removes the interception once the flow it served has finished. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Holds matching API requests until released, so the in-progress state of an operation (its
+ * overlay, its 'Deleting...' label, a dialog that cannot close) can be seen and checked; without
+ * it the real server answers before any screenshot could be taken.
+ */
+export async function holdRequests(page: Page, matches: (url: URL, method: string) => boolean): Promise<HeldRequests> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const predicate = (url: URL) => url.pathname.startsWith('/api/v1/');
+  const handler = async (route: Route) => {
+    if (!matches(new URL(route.request().url()), route.request().method())) return route.fallback();
+    arrive();
+    await released;
+    return route.continue();
+  };
+  await page.route(predicate, handler);
+  return { arrived, release, dispose: () => page.unroute(predicate, handler) };
 }

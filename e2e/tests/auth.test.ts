@@ -2,9 +2,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiLogin, apiLogout, apiStoredUser } from '../src/api.js';
-import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { captureFailure, captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
-import { eventually, openAccountMenu, signIn, signOut, storedSession, submitLogin, waitForPath } from '../src/ui.js';
+import { eventually, holdRequests, openAccountMenu, overlay, signIn, signOut, storedSession, submitLogin, waitForPath } from '../src/ui.js';
 
 const FIRST = 'Ada';
 const LAST = 'Lovelace';
@@ -159,8 +159,18 @@ describe('signed in', () => {
 
     await next.fill(NEW_PASSWORD);
     await confirm.fill(NEW_PASSWORD);
+    const held = await holdRequests(page, (url, method) => method === 'POST' && url.pathname === '/api/v1/password_reset');
     await submit.click();
+    await held.arrived;
+    await overlay(page, 'Changing password...').getByText('Please wait while we process your request', { exact: true }).waitFor();
+    expect(await current.isDisabled()).toBe(true);
+    // Closing is blocked while submitting.
+    await page.keyboard.press('Escape');
+    await captureScreen(page, 'change-password-submitting');
+    expect(await dialog.isVisible()).toBe(true);
+    held.release();
     await dialog.getByText('Password changed successfully', { exact: true }).waitFor();
+    await held.dispose();
     await captureScreen(page, 'change-password-success');
     // On success the fields clear and the dialog closes itself.
     expect(await current.inputValue()).toBe('');
@@ -180,6 +190,7 @@ describe('signed in', () => {
     await page.getByRole('button', { name: 'Colour mode: system. Switch to light' }).click();
     await page.getByRole('button', { name: 'Colour mode: light. Switch to dark' }).click();
     await page.getByRole('button', { name: 'Colour mode: dark. Switch to system' }).waitFor();
+    await moveAwayFromTooltips(page);
     expect(await page.evaluate(() => localStorage.getItem('mode'))).toBe('dark');
     expect(await page.locator('html').getAttribute('data-color-scheme')).toBe('dark');
     // The page itself turns dark, not only the attribute.

@@ -4,10 +4,10 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiLogin } from '../src/api.js';
-import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { captureFailure, captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
-import { escapeRegExp, signIn, toast } from '../src/ui.js';
+import { escapeRegExp, holdRequests, overlay, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
 const PROJECT = 'CT Study 2026';
@@ -169,6 +169,13 @@ describe('project files', () => {
     expect(await entries.locator('tbody tr').count()).toBe(CT_SERIES.length);
     await dialog.getByRole('heading', { name: 'Studies' }).waitFor();
     await dialog.getByText('1 study · 1 series · 5 instances', { exact: true }).waitFor();
+    // The study tree: the one CT series with its five instances, read from the DICOM headers.
+    const studies = dialog.getByRole('list', { name: 'Studies' });
+    await studies.getByText('Study UID 1.3.6.1.4.1.5962.1.1.0.0.0.1194734704.16302.0.1', { exact: true }).waitFor();
+    const series = studies.getByRole('list', { name: /^Series of / });
+    expect(await series.getByRole('listitem').count()).toBe(1);
+    await series.getByText('CT · SmartScore - Gated 0.5 sec', { exact: true }).waitFor();
+    await series.getByText('5 instances', { exact: true }).waitFor();
     await captureScreen(page, 'file-contents');
     // The kind filter: nothing in this archive was skipped.
     await dialog.getByRole('button', { name: 'Skipped', exact: true }).click();
@@ -179,6 +186,18 @@ describe('project files', () => {
 
   test('downloads are byte for byte what was uploaded', async () => {
     const { page } = session;
+    // While the download runs the overlay shows its percentage.
+    const held = await holdRequests(page, (url) => url.pathname.startsWith('/api/v1/download-study-petitions-files/'));
+    const first = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Download ${ZIP}`, exact: true }).click();
+    await held.arrived;
+    await overlay(page, 'Downloading file...').getByText('0%', { exact: true }).waitFor();
+    await captureScreen(page, 'file-downloading');
+    held.release();
+    expect(await sha256(await (await first).path())).toBe(await sha256(zipPath));
+    await overlay(page, 'Downloading file...').waitFor({ state: 'detached' });
+    await held.dispose();
+
     for (const [name, original] of [
       [ZIP, zipPath],
       [CT_SMALL, dicomPath(CT_SMALL)],
@@ -200,8 +219,15 @@ describe('project files', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm Delete' });
     await dialog.getByText('Are you sure you want to delete this file?', { exact: true }).waitFor();
     await captureScreen(page, 'file-delete-dialog');
+    const held = await holdRequests(page, (url, method) => method === 'PUT' && url.pathname.startsWith('/api/v1/study-petitions-files-delete/'));
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await held.arrived;
+    await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
+    await overlay(page, 'Deleting files...').waitFor();
+    await captureScreen(page, 'file-deleting');
+    held.release();
     await toast(page, 'File deleted successfully').waitFor();
+    await held.dispose();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('3 files found', { exact: true }).waitFor();
     expect(await shownFiles(page)).not.toContain(RT_DOSE);
@@ -242,6 +268,7 @@ describe('project files', () => {
     await page.getByRole('button', { name: 'Colour mode: system. Switch to light' }).click();
     await page.getByRole('button', { name: 'Colour mode: light. Switch to dark' }).click();
     await page.getByRole('button', { name: 'Colour mode: dark. Switch to system' }).waitFor();
+    await moveAwayFromTooltips(page);
     expect(await page.locator('html').getAttribute('data-color-scheme')).toBe('dark');
     await captureScreen(page, 'project-detail-files-dark');
     await page.getByRole('button', { name: `View contents of ${ZIP}` }).click();

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject } from '../src/api.js';
 import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
-import { signIn, storedSession, toast, waitForPath } from '../src/ui.js';
+import { holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'grace', password: 'H0pper!Cobol' };
 const NAME = 'Brain MRI 2026';
@@ -68,8 +68,15 @@ describe('projects', () => {
     // Typing clears the message.
     await name.fill(`  ${NAME}  `);
     await dialog.getByText('The name of the study is required', { exact: true }).waitFor({ state: 'detached' });
+    const held = await holdRequests(page, (url, method) => method === 'POST' && url.pathname === '/api/v1/study-petitions');
     await dialog.getByRole('button', { name: 'Save' }).click();
+    await held.arrived;
     await dialog.waitFor({ state: 'detached' });
+    await overlay(page, 'Creating project...').waitFor();
+    await captureScreen(page, 'project-creating');
+    held.release();
+    await overlay(page, 'Creating project...').waitFor({ state: 'detached' });
+    await held.dispose();
 
     await projectsTable(page).getByRole('link', { name: NAME, exact: true }).waitFor();
     expect(await shownNames(page)).toEqual([NAME]);
@@ -124,8 +131,15 @@ describe('projects', () => {
     const dialog = page.getByRole('dialog', { name: 'Confirm Delete' });
     await dialog.getByText('Are you sure you want to delete this project?', { exact: true }).waitFor();
     await captureScreen(page, 'project-delete-dialog');
+    const held = await holdRequests(page, (url, method) => method === 'PUT' && url.pathname.startsWith('/api/v1/study-petitions-delete/'));
     await dialog.getByRole('button', { name: 'Delete' }).click();
+    await held.arrived;
+    await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
+    await overlay(page, 'Deleting project...').waitFor();
+    await captureScreen(page, 'project-deleting');
+    held.release();
     await toast(page, 'Project deleted successfully').waitFor();
+    await held.dispose();
     await dialog.waitFor({ state: 'detached' });
     await projectsTable(page).getByRole('link', { name: RENAMED, exact: true }).waitFor({ state: 'detached' });
     expect(await shownNames(page)).not.toContain(RENAMED);

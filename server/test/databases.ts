@@ -45,8 +45,25 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await dropWhenFree(name);
       await removeDir();
     },
   };
+}
+
+/**
+ * Closed pools may still be saying goodbye to the server; forcing the drop at once would answer
+ * their last packets with a FATAL error. Wait for them, and force only what lingers.
+ */
+async function dropWhenFree(name: string): Promise<void> {
+  for (let attempt = 0; attempt < 30; attempt += 1) {
+    try {
+      await adminQuery(`drop database if exists ${name}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006') throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await adminQuery(`drop database if exists ${name} with (force)`);
 }

@@ -7,7 +7,7 @@ import { createJobRunner } from '../src/processing/processing.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from './factories.js';
 import { call, login } from './http.js';
-import { startServerProcess } from './processes.js';
+import { startServerProcess, startWorkerProcess, type ServerProcess } from './processes.js';
 import { startTestServer } from './server.js';
 import { dicomFixture, makeArchive, upload } from './uploads.js';
 
@@ -31,8 +31,9 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  it('several workers share the queue and run every job exactly once', async () => {
+  it('several worker processes share the queue and run every job exactly once', async () => {
     const server = await startTestServer(dialect);
+    const workers: ServerProcess[] = [];
     try {
       const company = await makeCompany(server.services);
       const user = await makeUser(server.services, { company });
@@ -43,22 +44,29 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
         const answer = await upload(server.api, token, { name: `w${i}.dcm`, data: dicomFixture('s01_CT_small.dcm') }, project.id);
         ids.push(answer.body.data[0].id);
       }
-      const runners = [1, 2, 3].map(() => createJobRunner(server.services, server.config, server.app.log));
-      runners.forEach((r) => r.start());
+      const env = { DATA_DIR: server.database.dataDir, DATABASE_URL: server.database.databaseUrl };
+      workers.push(...(await Promise.all([startWorkerProcess(env), startWorkerProcess(env)])));
+      const runner = createJobRunner(server.services, server.config, server.app.log);
+      runner.start();
       try {
         await until('every job done', async () => {
           const jobs = await Promise.all(ids.map((id) => server.services.repos.jobs.findForFile(id)));
           return jobs.every(([job]) => job?.status === 'done') ? true : undefined;
         });
       } finally {
-        await Promise.all(runners.map((r) => r.stop()));
+        await runner.stop();
       }
+      const claimedBy = new Set<string>();
       for (const id of ids) {
         const [job] = await server.services.repos.jobs.findForFile(id);
         expect(job?.attempts).toBe(1);
+        claimedBy.add(job!.locked_by!);
         expect(await server.services.repos.entries.recordedCount(id)).toBe(1);
       }
+      expect(claimedBy.size).toBeGreaterThan(1);
     } finally {
+      for (const worker of workers) worker.child.kill('SIGTERM');
+      await Promise.all(workers.map((w) => w.waitForExit()));
       await server.close();
     }
   });

@@ -62,3 +62,27 @@ export async function startServerProcess(env: Record<string, string | undefined>
   });
   return { child, url, logs: () => output, waitForExit: () => exited };
 }
+
+/** Starts src/worker.ts (`npm run worker`) and resolves once it logs that it runs. */
+export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...TSX, 'src/worker.ts'], { cwd: SERVER_DIR, env: baseEnv(env) });
+  let output = '';
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('processing worker started')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, url: '', logs: () => output, waitForExit: () => exited };
+}

@@ -82,6 +82,14 @@ describe('signed out', () => {
     const user = JSON.parse(stored.user ?? '{}') as { firstname?: string; company?: { companyname?: string } };
     expect(user.firstname).toBe(FIRST);
     expect(user.company?.companyname).toBe(COMPANY);
+
+    // The stored session is restored on a fresh load.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/home');
+    // And / sends a signed-in user on to /home.
+    await page.goto('/');
+    await waitForPath(page, '/home');
   });
 });
 

@@ -127,8 +127,21 @@ describe('project files', () => {
     await captureScreen(page, 'upload-dialog-selection');
 
     expect(await upload.isEnabled()).toBe(true);
+    // The four uploads run in parallel; held, they show the dialog's progress state. The zip's
+    // sha256 after download proves the held bodies reached the server intact.
+    const held = await holdRequests(page, (url, method) => method === 'POST' && url.pathname === '/api/v1/upload-study-petitions-files');
     await upload.click();
+    await held.arrived;
+    await dialog.getByText(/^Uploading files\.\.\. \d+%$/).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    expect(await upload.isDisabled()).toBe(true);
+    // Closing is blocked while uploading.
+    await page.keyboard.press('Escape');
+    await captureScreen(page, 'upload-dialog-uploading');
+    expect(await dialog.isVisible()).toBe(true);
+    held.release();
     await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await held.dispose();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('4 files found', { exact: true }).waitFor();
     expect((await shownFiles(page)).sort()).toEqual([CT_SMALL, MR_SMALL, RT_DOSE, ZIP].sort());

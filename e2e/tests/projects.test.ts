@@ -51,6 +51,11 @@ describe('projects', () => {
     const headers = await projectsTable(page).getByRole('columnheader').allInnerTexts();
     expect(headers).toEqual(['Name', 'Date Created', 'Date Updated', 'Actions']);
     await captureScreen(page, 'projects-empty');
+    // The empty table's 'Add Study' opens the same create dialog.
+    await page.getByRole('button', { name: 'Add Study' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Project' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   test('create a project: the name is required and trimmed', async () => {

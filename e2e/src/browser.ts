@@ -32,10 +32,15 @@ export interface Session {
  * A fresh browser profile (no storage) with a desktop viewport and light colour scheme, so the
  * screenshots compare from run to run whatever the machine prefers.
  */
-export async function openSession(browser: Browser, baseURL: string): Promise<Session> {
+export async function openSession(
+  browser: Browser,
+  baseURL: string,
+  options: { viewport?: { width: number; height: number }; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {},
+): Promise<Session> {
   const context = await browser.newContext({
     baseURL,
-    viewport: { width: 1280, height: 800 },
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.storageState ? { storageState: options.storageState } : {}),
     colorScheme: 'light',
     acceptDownloads: true,
     locale: 'en-GB',

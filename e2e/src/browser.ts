@@ -62,26 +62,6 @@ function describe(violation: Result): string {
   return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} element(s))\n    ${violation.helpUrl}\n${nodes}`;
 }
 
-/**
- * Known web-app violations the e2e suite reports but does not fail on, each narrowed to one rule
- * and one element, so anything else on the same screen still fails. Remove an entry once web/
- * is fixed; the suite then checks that element strictly again.
- */
-const KNOWN_VIOLATIONS: ReadonlyArray<{ rule: string; targetContains: string; why: string }> = [
-  {
-    rule: 'color-contrast',
-    // Toasts: #notistack-snackbar alone, or a notistack class path when several are stacked.
-    targetContains: 'notistack',
-    why:
-      "notistack's own success colour (#43a047 behind white text, 3.3:1) ignores the MUI theme; " +
-      'fix in web/src/app/AppProviders.tsx with SnackbarProvider Components styled from the theme palette',
-  },
-];
-
-function isKnown(violation: Result, node: Result['nodes'][number]): boolean {
-  return KNOWN_VIOLATIONS.some((k) => k.rule === violation.id && node.target.join(' ').includes(k.targetContains));
-}
-
 /** Runs axe-core on what the page shows now; serious and critical violations fail the screen. */
 export async function checkAccessibility(page: Page, screen: string): Promise<void> {
   // The server's Content-Security-Policy (script-src 'self') refuses page.addScriptTag's inline
@@ -91,12 +71,7 @@ export async function checkAccessibility(page: Page, screen: string): Promise<vo
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const waived = serious.flatMap((v) => v.nodes.filter((n) => isKnown(v, n)).map((n) => `${v.id} on ${n.target.join(' ')}`));
-  if (waived.length > 0) console.warn(`axe: known web issue(s) on screen '${screen}', not failing: ${waived.join('; ')}`);
-  const blocking = serious
-    .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !isKnown(v, n)) }))
-    .filter((v) => v.nodes.length > 0);
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (blocking.length > 0) {
     const report = blocking.map(describe).join('\n');
     console.error(`axe: ${blocking.length} serious or critical violation(s) on screen '${screen}':\n${report}`);

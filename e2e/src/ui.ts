@@ -39,13 +39,9 @@ export async function signOut(page: Page, fullName: string): Promise<void> {
   await page.getByRole('button', { name: 'Log in' }).waitFor();
 }
 
-/**
- * The full-screen busy overlay with this title. Found by CSS rather than by role: MUI's Backdrop
- * marks itself aria-hidden, which hides the overlay's role="status" from assistive technology
- * (reported to web/); a role query would not find it at all.
- */
+/** The full-screen busy overlay with this title, as assistive technology announces it. */
 export function overlay(page: Page, title: string): Locator {
-  return page.locator('[role="status"]').filter({ hasText: title });
+  return page.getByRole('status').filter({ hasText: title });
 }
 
 /** A toast (notistack) with exactly this text. */

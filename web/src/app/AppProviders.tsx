@@ -1,6 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { SnackbarProvider } from 'notistack';
+import { styled } from '@mui/material/styles';
+import { MaterialDesignContent, SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { MODE_STORAGE_KEY, theme } from './theme';
 
@@ -12,11 +13,26 @@ export const SNACKBAR_SETTINGS = {
   transitionDuration: { enter: 225, exit: 195 },
 } as const;
 
+// notistack's own colours ignore the theme and fail contrast (white on #43a047 is 3.3:1).
+const ThemedToast = styled(MaterialDesignContent)(({ theme }) => ({
+  '&.notistack-MuiContent-success': {
+    backgroundColor: theme.vars?.palette.success.dark ?? theme.palette.success.dark,
+    color: theme.vars?.palette.success.contrastText ?? theme.palette.success.contrastText,
+  },
+  '&.notistack-MuiContent-error': {
+    backgroundColor: theme.vars?.palette.error.dark ?? theme.palette.error.dark,
+    color: theme.vars?.palette.error.contrastText ?? theme.palette.error.contrastText,
+  },
+}));
+const TOAST_COMPONENTS = { success: ThemedToast, error: ThemedToast, default: ThemedToast, info: ThemedToast, warning: ThemedToast };
+
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider theme={theme} modeStorageKey={MODE_STORAGE_KEY} defaultMode="system">
       <CssBaseline enableColorScheme />
-      <SnackbarProvider {...SNACKBAR_SETTINGS}>{children}</SnackbarProvider>
+      <SnackbarProvider {...SNACKBAR_SETTINGS} Components={TOAST_COMPONENTS}>
+        {children}
+      </SnackbarProvider>
     </ThemeProvider>
   );
 }

@@ -17,6 +17,8 @@ export function TablePager({ count, pagination }: TablePagerProps) {
       rowsPerPageOptions={PAGE_SIZES}
       onPageChange={pagination.onPageChange}
       onRowsPerPageChange={pagination.onRowsPerPageChange}
+      // On a phone the size selector, the range and the arrows do not fit one line.
+      sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end' } }}
     />
   );
 }

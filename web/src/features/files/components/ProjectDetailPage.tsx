@@ -15,7 +15,8 @@ import { BusyOverlay } from '../../../components/BusyOverlay';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
-import { PROGRESS_RESET_MS, percentOf } from '../../../lib/progress';
+import { percentOf } from '../../../lib/progress';
+import { useProgressReset } from '../../../lib/use-progress-reset';
 import { deleteFile, deleteFilesSequentially, downloadFile } from '../api/files-api';
 import { saveBlob } from '../save-blob';
 import { useProjectFiles } from '../use-project-files';
@@ -42,6 +43,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const [deleting, setDeleting] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const [downloadProgress, setDownloadProgress] = useState(0);
+  const scheduleDownloadReset = useProgressReset(() => setDownloadProgress(0));
   const [uploadOpen, setUploadOpen] = useState(false);
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
 
@@ -57,7 +59,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
       notify.apiError(failure);
     } finally {
       setDownloading(false);
-      window.setTimeout(() => setDownloadProgress(0), PROGRESS_RESET_MS);
+      scheduleDownloadReset();
     }
   };
 

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
-import { PROGRESS_RESET_MS } from '../../../lib/progress';
+import { useProgressReset } from '../../../lib/use-progress-reset';
 import { uploadFiles as defaultUploadFiles } from '../api/upload-api';
 import { ACCEPTED_FILE_TYPES, filterFolder, NO_COMPRESSED_FILES, relativePathOf, type FolderSelection } from '../file-filters';
 import { SelectedFilesList, type PickedFile } from './SelectedFilesList';
@@ -74,6 +74,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
   };
 
   const checked = items.filter((i) => i.checked);
+  const scheduleProgressReset = useProgressReset(() => setProgress(0));
 
   const upload = async () => {
     setUploading(true);
@@ -89,7 +90,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
       await onUploaded();
     } finally {
       setUploading(false);
-      window.setTimeout(() => setProgress(0), PROGRESS_RESET_MS);
+      scheduleProgressReset();
     }
   };
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
+import { enqueueJob } from '../processing/jobs.repository.js';
 import type { Scope } from '../projects/projects.repository.js';
 
 export const PROCESS_UPLOAD_JOB = 'process-upload';
@@ -59,10 +60,7 @@ export class FilesRepository {
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
       // In the same transaction, so no committed upload is ever left without its processing job.
-      await trx
-        .insertInto('jobs')
-        .values({ name: PROCESS_UPLOAD_JOB, file_id: row.id, status: 'queued', attempts: 0, run_at: now, created_at: now, updated_at: now })
-        .execute();
+      await enqueueJob(trx, PROCESS_UPLOAD_JOB, row.id);
       return row;
     });
   }

@@ -1,22 +1,24 @@
 // Jobs are rows: any process that can reach the database can claim one. On PostgreSQL a claim
 // skips rows another worker holds (FOR UPDATE SKIP LOCKED); SQLite serialises writers anyway.
+import type { Kysely } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { nowIso } from '../db/database.js';
-import type { JobRow } from '../db/schema.js';
+import type { Database, JobRow } from '../db/schema.js';
+
+/** Queues a job; takes a transaction too, so the job commits with whatever it is for. */
+export async function enqueueJob(db: Kysely<Database>, name: string, fileId: number): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto('jobs')
+    .values({ name, file_id: fileId, status: 'queued', attempts: 0, run_at: now, created_at: now, updated_at: now })
+    .execute();
+}
 
 export class JobsRepository {
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
   ) {}
-
-  async enqueue(name: string, fileId: number): Promise<void> {
-    const now = nowIso();
-    await this.db
-      .insertInto('jobs')
-      .values({ name, file_id: fileId, status: 'queued', attempts: 0, run_at: now, created_at: now, updated_at: now })
-      .execute();
-  }
 
   /** Takes the oldest job that is due, or one whose worker stopped renewing its lease. */
   async claim(workerId: string, leaseMs: number): Promise<JobRow | undefined> {

@@ -1,7 +1,7 @@
 // Reads the configuration, prepares the database, and serves the API and the web app.
 import { buildApp } from './app.js';
 import { bootstrapFirstAdmin } from './admin/bootstrap.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createServices } from './services.js';
@@ -9,19 +9,7 @@ import { sweepUploads } from './files/upload-sweeper.js';
 import { createStorage } from './storage/create-storage.js';
 import { createJobRunner } from './processing/processing.js';
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = loadConfigOrExit();
 const handle = openDatabase(config);
 await migrateToLatest(handle);
 const services = createServices(handle, config, createStorage(config));

@@ -1,23 +1,14 @@
 // `npm run worker`: processing alone, claiming jobs from the same database as the API servers
 // (which then run with PROCESSING_IN_SERVER=false, or keep their own runner as well).
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createJobRunner } from './processing/processing.js';
 import { createServices } from './services.js';
 import { createStorage } from './storage/create-storage.js';
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
 const handle = openDatabase(config);
 await migrateToLatest(handle);

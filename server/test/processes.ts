@@ -35,54 +35,52 @@ export interface ServerProcess {
   waitForExit(): Promise<number | null>;
 }
 
-/** Starts src/main.ts and resolves once it logs that it listens. */
-export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...TSX, 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
-  });
+/**
+ * Starts an entry point and resolves once its output matches `ready`, with that match; rejects
+ * with everything it printed if it exits first or stays silent for 30 s.
+ */
+async function startEntry(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ process: Omit<ServerProcess, 'url'>; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, [...TSX, script], { cwd: SERVER_DIR, env });
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 30_000);
     const onData = (d: Buffer) => {
       output += d.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(found);
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+      reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`));
     });
   });
-  return { child, url, logs: () => output, waitForExit: () => exited };
+  return { process: { child, logs: () => output, waitForExit: () => exited }, match };
+}
+
+/** Starts src/main.ts and resolves once it logs that it listens. */
+export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const { process: server, match } = await startEntry(
+    'server',
+    'src/main.ts',
+    baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+    /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  return { ...server, url: match[1]! };
 }
 
 /** Starts src/worker.ts (`npm run worker`) and resolves once it logs that it runs. */
 export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...TSX, 'src/worker.ts'], { cwd: SERVER_DIR, env: baseEnv(env) });
-  let output = '';
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (output.includes('processing worker started')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, url: '', logs: () => output, waitForExit: () => exited };
+  const { process: worker } = await startEntry('worker', 'src/worker.ts', baseEnv(env), /processing worker started/);
+  return { ...worker, url: '' };
 }

@@ -1,5 +1,6 @@
 // Reads a DICOM file's header (everything before Pixel Data) with dicom-parser, from a bounded
 // prefix of the file: pixel data can be gigabytes and is never read.
+import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import dicomParser, { type ByteArrayParser, type DataSet } from 'dicom-parser';
@@ -149,31 +150,66 @@ function rawString(dataSet: DataSet, tag: string): string {
   return Buffer.from(dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length)).toString('latin1');
 }
 
+/**
+ * Parses ever longer prefixes of a file until its header is complete: `want` says how many bytes
+ * to offer next; `offer` answers the header, or null when it needs the longer prefix now in `want`.
+ */
+class PrefixParser {
+  want: number;
+  constructor(
+    private readonly size: number,
+    private readonly maxHeaderBytes: number,
+  ) {
+    this.want = Math.min(size, FIRST_READ, maxHeaderBytes);
+  }
+
+  offer(bytes: Uint8Array): DicomHeader | null {
+    const complete = bytes.length >= this.size;
+    try {
+      const parsed = parse(bytes, complete, this.maxHeaderBytes);
+      const { fields, charsets } = fieldsOf(parsed);
+      const isDicomdir = fields.sop_class_uid === MEDIA_STORAGE_DIRECTORY;
+      return { ok: true, fields, dataSet: parsed.dataSet, charsets, isDicomdir };
+    } catch (error) {
+      const cap = Math.min(this.size, this.maxHeaderBytes);
+      if (error instanceof NeedMore && this.want < cap) {
+        this.want = Math.min(cap, this.want * 4);
+        return null;
+      }
+      if (error instanceof NeedMore) return { ok: false, reason: `DICOM header not found in the first ${this.maxHeaderBytes} bytes` };
+      return { ok: false, reason: `unreadable DICOM: ${message(error)}` };
+    }
+  }
+}
+
 export async function readDicomHeader(file: string, maxHeaderBytes: number): Promise<DicomHeader> {
   const handle = await open(file, 'r');
   try {
-    const size = (await handle.stat()).size;
-    let want = Math.min(size, FIRST_READ, maxHeaderBytes);
+    const parser = new PrefixParser((await handle.stat()).size, maxHeaderBytes);
     for (;;) {
-      const buffer = Buffer.alloc(want);
-      const { bytesRead } = await handle.read(buffer, 0, want, 0);
-      const bytes = buffer.subarray(0, bytesRead);
-      const complete = bytesRead >= size;
-      try {
-        const parsed = parse(bytes, complete, maxHeaderBytes);
-        const { fields, charsets } = fieldsOf(parsed);
-        const isDicomdir = fields.sop_class_uid === MEDIA_STORAGE_DIRECTORY;
-        return { ok: true, fields, dataSet: parsed.dataSet, charsets, isDicomdir };
-      } catch (error) {
-        if (error instanceof NeedMore && want < Math.min(size, maxHeaderBytes)) {
-          want = Math.min(size, maxHeaderBytes, want * 4);
-          continue;
-        }
-        if (error instanceof NeedMore) return { ok: false, reason: `DICOM header not found in the first ${maxHeaderBytes} bytes` };
-        return { ok: false, reason: `unreadable DICOM: ${message(error)}` };
-      }
+      const buffer = Buffer.alloc(parser.want);
+      const { bytesRead } = await handle.read(buffer, 0, parser.want, 0);
+      const header = parser.offer(buffer.subarray(0, bytesRead));
+      if (header !== null) return header;
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The same, for the 7-Zip worker thread, which reads each file's header the moment 7-Zip closes
+ * it, from inside 7-Zip's synchronous run. `head` holds the first bytes already read, if any.
+ */
+export function readDicomHeaderSync(fd: number, size: number, maxHeaderBytes: number, head: Uint8Array): DicomHeader {
+  const parser = new PrefixParser(size, maxHeaderBytes);
+  for (;;) {
+    let bytes = head.subarray(0, parser.want);
+    if (bytes.length < parser.want) {
+      const buffer = Buffer.alloc(parser.want);
+      bytes = buffer.subarray(0, readSync(fd, buffer, 0, parser.want, 0));
+    }
+    const header = parser.offer(bytes);
+    if (header !== null) return header;
   }
 }

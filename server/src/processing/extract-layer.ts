@@ -4,6 +4,7 @@ import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArchiveKind } from './detect-kind.js';
 import { SINGLE_STREAM_KINDS } from './detect-kind.js';
+import type { EntryAnalysis } from './entry-analysis.js';
 import { normalizeEntryPath } from './entry-path.js';
 import type { ProcessingLimits } from './limits.js';
 import type { ListedEntry } from './sevenzip-listing.js';
@@ -22,7 +23,7 @@ export interface LayerBudget {
 
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
 export type LayerItem =
-  | { type: 'kept'; path: string; file: string; size: number; sha256: string | null }
+  | { type: 'kept'; path: string; file: string; size: number; sha256: string | null; analysis: EntryAnalysis | null }
   | { type: 'skipped'; path: string; reason: SkipReason; size: number | null };
 
 /**
@@ -143,13 +144,18 @@ export async function extractLayer(input: LayerInput): Promise<LayerResult> {
 
 async function extractSingleStream(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
-  const result = await input.sevenZip.extract({
-    archive: input.archive,
-    format,
-    outDir: input.outDir,
-    include: null,
-    guard: guardFor(input, archiveBytes, {}, true),
-  });
+  let analysis: EntryAnalysis | null = null;
+  const result = await input.sevenZip.extract(
+    {
+      archive: input.archive,
+      format,
+      outDir: input.outDir,
+      include: null,
+      guard: guardFor(input, archiveBytes, {}, true),
+      maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+    },
+    (file) => (analysis = file.analysis),
+  );
   input.budget.remainingBytes -= result.written;
   if (result.stop !== null) {
     await rm(input.outDir, { recursive: true, force: true });
@@ -158,7 +164,8 @@ async function extractSingleStream(input: LayerInput, archiveBytes: number): Pro
   const produced = result.completed.length === 1 ? await regularFileInside(input.outDir, result.completed[0]!) : null;
   const damaged = result.crash !== null || result.exitCode !== 0 || result.errors.length > 0;
   if (produced === null || (damaged && produced.size === 0)) return { ok: false, error: archiveError(result.errors, result.crash), encrypted: false };
-  const item: LayerItem = { type: 'kept', path: '', file: produced.file, size: produced.size, sha256: null };
+  // The worker read the file before 7-Zip could report damage at the end: trust only a clean run.
+  const item: LayerItem = { type: 'kept', path: '', file: produced.file, size: produced.size, sha256: null, analysis: damaged ? null : analysis };
   return { ok: true, layer: finishedLayer([item], 0, damaged) };
 }
 
@@ -200,7 +207,7 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
   return { items, include };
 }
 
-type Outcome = { state: 'done'; sha256: string | null } | { state: 'skipped'; reason: SkipReason };
+type Outcome = { state: 'done'; sha256: string | null; analysis: EntryAnalysis | null } | { state: 'skipped'; reason: SkipReason };
 
 /**
  * Two contiguous halves of the entries, each with the bytes its entries promise plus half of what
@@ -245,12 +252,19 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   };
 
   const onSettled = (file: SettledFile): void => {
-    decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256 });
+    decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis });
     wake();
   };
   const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
     worker.extract(
-      { archive: input.archive, format, outDir: input.outDir, include: paths.map((p) => include.get(p)!.rawPath), guard: budget },
+      {
+        archive: input.archive,
+        format,
+        outDir: input.outDir,
+        include: paths.map((p) => include.get(p)!.rawPath),
+        guard: budget,
+        maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+      },
       onSettled,
     );
 
@@ -268,7 +282,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         input.budget.remainingBytes -= result.written;
         const { names: failed } = failedNames(result.errors);
         for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
-        for (const p of result.completed) decide(p, { state: 'done', sha256: null });
+        for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null });
         if (result.crash !== null || result.exitCode !== 0) truncated = true;
         const stop = result.stop;
         if (stop === null) continue;
@@ -303,10 +317,16 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       while (!outcome.has(item.path) && !finished) await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), done]);
       if (!outcome.has(item.path)) await done;
       const state = outcome.get(item.path) ?? { state: 'skipped', reason: SKIP.notExtracted };
-      const onDisk = state.state === 'done' ? await regularFileInside(input.outDir, item.path) : null;
+      const analysis = state.state === 'done' ? state.analysis : null;
+      const onDisk =
+        analysis !== null
+          ? { file: path.join(input.outDir, item.path), size: analysis.size }
+          : state.state === 'done'
+            ? await regularFileInside(input.outDir, item.path)
+            : null;
       const sizeAgrees = onDisk !== null && (item.entry.size === null || onDisk.size === item.entry.size);
       if (state.state === 'done' && onDisk !== null && sizeAgrees) {
-        yield { type: 'kept', path: item.path, file: onDisk.file, size: onDisk.size, sha256: state.sha256 };
+        yield { type: 'kept', path: item.path, file: onDisk.file, size: onDisk.size, sha256: state.sha256, analysis };
         continue;
       }
       const reason = state.state === 'done' ? SKIP.corruptData : state.reason;

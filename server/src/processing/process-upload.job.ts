@@ -3,9 +3,9 @@
 import { mkdir } from 'node:fs/promises';
 import type { JobRow } from '../db/schema.js';
 import type { FilesRepository } from '../files/files.repository.js';
-import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
+import { EntryRecorder } from './entry-recorder.js';
 import type { ProcessingLimits } from './limits.js';
 import { processUpload } from './process-upload.js';
 import type { ProcessedEntry } from './processing-types.js';
@@ -29,18 +29,6 @@ export interface ProcessUploadDeps {
 /** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
 export function entryKey(fileId: number, seq: number): string {
   return `entries/${fileId}/${seq}`;
-}
-
-/** Entries are derived data: written in bulk, made durable by one flush at the end of the job. */
-async function storeEntry(storage: Storage, key: string, tempPath: string): Promise<void> {
-  try {
-    await storage.putFile(key, tempPath, { durable: false });
-  } catch (err) {
-    if (!(err instanceof ObjectExistsError)) throw err;
-    // A crash between storing and recording left the object without its row: replace it.
-    await storage.delete(key);
-    await storage.putFile(key, tempPath, { durable: false });
-  }
 }
 
 /**
@@ -70,21 +58,22 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
   const alreadyRecorded = await resumePoint(deps, file.id);
   await mkdir(deps.workDir, { recursive: true });
   const local = await deps.storage.openLocal(file.storage_key);
+  const recorder = new EntryRecorder(deps.entries, deps.storage);
   let seq = 0;
   try {
-    const onEntry = async (entry: ProcessedEntry) => {
+    const onEntry = async (entry: ProcessedEntry): Promise<'moved' | undefined> => {
       seq += 1;
-      if (seq <= alreadyRecorded) return;
+      if (seq <= alreadyRecorded) return undefined;
       let storageKey: string | null = null;
       if (entry.tempPath !== null) {
         if (entry.inputIsEntry) {
           storageKey = file.storage_key;
         } else {
           storageKey = entryKey(file.id, seq);
-          await storeEntry(deps.storage, storageKey, entry.tempPath);
+          await recorder.store(storageKey, entry.tempPath, entry.size);
         }
       }
-      await deps.entries.insert({
+      await recorder.record({
         file_id: file.id,
         company_id: file.company_id,
         seq,
@@ -96,13 +85,14 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
         storage_key: storageKey,
         ...(entry.dicom ?? {}),
       });
+      return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
     const result = await processUpload(
       { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
       onEntry,
     );
-    // Entries were written without a sync each; one flush makes them all durable before 'ready'.
-    await deps.storage.flush();
+    // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
+    await recorder.finish();
     await deps.files.setProcessing(file.id, result);
   } finally {
     await local.release();

@@ -12,6 +12,7 @@ import {
   type ArchiveKind,
 } from './detect-kind.js';
 import { readDicomHeader } from './dicom-header.js';
+import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-analysis.js';
 import { joinEntryPath } from './entry-path.js';
 import { extractLayer, type LayerBudget } from './extract-layer.js';
 import { readHead, sha256File } from './hash-file.js';
@@ -28,6 +29,8 @@ interface Node {
   file: string;
   /** Already computed while 7-Zip wrote the file, when it could be. */
   sha256: string | null;
+  /** What the 7-Zip worker read of the file when it settled, when it could. */
+  analysis: EntryAnalysis | null;
   /** The entry's own path, used when it is a leaf. */
   path: string;
   /** What its children's paths start with ('' at the top). */
@@ -62,7 +65,7 @@ class Job {
     const kind = detectKind(await readHead(inputPath, DETECT_BYTES));
     const mismatch = extensionMismatch(originalName, kind);
     if (mismatch !== null) return this.failed(mismatch);
-    const node: Node = { file: inputPath, sha256: null, path: originalName, prefix: '', depth: 0, top: true, isInput: true, partial: false };
+    const node: Node = { file: inputPath, sha256: null, analysis: null, path: originalName, prefix: '', depth: 0, top: true, isInput: true, partial: false };
     try {
       await this.visit(node);
     } catch (error) {
@@ -89,10 +92,11 @@ class Job {
     this.checkAborted();
     const full: ProcessedEntry = { ...entry, inputIsEntry: isInput };
     this.summary.add(full);
+    let moved = false;
     try {
-      await this.onEntry(full);
+      moved = (await this.onEntry(full)) === 'moved';
     } finally {
-      if (full.tempPath !== null && !isInput) await rm(full.tempPath, { force: true });
+      if (full.tempPath !== null && !isInput && !moved) await rm(full.tempPath, { force: true });
     }
   }
 
@@ -100,11 +104,25 @@ class Job {
     await this.emit({ path: entryPath, size: size ?? 0, sha256: null, kind: 'skipped', reason, dicom: null, tempPath: null });
   }
 
-  private async visit(node: Node): Promise<void> {
+  /** Answers whether the file was an archive (a leaf's file is gone or handed over afterwards). */
+  private async visit(node: Node): Promise<boolean> {
     this.checkAborted();
-    const kind = detectKind(await readHead(node.file, DETECT_BYTES));
-    if (isArchiveKind(kind)) await this.visitArchive(node, kind);
-    else await this.visitLeaf(node, kind === 'dicom');
+    const kind = node.analysis?.kind ?? detectKind(await readHead(node.file, DETECT_BYTES));
+    if (!isArchiveKind(kind)) {
+      await this.visitLeaf(node, kind === 'dicom');
+      return false;
+    }
+    await this.visitArchive(node, kind);
+    return true;
+  }
+
+  private async header(node: Node): Promise<DicomSummary> {
+    return node.analysis?.dicom ?? summarizeHeader(await readDicomHeader(node.file, this.limits.maxDicomHeaderBytes));
+  }
+
+  private async sizeAndHash(node: Node): Promise<{ sha256: string; size: number }> {
+    if (node.sha256 === null) return sha256File(node.file, this.input.signal);
+    return { sha256: node.sha256, size: node.analysis?.size ?? (await stat(node.file)).size };
   }
 
   private async visitLeaf(node: Node, looksDicom: boolean): Promise<void> {
@@ -112,14 +130,13 @@ class Job {
       await this.skip(node.path, SKIP.corruptData, (await stat(node.file)).size);
       return;
     }
-    const { sha256, size } =
-      node.sha256 !== null ? { sha256: node.sha256, size: (await stat(node.file)).size } : await sha256File(node.file, this.input.signal);
+    const { sha256, size } = await this.sizeAndHash(node);
     const base = { path: node.path, size, sha256, tempPath: node.file };
     if (!looksDicom) {
       await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
       return;
     }
-    const header = await readDicomHeader(node.file, this.limits.maxDicomHeaderBytes);
+    const header = await this.header(node);
     if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, node.isInput);
     // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
     else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
@@ -167,12 +184,12 @@ class Job {
           await this.skip(single ? node.path : itemPath, item.reason, item.size);
           continue;
         }
-        const base = { file: item.file, sha256: item.sha256, depth: node.depth + 1, isInput: false };
+        const base = { file: item.file, sha256: item.sha256, analysis: item.analysis, depth: node.depth + 1, isInput: false };
         const child: Node = single
           ? { ...base, path: itemPath, prefix: node.prefix, top: node.top, partial: layer.truncated() }
           : { ...base, path: itemPath, prefix: itemPath, top: false, partial: false };
-        await this.visit(child);
-        await rm(item.file, { force: true });
+        // A leaf's file was stored by the callback or removed by emit; a nested archive's is done with.
+        if (await this.visit(child)) await rm(item.file, { force: true });
       }
       await this.guardAbort(layer.done);
       // Entries before the damage were kept; the damage itself is one skipped entry of the archive.

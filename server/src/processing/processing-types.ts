@@ -52,4 +52,8 @@ export interface ProcessingResult {
   summary: ProcessingSummary;
 }
 
-export type OnEntry = (entry: ProcessedEntry) => Promise<void>;
+/**
+ * Answers 'moved' when it moved `tempPath` away (into storage): otherwise whatever is left there
+ * is deleted once it resolves.
+ */
+export type OnEntry = (entry: ProcessedEntry) => Promise<'moved' | void>;

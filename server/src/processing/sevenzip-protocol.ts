@@ -1,4 +1,5 @@
 // Messages between the job's thread and the worker thread that runs 7-Zip (WebAssembly).
+import type { EntryAnalysis } from './entry-analysis.js';
 import type { Listing } from './sevenzip-listing.js';
 
 /** 7-Zip's names for the formats we open; passing one (-t) stops 7-Zip from guessing. */
@@ -30,7 +31,12 @@ export interface ExtractRequest {
   /** Raw listed names to extract; null extracts everything (single streams). */
   include: string[] | null;
   guard: WriteGuard;
+  /** How far into a DICOM file the worker may read for its header when it settles the file. */
+  maxDicomHeaderBytes: number;
 }
+
+/** A compiled WebAssembly.Module (typed loosely: @types/node 20 lacks the WebAssembly functions). */
+export type WasmModule = object;
 
 export type WorkerRequest = (ListRequest | ExtractRequest) & { id: number };
 
@@ -66,6 +72,8 @@ export interface SettledFile {
   sha256: string | null;
   /** 7-Zip reported an error (CRC, data error) for this file. */
   failed: boolean;
+  /** Read by the worker as the file settled; null if it failed or was not a regular file inside. */
+  analysis: EntryAnalysis | null;
 }
 
 export type WorkerReply =

@@ -3,10 +3,9 @@
 // unusable: so each request gets a fresh instance, and the job's thread can terminate us at once.
 import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
+import { EntryAnalyzer } from './entry-analysis.js';
 import { ListingParser } from './sevenzip-listing.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
@@ -17,6 +16,7 @@ import type {
   SettledFile,
   StopReason,
   WorkerReply,
+  WasmModule,
   WorkerRequest,
 } from './sevenzip-protocol.js';
 
@@ -60,28 +60,25 @@ class LineSplitter {
 }
 
 // @types/node 20 declares the WebAssembly namespace without its functions; these are all we use.
-type WasmModule = object;
 type WasmInstance = object;
 const Wasm = (globalThis as unknown as {
-  WebAssembly: {
-    compile(bytes: Uint8Array): Promise<WasmModule>;
-    instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
-  };
+  WebAssembly: { instantiate(module: WasmModule, imports: object): Promise<WasmInstance> };
 }).WebAssembly;
 
-/** Compiled once per worker: each request instantiates it afresh (milliseconds) instead of recompiling. */
-let compiled: Promise<WasmModule> | null = null;
-function compiledWasm(): Promise<WasmModule> {
-  compiled ??= readFile(createRequire(import.meta.url).resolve('7z-wasm/7zz.wasm')).then((bytes) => Wasm.compile(bytes));
-  return compiled;
-}
+/**
+ * 7-Zip arrives compiled, as the first message: the job's thread compiles it once per process and
+ * V8 shares the machine code (and its optimised tier) between all the workers it is sent to.
+ * Each request still instantiates it afresh (milliseconds).
+ */
+let receiveWasm: (module: WasmModule) => void = () => undefined;
+const compiled = new Promise<WasmModule>((resolve) => (receiveWasm = resolve));
 
 type InstantiateWasm = (imports: object, receive: (instance: WasmInstance, module: WasmModule) => void) => object;
 
 async function instance(onLine: (line: string) => void): Promise<SevenZipModule> {
   const out = new LineSplitter(onLine);
   const err = new LineSplitter(onLine);
-  const wasm = await compiledWasm();
+  const wasm = await compiled;
   const instantiateWasm: InstantiateWasm = (imports, receive) => {
     Wasm.instantiate(wasm, imports).then(
       (created) => receive(created, wasm),
@@ -206,7 +203,8 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
   (fs as unknown as { mknod: typeof mknod }).mknod = (p: string, mode: number, dev: number) => {
     const type = mode & 0o170000;
     if (type !== 0o040000 && type !== 0o100000) throw errnoError(EPERM);
-    return mknod(p, mode, dev);
+    // Files are created as storage keeps them (owner only), so storing one is a rename and no chmod.
+    return mknod(p, type === 0o100000 ? type | 0o600 : mode, dev);
   };
   // Archive modes (000, setuid…) would only get in the way of reading and deleting what we keep.
   fs.chmod = () => undefined;
@@ -235,8 +233,12 @@ async function extract(request: ExtractRequest, post: (file: SettledFile) => voi
     args.push('-scsUTF-8', '-i@/include.txt');
   }
   args.push(`${IN}/${path.basename(request.archive)}`);
+  const analyzer = new EntryAnalyzer(request.outDir, request.maxDicomHeaderBytes);
   const { flush } = guardFileSystem(module, request, result, {
-    settle: (file) => post({ ...file, failed: failed.has(file.rel) }),
+    settle: (file) => {
+      const fileFailed = failed.has(file.rel);
+      post({ ...file, failed: fileFailed, analysis: fileFailed ? null : analyzer.analyze(file.rel) });
+    },
   });
   const { exitCode, thrown } = run(module, args);
   flush();
@@ -249,7 +251,11 @@ async function extract(request: ExtractRequest, post: (file: SettledFile) => voi
 const port = parentPort;
 if (port === null) throw new Error('sevenzip-worker must run in a worker thread');
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
+  if ('wasm' in request) {
+    receiveWasm(request.wasm);
+    return;
+  }
   const post = (settled: SettledFile): void => port.postMessage({ id: request.id, settled } satisfies WorkerReply);
   const work = request.op === 'list' ? list(request) : extract(request, post);
   work.then(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -332,6 +332,17 @@ describe('FsStorage.putFile', () => {
     await expect(storage.putFile(key, source)).rejects.toBeInstanceOf(ObjectExistsError);
     expect((await readFile(source)).toString()).toBe('second');
     expect((await buffer(await storage.get(key))).toString()).toBe('first');
+  });
+
+  it('keeps every stored object private, however the source was created', async () => {
+    for (const [mode, durable] of [[0o644, false], [0o4600, false], [0o600, false], [0o666, true]] as const) {
+      const source = path.join(dir, `mode-${mode.toString(8)}-${durable}.bin`);
+      await writeFile(source, 'entry');
+      await chmod(source, mode);
+      const key = newEntryKey(7);
+      await storage.putFile(key, source, { durable });
+      expect((await stat(path.join(root, ...key.split('/')))).mode & 0o7777).toBe(0o600);
+    }
   });
 
   it('refuses a symbolic link, which could point anywhere', async () => {

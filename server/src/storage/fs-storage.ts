@@ -32,6 +32,8 @@ export class FsStorage implements Storage {
   readonly #tempDir: string;
   // Directories whose whole path this process has fsynced; directories are never removed.
   readonly #durableDirs = new Set<string>();
+  // Directories this process has made or found (not necessarily durable yet).
+  readonly #madeDirs = new Set<string>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -71,15 +73,18 @@ export class FsStorage implements Storage {
     // A link from an extracted archive must never smuggle another file into the store.
     const info = await lstat(localPath);
     if (!info.isFile()) throw new Error(`Not a regular file: ${localPath}`);
-    if (await isPresent(target)) throw new ObjectExistsError(key);
+    // No existence check first: link() in #publish refuses an existing key atomically.
 
     const durable = opts.durable ?? true;
-    const fd = await openFd(localPath, 'r');
-    try {
-      await promisify(fs.fchmod)(fd, FILE_MODE);
-      if (durable) await fsyncFd(fd);
-    } finally {
-      await closeFd(fd);
+    // Extracted entries arrive already private; bulk stores then cost a link and an unlink.
+    if (durable || (info.mode & 0o7777) !== FILE_MODE) {
+      const fd = await openFd(localPath, 'r');
+      try {
+        await promisify(fs.fchmod)(fd, FILE_MODE);
+        if (durable) await fsyncFd(fd);
+      } finally {
+        await closeFd(fd);
+      }
     }
     try {
       await this.#publish(localPath, target, key, durable);
@@ -217,7 +222,10 @@ export class FsStorage implements Storage {
   async #publish(source: string, target: string, key: string, durable = true): Promise<void> {
     const dir = path.dirname(target);
     if (durable) await this.#ensureDurableDir(dir);
-    else await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    else if (!this.#madeDirs.has(dir)) {
+      await mkdir(dir, { recursive: true, mode: DIR_MODE });
+      this.#madeDirs.add(dir);
+    }
     // rename() would silently replace an existing object; link() fails with EEXIST instead, and
     // atomically, so two puts racing for one key cannot both win.
     try {

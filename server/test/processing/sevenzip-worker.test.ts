@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SevenZipWorker } from '../../src/processing/sevenzip-client.js';
+import type { SettledFile } from '../../src/processing/sevenzip-protocol.js';
 import { DICOM_DIR, sh, tempDir } from './helpers.js';
 
 const workers: SevenZipWorker[] = [];
@@ -25,12 +26,38 @@ describe('the 7-Zip worker and its write guard', () => {
       format: 'zip',
       outDir: path.join(dir, 'out'),
       include: null,
+      maxDicomHeaderBytes: 16 << 20,
       // The real size is 3 MB: telling the guard 1000 bytes is what a lying header looks like to it.
       guard: { maxEntryBytes: 1e9, expectedSizes: { 'big.bin': 1000 }, budgetBytes: 1e9, budgetReason: 'total' },
     });
     expect(result.stop).toEqual({ reason: 'header-lied', path: 'big.bin' });
     expect(result.completed).toEqual(['a.dcm']);
     expect((await lstat(path.join(dir, 'out/big.bin'))).size).toBeLessThanOrEqual(1000);
+  });
+
+  it('reads each file as it settles: size, kind and DICOM header, created for the owner only', async () => {
+    const dir = await tempDir();
+    await sh(`cp '${DICOM_DIR}/s01_CT_small.dcm' a.dcm && echo hello > b.txt && bsdtar --format zip -cf s.zip a.dcm b.txt`, dir);
+    const stdout = await sh(`dcmdump +P SOPInstanceUID +P Rows a.dcm`, dir);
+    const [uid, rows] = [/\[([\d.]+)\]/.exec(stdout)![1], /US (\d+)/.exec(stdout)![1]];
+    await mkdir(path.join(dir, 'out'));
+    const settled: SettledFile[] = [];
+    await worker().extract(
+      {
+        archive: path.join(dir, 's.zip'),
+        format: 'zip',
+        outDir: path.join(dir, 'out'),
+        include: null,
+        maxDicomHeaderBytes: 16 << 20,
+        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
+      },
+      (file) => settled.push(file),
+    );
+    const [dcm, txt] = settled;
+    expect(dcm?.analysis).toMatchObject({ kind: 'dicom', size: (await lstat(path.join(dir, 'a.dcm'))).size });
+    expect(dcm?.analysis?.dicom).toMatchObject({ ok: true, fields: { sop_instance_uid: uid, rows: Number(rows) } });
+    expect(txt?.analysis).toEqual({ kind: 'unknown', size: 6, dicom: null });
+    expect((await lstat(path.join(dir, 'out/a.dcm'))).mode & 0o777).toBe(0o600);
   });
 
   it('stops when the run would pass its byte budget', async () => {
@@ -42,6 +69,7 @@ describe('the 7-Zip worker and its write guard', () => {
       format: 'gzip',
       outDir: path.join(dir, 'out'),
       include: null,
+      maxDicomHeaderBytes: 16 << 20,
       guard: { maxEntryBytes: null, expectedSizes: {}, budgetBytes: 5_000_000, budgetReason: 'ratio' },
     });
     expect(result.stop?.reason).toBe('ratio');
@@ -57,6 +85,7 @@ describe('the 7-Zip worker and its write guard', () => {
       format: 'tar',
       outDir: path.join(dir, 'out'),
       include: null,
+      maxDicomHeaderBytes: 16 << 20,
       guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
     });
     expect(await readdir(path.join(dir, 'out'))).toEqual(['f.txt']);

@@ -1,0 +1,67 @@
+// What the 7-Zip worker learns about each file it has just written, so the job's thread need not
+// open it again: that it is a regular file inside the output directory, its size, its kind, and
+// for DICOM its header fields. Runs synchronously, on the worker, inside 7-Zip's run.
+import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { TDicomFields } from '@portal/contract';
+import { detectKind, type ContentKind } from './detect-kind.js';
+import { readDicomHeaderSync, type DicomHeader } from './dicom-header.js';
+
+/** A DICOM header as the job records it (the parsed data set stays on the worker). */
+export type DicomSummary = { ok: true; fields: TDicomFields; isDicomdir: boolean } | { ok: false; reason: string };
+
+export interface EntryAnalysis {
+  size: number;
+  kind: ContentKind;
+  /** For kind 'dicom' only. */
+  dicom: DicomSummary | null;
+}
+
+export function summarizeHeader(header: DicomHeader): DicomSummary {
+  return header.ok ? { ok: true, fields: header.fields, isDicomdir: header.isDicomdir } : { ok: false, reason: header.reason };
+}
+
+/** Enough for kind detection and, usually, a whole DICOM header. */
+const HEAD_BYTES = 64 * 1024;
+
+export class EntryAnalyzer {
+  /** Real paths of directories already checked to lie inside the root. */
+  private readonly insideDirs = new Set<string>();
+  private readonly realRoot: string;
+  private readonly head = Buffer.alloc(HEAD_BYTES);
+
+  constructor(
+    private readonly root: string,
+    private readonly maxDicomHeaderBytes: number,
+  ) {
+    this.realRoot = realpathSync(root);
+  }
+
+  /** Null when the file is not a regular file inside the root (the job then checks it itself). */
+  analyze(rel: string): EntryAnalysis | null {
+    const file = path.join(this.root, rel);
+    try {
+      if (!lstatSync(file).isFile() || !this.isInside(path.dirname(file))) return null;
+      const fd = openSync(file, 'r');
+      try {
+        const { size } = fstatSync(fd);
+        const head = this.head.subarray(0, readSync(fd, this.head, 0, HEAD_BYTES, 0));
+        const kind = detectKind(head);
+        const dicom = kind === 'dicom' ? summarizeHeader(readDicomHeaderSync(fd, size, this.maxDicomHeaderBytes, head)) : null;
+        return { size, kind, dicom };
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  private isInside(dir: string): boolean {
+    if (this.insideDirs.has(dir)) return true;
+    const real = realpathSync(dir);
+    const inside = real === this.realRoot || real.startsWith(this.realRoot + path.sep);
+    if (inside) this.insideDirs.add(dir);
+    return inside;
+  }
+}

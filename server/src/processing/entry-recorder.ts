@@ -1,0 +1,68 @@
+// Stores extracted entries and records their rows in bulk: rows in one transaction per batch, and
+// the storage flushed in the background as bytes accumulate, so the flush the job waits for before
+// 'ready' has little left to write.
+import type { NewFileEntry } from '../db/schema.js';
+import { ObjectExistsError } from '../storage/storage-errors.js';
+import type { Storage } from '../storage/storage.js';
+import type { EntriesRepository } from './entries.repository.js';
+
+const ROWS_PER_BATCH = 50;
+const FLUSH_EVERY_BYTES = 256 * 1024 ** 2;
+
+export class EntryRecorder {
+  private rows: NewFileEntry[] = [];
+  private unflushedBytes = 0;
+  private flushing: Promise<void> | null = null;
+  private flushError: Error | null = null;
+
+  constructor(
+    private readonly entries: EntriesRepository,
+    private readonly storage: Storage,
+  ) {}
+
+  /** Moves an extracted file into storage under its entry key (not yet durable). */
+  async store(key: string, tempPath: string, size: number): Promise<void> {
+    try {
+      await this.storage.putFile(key, tempPath, { durable: false });
+    } catch (err) {
+      if (!(err instanceof ObjectExistsError)) throw err;
+      // A crash between storing and recording left the object without its row: replace it.
+      await this.storage.delete(key);
+      await this.storage.putFile(key, tempPath, { durable: false });
+    }
+    this.unflushedBytes += size;
+    if (this.unflushedBytes >= FLUSH_EVERY_BYTES && this.flushing === null) this.flushInBackground();
+  }
+
+  /** Rows are written in order, after the objects they point to were stored. */
+  async record(row: NewFileEntry): Promise<void> {
+    this.rows.push(row);
+    if (this.rows.length >= ROWS_PER_BATCH) await this.writeRows();
+  }
+
+  /** Writes the last rows and makes every stored entry durable. */
+  async finish(): Promise<void> {
+    await this.writeRows();
+    await this.flushing;
+    if (this.flushError !== null) throw this.flushError;
+    await this.storage.flush();
+  }
+
+  private async writeRows(): Promise<void> {
+    const rows = this.rows;
+    this.rows = [];
+    await this.entries.insertMany(rows);
+  }
+
+  private flushInBackground(): void {
+    this.unflushedBytes = 0;
+    this.flushing = this.storage
+      .flush()
+      .catch((err: unknown) => {
+        this.flushError ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+  }
+}

@@ -9,15 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createReadStream, existsSync } from 'node:fs';
-import { loadConfig } from '../../server/src/config/config.js';
-import { openDatabase } from '../../server/src/db/database.js';
-import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { runProcessUpload } from '../../server/src/processing/process-upload.job.js';
-import { createServices } from '../../server/src/services.js';
-import { createStorage } from '../../server/src/storage/create-storage.js';
-import { newUploadKey } from '../../server/src/storage/object-key.js';
-import type { Storage } from '../../server/src/storage/storage.js';
+import { existsSync } from 'node:fs';
+import { buildIngestChild } from './ingest-build.js';
 
 const run = promisify(execFile);
 const sh = (command: string, cwd: string) => run('sh', ['-c', command], { cwd, maxBuffer: 64 << 20 });
@@ -65,78 +58,6 @@ async function timeBsdtar(zip: string, dir: string): Promise<{ seconds: number; 
   return { seconds: seconds!, syncSeconds, rssMb: kb! / 1024, out };
 }
 
-type Services = ReturnType<typeof createServices>;
-
-async function storeUpload(services: Services, zip: string): Promise<number> {
-  const company = await services.repos.companies.create(`Bench ${path.basename(zip)}`);
-  const project = await services.repos.projects.create({ company_id: company.id, name: 'Bench', created_by: null });
-  const key = newUploadKey();
-  const { size } = await services.storage.put(key, createReadStream(zip));
-  const file = await services.repos.files.commitUpload({
-    project_id: project.id,
-    company_id: company.id,
-    file: path.basename(zip),
-    filesize: size,
-    sha256: 'not-measured',
-    storage_key: key,
-    kind: 'archive',
-    created_by: null,
-  });
-  return file.id;
-}
-
-/** Runs the queued job of one stored upload as the server would; answers seconds and the last flush's. */
-async function runJob(services: Services, dataDir: string, limits: ReturnType<typeof loadConfig>['processing']['limits']) {
-  const job = await services.repos.jobs.claim('bench', 3_600_000);
-  if (!job) throw new Error('no job was queued for the upload');
-  // The final flush (one syncfs making every entry durable) is timed on its own as well.
-  const s = services.storage;
-  let flushSeconds = 0;
-  const storage: Storage = {
-    put: s.put.bind(s),
-    putFile: s.putFile.bind(s),
-    get: s.get.bind(s),
-    openLocal: s.openLocal.bind(s),
-    stat: s.stat.bind(s),
-    delete: s.delete.bind(s),
-    list: s.list.bind(s),
-    sweepIncomplete: s.sweepIncomplete.bind(s),
-    flush: async () => {
-      const at = process.hrtime.bigint();
-      await s.flush();
-      flushSeconds = Number(process.hrtime.bigint() - at) / 1e9;
-    },
-  };
-  const started = process.hrtime.bigint();
-  const deps = { files: services.repos.files, entries: services.repos.entries, storage, workDir: path.join(dataDir, 'work'), limits };
-  await runProcessUpload(deps, job, new AbortController().signal);
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, flushSeconds };
-}
-
-/**
- * Runs in a child process so its peak RSS (main thread and the 7-Zip workers) is its own: the zip
- * is stored as an upload on a fresh SQLite DATA_DIR, then its processing job runs as the server
- * would run it. A small job runs first, untimed: a running server has compiled 7-Zip and warmed
- * its code already (the first job after a start pays about a second of CPU for that).
- */
-async function child(zip: string, warmZip: string, dataDir: string): Promise<void> {
-  await rm(dataDir, { recursive: true, force: true });
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const handle = openDatabase(config);
-  await migrateToLatest(handle);
-  const services = createServices(handle, config, createStorage(config));
-  await storeUpload(services, warmZip);
-  const warm = await runJob(services, dataDir, config.processing.limits);
-  const fileId = await storeUpload(services, zip);
-  const { seconds, flushSeconds } = await runJob(services, dataDir, config.processing.limits);
-
-  const row = await services.repos.files.findForProcessing(fileId);
-  const entries = await services.repos.entries.recordedCount(fileId);
-  await handle.close();
-  await rm(dataDir, { recursive: true, force: true });
-  console.log(JSON.stringify({ seconds, flushSeconds, warmSeconds: warm.seconds, entries, status: row?.processing_status, summary: row?.processing_summary, rssMb: process.resourceUsage().maxRSS / 1024 }));
-}
-
 /** The warm-up upload: the test suite's DICOM fixtures in a zip, a few MB. */
 async function warmUpZip(dir: string): Promise<string> {
   const zip = path.join(dir, 'warm-up.zip');
@@ -145,15 +66,14 @@ async function warmUpZip(dir: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--child')) return child(arg('child', ''), arg('warm', ''), arg('work', ''));
   const dir = arg('dir', path.join(tmpdir(), 'ingest-bench'));
   const instances = Number(arg('instances', '2000'));
   await mkdir(dir, { recursive: true });
   const zip = await generate(dir, instances, process.argv.includes('--deflate'));
   const { stdout: size } = await sh(`stat -c %s '${zip}'`, dir);
   const bsdtar = await timeBsdtar(zip, dir);
-  const self = fileURLToPath(import.meta.url);
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', self, '--child', zip, '--warm', await warmUpZip(dir), '--work', path.join(dir, 'data')], {
+  const childScript = await buildIngestChild();
+  const { stdout } = await run(process.execPath, [childScript, '--zip', zip, '--warm', await warmUpZip(dir), '--work', path.join(dir, 'data')], {
     maxBuffer: 64 << 20,
   });
   await rm(bsdtar.out, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import type { EntryAnalysis } from './entry-analysis.js';
 import { normalizeEntryPath } from './entry-path.js';
 import type { ProcessingLimits } from './limits.js';
 import type { ListedEntry } from './sevenzip-listing.js';
-import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, WriteGuard } from './sevenzip-protocol.js';
+import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, UnzipMember, WriteGuard } from './sevenzip-protocol.js';
+import { readZipDirectory, type ZipListedEntry } from './zip-directory.js';
 import type { SevenZipWorker } from './sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
@@ -224,9 +225,24 @@ function splitRuns(pending: readonly string[], include: Map<string, ListedEntry>
   });
 }
 
+/** Lists with yauzl when the zip is plain enough for the native path, else with 7-Zip. */
+async function listLayer(input: LayerInput): Promise<{ listed: ListResult; native: boolean }> {
+  const zip = input.kind === 'zip' ? await readZipDirectory(input.archive, input.budget.remainingEntries) : null;
+  if (zip === null) {
+    return { listed: await input.sevenZip.list({ archive: input.archive, format: FORMATS[input.kind], cap: input.budget.remainingEntries }), native: false };
+  }
+  const listing = { entries: zip.entries, overflow: zip.overflow, errors: [], encrypted: false };
+  return { listed: { exitCode: 0, listing, crash: null }, native: true };
+}
+
+function unzipMember(rel: string, entry: ListedEntry): UnzipMember {
+  if (!('zip' in entry) || entry.size === null) throw new Error(`${rel} was not listed from a zip's central directory`);
+  return { rel, size: entry.size, ...(entry as ZipListedEntry).zip };
+}
+
 async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
-  const listed = await input.sevenZip.list({ archive: input.archive, format, cap: input.budget.remainingEntries });
+  const { listed, native } = await listLayer(input);
   const { listing } = listed;
   if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
@@ -256,7 +272,18 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     wake();
   };
   const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
-    worker.extract(
+    native
+      ? worker.unzip(
+          {
+            archive: input.archive,
+            outDir: input.outDir,
+            members: paths.map((p) => unzipMember(p, include.get(p)!)),
+            guard: budget,
+            maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+          },
+          onSettled,
+        )
+      : worker.extract(
       {
         archive: input.archive,
         format,

@@ -10,6 +10,7 @@ import type {
   ListRequest,
   ListResult,
   SettledFile,
+  UnzipRequest,
   WasmModule,
   WorkerReply,
   WorkerRequest,
@@ -73,6 +74,11 @@ export class SevenZipWorker {
 
   list(request: Omit<ListRequest, 'op'>): Promise<ListResult> {
     return this.send({ op: 'list', ...request }) as Promise<ListResult>;
+  }
+
+  /** The native zip path: same answer and notifications as extract. */
+  unzip(request: Omit<UnzipRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
+    return this.send({ op: 'unzip', ...request }, onSettled) as Promise<ExtractResult>;
   }
 
   /** onSettled hears of each file as soon as it is final, before the run ends. */

@@ -1,6 +1,7 @@
 // Messages between the job's thread and the worker thread that runs 7-Zip (WebAssembly).
 import type { EntryAnalysis } from './entry-analysis.js';
 import type { Listing } from './sevenzip-listing.js';
+import type { ZipLocation } from './zip-directory.js';
 
 /** 7-Zip's names for the formats we open; passing one (-t) stops 7-Zip from guessing. */
 export type SevenZipFormat = '7z' | 'zip' | 'rar' | 'rar5' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'lzma';
@@ -35,10 +36,28 @@ export interface ExtractRequest {
   maxDicomHeaderBytes: number;
 }
 
+/** One planned entry of a plain zip, for the native zip path. */
+export interface UnzipMember extends ZipLocation {
+  /** Normalised path under outDir. */
+  rel: string;
+  /** Uncompressed size from the central directory; more bytes than this is a lying header. */
+  size: number;
+}
+
+/** Extracts the members of a plain zip without 7-Zip; answers and settles files as `extract` does. */
+export interface UnzipRequest {
+  op: 'unzip';
+  archive: string;
+  outDir: string;
+  members: UnzipMember[];
+  guard: WriteGuard;
+  maxDicomHeaderBytes: number;
+}
+
 /** A compiled WebAssembly.Module (typed loosely: @types/node 20 lacks the WebAssembly functions). */
 export type WasmModule = object;
 
-export type WorkerRequest = (ListRequest | ExtractRequest) & { id: number };
+export type WorkerRequest = (ListRequest | ExtractRequest | UnzipRequest) & { id: number };
 
 export type StopReason = 'entry-too-large' | 'header-lied' | 'total' | 'ratio';
 

@@ -1,11 +1,13 @@
-// Runs 7-Zip (WebAssembly) off the main thread. 7-Zip's calls are synchronous and can run for
-// minutes, and a stop from the write guard unwinds through WebAssembly, leaving that instance
-// unusable: so each request gets a fresh instance, and the job's thread can terminate us at once.
+// Runs 7-Zip (WebAssembly), and the native zip path, off the main thread. 7-Zip's calls are
+// synchronous and can run for minutes, and a stop from the write guard unwinds through
+// WebAssembly, leaving that instance unusable: so each request gets a fresh instance, and the
+// job's thread can terminate us at once.
 import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { EntryAnalyzer } from './entry-analysis.js';
+import { unzip } from './zip-extract.js';
 import { ListingParser } from './sevenzip-listing.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
@@ -257,7 +259,7 @@ port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
     return;
   }
   const post = (settled: SettledFile): void => port.postMessage({ id: request.id, settled } satisfies WorkerReply);
-  const work = request.op === 'list' ? list(request) : extract(request, post);
+  const work = request.op === 'list' ? list(request) : request.op === 'unzip' ? unzip(request, post) : extract(request, post);
   work.then(
     (result) => port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply),

@@ -1,0 +1,161 @@
+// The native zip path, on the extraction worker: each planned entry's bytes are read at the offset
+// the central directory gave, inflated by Node's zlib when deflated, checked against their CRC-32
+// and size, hashed, and written under the already normalised name. The same write guard as
+// 7-Zip's applies to every byte, and a guard stop ends the run the same way.
+import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import yauzl from 'yauzl';
+import { EntryAnalyzer } from './entry-analysis.js';
+import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from './sevenzip-protocol.js';
+
+const CHUNK = 1 << 20;
+
+class GuardStop extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`write guard: ${reason}`);
+  }
+}
+
+function* storedBytes(fd: number, buffer: Buffer, start: number, length: number): Generator<Buffer> {
+  for (let position = start, left = length; left > 0; ) {
+    const read = readSync(fd, buffer, 0, Math.min(left, buffer.length), position);
+    if (read === 0) throw new Error('unexpected end of archive');
+    yield buffer.subarray(0, read);
+    position += read;
+    left -= read;
+  }
+}
+
+function* copiedBytes(fd: number, start: number, length: number): Generator<Buffer> {
+  // zlib keeps the chunks it is given until it has read them: each needs its own buffer.
+  for (const chunk of storedBytes(fd, Buffer.allocUnsafe(Math.min(length, CHUNK)), start, length)) yield Buffer.from(chunk);
+}
+
+async function* inflatedBytes(fd: number, start: number, length: number): AsyncGenerator<Buffer> {
+  const inflate = zlib.createInflateRaw({ chunkSize: 256 * 1024 });
+  const source = Readable.from(copiedBytes(fd, start, length), { objectMode: false });
+  source.on('error', (error) => inflate.destroy(error));
+  source.pipe(inflate);
+  try {
+    for await (const chunk of inflate) yield chunk as Buffer;
+  } finally {
+    source.destroy();
+    inflate.destroy();
+  }
+}
+
+function writeAll(fd: number, chunk: Buffer): void {
+  for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+}
+
+class Unzipper {
+  private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
+  private readonly analyzer: EntryAnalyzer;
+  private readonly madeDirs = new Set<string>();
+  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+
+  constructor(
+    private readonly request: UnzipRequest,
+    private readonly zip: yauzl.ZipFile,
+    private readonly archiveFd: number,
+    private readonly post: (file: SettledFile) => void,
+  ) {
+    this.analyzer = new EntryAnalyzer(request.outDir, request.maxDicomHeaderBytes);
+  }
+
+  async run(): Promise<ExtractResult> {
+    try {
+      for (const member of this.request.members) {
+        if (!(await this.extract(member))) break;
+      }
+    } catch (error) {
+      this.result.crash = error instanceof Error ? error.message : String(error);
+    }
+    return this.result;
+  }
+
+  /** False when the guard stopped the run at this member. */
+  private async extract(member: UnzipMember): Promise<boolean> {
+    const fd = await this.create(member);
+    if (fd === null) {
+      this.settle(member, null, true);
+      return true;
+    }
+    const hash = createHash('sha256');
+    let crc = 0;
+    let bytes = 0;
+    let damaged = false;
+    try {
+      for await (const chunk of this.bytesOf(member, fd.dataStart)) {
+        this.check(member, bytes + chunk.length, chunk.length);
+        crc = zlib.crc32(chunk, crc);
+        hash.update(chunk);
+        writeAll(fd.out, chunk);
+        bytes += chunk.length;
+        this.result.written += chunk.length;
+      }
+    } catch (error) {
+      if (error instanceof GuardStop) {
+        this.result.stop = { reason: error.reason, path: member.rel };
+        return false;
+      }
+      damaged = true;
+    } finally {
+      closeSync(fd.out);
+    }
+    const failed = damaged || bytes !== member.size || crc >>> 0 !== member.crc32 >>> 0;
+    this.settle(member, failed ? null : hash.digest('hex'), failed);
+    return true;
+  }
+
+  private check(member: UnzipMember, after: number, length: number): void {
+    const { guard } = this.request;
+    if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large');
+    if (after > member.size) throw new GuardStop('header-lied');
+    if (this.result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason);
+  }
+
+  private bytesOf(member: UnzipMember, dataStart: number): Iterable<Buffer> | AsyncIterable<Buffer> {
+    return member.method === 0
+      ? storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize)
+      : inflatedBytes(this.archiveFd, dataStart, member.compressedSize);
+  }
+
+  /** The member's data offset and its new output file; null if either cannot be had. */
+  private async create(member: UnzipMember): Promise<{ dataStart: number; out: number } | null> {
+    try {
+      const at = Object.assign(new yauzl.Entry(), { relativeOffsetOfLocalHeader: member.localHeaderOffset, compressedSize: member.compressedSize });
+      const { fileDataStart } = await this.zip.readLocalFileHeaderPromise(at, { minimal: true });
+      const file = path.join(this.request.outDir, member.rel);
+      const dir = path.dirname(file);
+      if (!this.madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        this.madeDirs.add(dir);
+      }
+      // 'wx': never opens anything already there, link or not. Owner-only, as storage keeps it.
+      return { dataStart: fileDataStart, out: openSync(file, 'wx', 0o600) };
+    } catch {
+      return null;
+    }
+  }
+
+  private settle(member: UnzipMember, sha256: string | null, failed: boolean): void {
+    this.result.completed.push(member.rel);
+    const analysis = failed ? null : this.analyzer.analyze(member.rel);
+    this.post({ rel: member.rel, sha256, failed, analysis });
+  }
+}
+
+export async function unzip(request: UnzipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
+  const zip = await yauzl.openPromise(request.archive, { lazyEntries: true, autoClose: false, decodeStrings: false });
+  const archiveFd = openSync(request.archive, 'r');
+  try {
+    return await new Unzipper(request, zip, archiveFd, post).run();
+  } finally {
+    closeSync(archiveFd);
+    zip.close();
+  }
+}

@@ -1,0 +1,91 @@
+// The native zip path (yauzl + Node's zlib) against zips that lie, and the cases it leaves to 7-Zip.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readZipDirectory } from '../../src/processing/zip-directory.js';
+import { DICOM_DIR, collect, sh, tempDir } from './helpers.js';
+
+const MB = 1024 * 1024;
+const CENTRAL_HEADER = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/** Rewrites the uncompressed size the central directory states for `name`. */
+function understate(zip: Buffer, name: string, size: number): Buffer {
+  for (let at = zip.indexOf(CENTRAL_HEADER); at >= 0; at = zip.indexOf(CENTRAL_HEADER, at + 4)) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    if (zip.subarray(at + 46, at + 46 + nameLength).toString() === name) {
+      zip.writeUInt32LE(size, at + 24);
+      return zip;
+    }
+  }
+  throw new Error(`${name} is not in the central directory`);
+}
+
+async function threeDicoms(dir: string): Promise<void> {
+  await sh(`cp '${DICOM_DIR}/s01_CT_small.dcm' a.dcm && cp '${DICOM_DIR}/s10_MR_small_implicit.dcm' c.dcm`, dir);
+}
+
+describe('the native zip path', () => {
+  it('reads plain zips itself and leaves encrypted or unusual ones to 7-Zip', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('7zz a -bso0 -tzip -mm=Deflate plain.zip a.dcm c.dcm', dir);
+    await sh('7zz a -bso0 -tzip -mm=BZip2 bzip2.zip a.dcm c.dcm', dir);
+    await sh('7zz a -bso0 -tzip -psecret locked.zip a.dcm', dir);
+    expect((await readZipDirectory(path.join(dir, 'plain.zip'), 100))?.entries.map((e) => [e.rawPath, e.zip.method])).toEqual([
+      ['a.dcm', 8],
+      ['c.dcm', 8],
+    ]);
+    expect(await readZipDirectory(path.join(dir, 'bzip2.zip'), 100)).toBeNull();
+    expect(await readZipDirectory(path.join(dir, 'locked.zip'), 100)).toBeNull();
+    // 7-Zip then reads what the native path declined, with the same results.
+    const bzip2 = await collect(path.join(dir, 'bzip2.zip'), 'bzip2.zip');
+    const plain = await collect(path.join(dir, 'plain.zip'), 'plain.zip');
+    expect(bzip2.entries.map((e) => [e.path, e.kind, e.sha256])).toEqual(plain.entries.map((e) => [e.path, e.kind, e.sha256]));
+  });
+
+  it('skips a deflated entry that inflates past the size its header states, and keeps the others', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('head -c 8000000 /dev/zero > b.bin && bsdtar --format zip -cf honest.zip a.dcm b.bin c.dcm', dir);
+    const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'b.bin', 1000);
+    await writeFile(path.join(dir, 'lying.zip'), zip);
+    const { result, entries } = await collect(path.join(dir, 'lying.zip'), 'lying.zip');
+    expect(result.status).toBe('ready');
+    expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
+      ['a.dcm', 'dicom', null],
+      ['b.bin', 'skipped', 'entry larger than its header states'],
+      ['c.dcm', 'dicom', null],
+    ]);
+  });
+
+  it('stops inflating a lying entry at the total-size limit', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    // 64 MB of zeros deflate to ~64 KB; the directory claims 16 MB, which the listing's ratio check lets pass.
+    await sh('head -c 64M /dev/zero > zeros.bin && bsdtar --format zip -cf honest.zip a.dcm zeros.bin', dir);
+    const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'zeros.bin', 16 * MB);
+    await writeFile(path.join(dir, 'bomb.zip'), zip);
+    const { result, entries } = await collect(path.join(dir, 'bomb.zip'), 'bomb.zip', { limits: { maxTotalBytes: 4 * MB } });
+    expect(result.status).toBe('ready');
+    expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
+      ['a.dcm', 'dicom', null],
+      ['zeros.bin', 'skipped', 'total size limit reached'],
+    ]);
+  });
+
+  it('skips an entry whose local header is damaged, and keeps the others', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('bsdtar --format zip -cf good.zip a.dcm c.dcm', dir);
+    const zip = await readFile(path.join(dir, 'good.zip'));
+    // The second local header's signature: its data can no longer be found.
+    zip.fill(0, zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4), zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4) + 4);
+    await writeFile(path.join(dir, 'broken.zip'), zip);
+    const { result, entries } = await collect(path.join(dir, 'broken.zip'), 'broken.zip');
+    expect(result.status).toBe('ready');
+    expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
+      ['a.dcm', 'dicom', null],
+      ['c.dcm', 'skipped', 'corrupt or truncated data'],
+    ]);
+  });
+});

@@ -54,18 +54,14 @@ function spawnWorker(): Worker {
 
 export class SevenZipWorker {
   private readonly worker: Worker;
-  /** Requests wait for the module to reach the worker; messages keep their order after it. */
-  private readonly ready: Promise<void>;
+  /** 7-Zip requests wait for the module to reach the worker (sent once, when first needed). */
+  private wasmSent: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | null = null;
 
   constructor(signal?: AbortSignal) {
     this.worker = spawnWorker();
-    this.ready = compiledSevenZip().then(
-      (wasm) => this.worker.postMessage({ wasm }),
-      (error: unknown) => this.failAll(error instanceof Error ? error : new Error(String(error))),
-    );
     this.worker.on('message', (reply: WorkerReply) => this.settle(reply));
     this.worker.on('error', (error) => this.failAll(error));
     this.worker.on('exit', (code) => this.failAll(new Error(`7-Zip worker exited (${code})`)));
@@ -91,6 +87,14 @@ export class SevenZipWorker {
     await this.worker.terminate();
   }
 
+  private sevenZipReady(): Promise<void> {
+    this.wasmSent ??= compiledSevenZip().then(
+      (wasm) => this.worker.postMessage({ wasm }),
+      (error: unknown) => this.failAll(error instanceof Error ? error : new Error(String(error))),
+    );
+    return this.wasmSent;
+  }
+
   private abort(reason: unknown): void {
     this.failAll(reason instanceof Error ? reason : new Error('aborted'));
     void this.worker.terminate();
@@ -101,9 +105,12 @@ export class SevenZipWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onSettled });
-      void this.ready.then(() => {
+      const post = (): void => {
         if (this.failure === null) this.worker.postMessage({ ...request, id });
-      });
+      };
+      // The native zip path needs no 7-Zip: a job that only meets plain zips never compiles it.
+      if (request.op === 'unzip') post();
+      else void this.sevenZipReady().then(post);
     });
   }
 

@@ -58,19 +58,30 @@ describe('the native zip path', () => {
     ]);
   });
 
-  it('stops inflating a lying entry at the total-size limit', async () => {
+  it('stops streaming a large deflated entry as soon as it passes its stated size', async () => {
     const dir = await tempDir();
     await threeDicoms(dir);
-    // 64 MB of zeros deflate to ~64 KB; the directory claims 16 MB, which the listing's ratio check lets pass.
+    // 64 MB of zeros deflate to ~64 KB; the directory claims 20 MB (over the size inflated at once).
     await sh('head -c 64M /dev/zero > zeros.bin && bsdtar --format zip -cf honest.zip a.dcm zeros.bin', dir);
-    const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'zeros.bin', 16 * MB);
+    const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'zeros.bin', 20 * MB);
     await writeFile(path.join(dir, 'bomb.zip'), zip);
-    const { result, entries } = await collect(path.join(dir, 'bomb.zip'), 'bomb.zip', { limits: { maxTotalBytes: 4 * MB } });
+    const { result, entries } = await collect(path.join(dir, 'bomb.zip'), 'bomb.zip', { limits: { maxCompressionRatio: 1000 } });
     expect(result.status).toBe('ready');
     expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
       ['a.dcm', 'dicom', null],
-      ['zeros.bin', 'skipped', 'total size limit reached'],
+      ['zeros.bin', 'skipped', 'entry larger than its header states'],
     ]);
+  });
+
+  it('streams a large deflated entry to the same bytes sha256sum sees', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('head -c 15000000 /dev/urandom | base64 > big.txt && bsdtar --format zip -cf big.zip a.dcm big.txt c.dcm', dir);
+    const sums = await sh('sha256sum a.dcm big.txt c.dcm', dir);
+    const { result, entries } = await collect(path.join(dir, 'big.zip'), 'big.zip');
+    expect(result.status).toBe('ready');
+    expect(entries.find((e) => e.path === 'big.txt')?.size).toBeGreaterThan(16 * MB);
+    expect(entries.map((e) => `${e.sha256}  ${e.path}`).join('\n')).toBe(sums.trim());
   });
 
   it('skips an entry whose local header is damaged, and keeps the others', async () => {

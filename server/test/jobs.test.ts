@@ -39,9 +39,12 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
       const user = await makeUser(server.services, { company });
       const token = await login(server.api, user.username, PASSWORD);
       const project = await makeProject(server.services, company);
+      // Zips of many entries: each job lasts long enough that every runner gets some.
+      const members = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}.dcm`, dicomFixture('s01_CT_small.dcm')]));
+      const zip = makeArchive(scratch, members, 'bsdtar --format zip -cf out.zip *.dcm', 'out.zip');
       const ids: number[] = [];
       for (let i = 0; i < 12; i += 1) {
-        const answer = await upload(server.api, token, { name: `w${i}.dcm`, data: dicomFixture('s01_CT_small.dcm') }, project.id);
+        const answer = await upload(server.api, token, { name: `w${i}.zip`, data: zip }, project.id);
         ids.push(answer.body.data[0].id);
       }
       const env = { DATA_DIR: server.database.dataDir, DATABASE_URL: server.database.databaseUrl };
@@ -61,7 +64,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
         const [job] = await server.services.repos.jobs.findForFile(id);
         expect(job?.attempts).toBe(1);
         claimedBy.add(job!.locked_by!);
-        expect(await server.services.repos.entries.recordedCount(id)).toBe(1);
+        expect(await server.services.repos.entries.recordedCount(id)).toBe(60);
       }
       expect(claimedBy.size).toBeGreaterThan(1);
     } finally {

@@ -5,6 +5,7 @@ import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
+import * as m004 from './migrations/004-entry-offsets.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -12,7 +13,12 @@ export interface MigrationContext {
 }
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
-const steps: Record<string, Step> = { '001-identity': m001, '002-projects-files': m002, '003-processing': m003 };
+const steps: Record<string, Step> = {
+  '001-identity': m001,
+  '002-projects-files': m002,
+  '003-processing': m003,
+  '004-entry-offsets': m004,
+};
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const ctx: MigrationContext = {

@@ -88,6 +88,8 @@ export interface FileEntryTable {
   kind: string;
   reason: string | null;
   storage_key: string | null;
+  /** Where the entry's bytes start inside the object at storage_key; null: the whole object. */
+  storage_offset: number | string | null;
   sop_instance_uid: string | null;
   sop_class_uid: string | null;
   study_instance_uid: string | null;

@@ -90,14 +90,23 @@ export function planDownload(facts: DownloadFacts, conditions: DownloadCondition
  */
 export async function sendDownload(
   reply: FastifyReply,
-  input: { storage: Storage; key: string; facts: DownloadFacts; conditions: DownloadConditions },
+  input: {
+    storage: Storage;
+    key: string;
+    /** Where the bytes start in the object (an entry read in place from its zip upload); 0 by default. */
+    offset?: number;
+    facts: DownloadFacts;
+    conditions: DownloadConditions;
+  },
 ): Promise<FastifyReply> {
   const plan = planDownload(input.facts, input.conditions);
   if (plan.body === null) {
     reply.status(plan.status).headers(plan.headers);
     return plan.status === 416 ? reply.send({ message: 'The requested range is not satisfiable' }) : reply.send();
   }
-  const stream = await input.storage.get(input.key, plan.body.range ?? undefined);
+  const offset = input.offset ?? 0;
+  const range = plan.body.range ?? (offset === 0 ? null : { start: 0, end: input.facts.size - 1 });
+  const stream = await input.storage.get(input.key, range === null ? undefined : { start: offset + range.start, end: offset + range.end });
   return reply.status(plan.status).headers(plan.headers).send(stream);
 }
 

@@ -25,7 +25,7 @@ export function contentsRoutes(contents: ContentsService, storage: Storage) {
 
     app.get('/study-petitions-files/:fileId/contents/:entryId/download', async (request, reply) => {
       const params = request.params as { fileId?: string; entryId?: string };
-      const { row, storageKey } = await contents.entryForDownload(
+      const { row, storageKey, offset } = await contents.entryForDownload(
         sessionOf(request).actor,
         parseId(params.fileId, 'File'),
         parseId(params.entryId, 'Entry'),
@@ -34,6 +34,7 @@ export function contentsRoutes(contents: ContentsService, storage: Storage) {
       return sendDownload(reply, {
         storage,
         key: storageKey,
+        offset,
         facts: { size: Number(row.size), sha256: row.sha256!, contentType: row.kind === 'dicom' ? 'application/dicom' : contentTypeFor(name), fileName: name },
         conditions: request.headers,
       });

@@ -72,11 +72,11 @@ export class ContentsService {
   }
 
   /** One kept entry, for download; skipped entries have no bytes to give. */
-  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<{ row: FileEntryRow; storageKey: string }> {
+  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<{ row: FileEntryRow; storageKey: string; offset: number }> {
     const file = await this.files.require(actor, fileId, 'download');
     const row = await this.entries.find(file.id, entryId);
     if (!row) throw notFound('Entry not found');
     if (!row.storage_key || !row.sha256) throw notFound('This entry was skipped, so it has no content to download');
-    return { row, storageKey: row.storage_key };
+    return { row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
   }
 }

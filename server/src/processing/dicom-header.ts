@@ -198,16 +198,17 @@ export async function readDicomHeader(file: string, maxHeaderBytes: number): Pro
 }
 
 /**
- * The same, for the 7-Zip worker thread, which reads each file's header the moment 7-Zip closes
- * it, from inside 7-Zip's synchronous run. `head` holds the first bytes already read, if any.
+ * The same, for the extraction worker, which reads each file's header the moment it is finished,
+ * from inside 7-Zip's synchronous run. `head` holds the first bytes already read; the file's
+ * bytes start at `base` in `fd` (a zip member read in place).
  */
-export function readDicomHeaderSync(fd: number, size: number, maxHeaderBytes: number, head: Uint8Array): DicomHeader {
+export function readDicomHeaderSync(fd: number, size: number, maxHeaderBytes: number, head: Uint8Array, base = 0): DicomHeader {
   const parser = new PrefixParser(size, maxHeaderBytes);
   for (;;) {
     let bytes = head.subarray(0, parser.want);
     if (bytes.length < parser.want) {
       const buffer = Buffer.alloc(parser.want);
-      bytes = buffer.subarray(0, readSync(fd, buffer, 0, parser.want, 0));
+      bytes = buffer.subarray(0, readSync(fd, buffer, 0, parser.want, base));
     }
     const header = parser.offer(bytes);
     if (header !== null) return header;

@@ -38,15 +38,15 @@ export class EntriesRepository {
     return this.count(fileId);
   }
 
-  /** The objects recorded entries point to, with the size each must have. */
-  async storedObjects(fileId: number): Promise<{ storage_key: string; size: number }[]> {
+  /** The objects recorded entries point to, with the size (and offset, for a range) each must have. */
+  async storedObjects(fileId: number): Promise<{ storage_key: string; size: number; offset: number | null }[]> {
     const rows = await this.db
       .selectFrom('file_entries')
-      .select(['storage_key', 'size'])
+      .select(['storage_key', 'size', 'storage_offset'])
       .where('file_id', '=', fileId)
       .where('storage_key', 'is not', null)
       .execute();
-    return rows.map((r) => ({ storage_key: r.storage_key!, size: Number(r.size) }));
+    return rows.map((r) => ({ storage_key: r.storage_key!, size: Number(r.size), offset: r.storage_offset === null ? null : Number(r.storage_offset) }));
   }
 
   async deleteForFile(fileId: number): Promise<void> {

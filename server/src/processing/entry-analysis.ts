@@ -22,7 +22,14 @@ export function summarizeHeader(header: DicomHeader): DicomSummary {
 }
 
 /** Enough for kind detection and, usually, a whole DICOM header. */
-const HEAD_BYTES = 64 * 1024;
+export const HEAD_BYTES = 64 * 1024;
+
+/** Kind and header from a file's first bytes; `at` says where the rest is, should more be needed. */
+export function analyzeHead(head: Uint8Array, at: { fd: number; base: number; size: number }, maxDicomHeaderBytes: number): EntryAnalysis {
+  const kind = detectKind(head);
+  const dicom = kind === 'dicom' ? summarizeHeader(readDicomHeaderSync(at.fd, at.size, maxDicomHeaderBytes, head, at.base)) : null;
+  return { size: at.size, kind, dicom };
+}
 
 export class EntryAnalyzer {
   /** Real paths of directories already checked to lie inside the root. */
@@ -45,10 +52,7 @@ export class EntryAnalyzer {
       const fd = openSync(file, 'r');
       try {
         const { size } = fstatSync(fd);
-        const head = this.head.subarray(0, readSync(fd, this.head, 0, HEAD_BYTES, 0));
-        const kind = detectKind(head);
-        const dicom = kind === 'dicom' ? summarizeHeader(readDicomHeaderSync(fd, size, this.maxDicomHeaderBytes, head)) : null;
-        return { size, kind, dicom };
+        return analyzeHead(this.head.subarray(0, readSync(fd, this.head, 0, HEAD_BYTES, 0)), { fd, base: 0, size }, this.maxDicomHeaderBytes);
       } finally {
         closeSync(fd);
       }

@@ -25,6 +25,8 @@ export interface LayerBudget {
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
 export type LayerItem =
   | { type: 'kept'; path: string; file: string; size: number; sha256: string | null; analysis: EntryAnalysis | null }
+  /** Checked where it lies in the archive (the stored upload), never written: bytes [at, at + size). */
+  | { type: 'in-place'; path: string; at: number; sha256: string; analysis: EntryAnalysis }
   | { type: 'skipped'; path: string; reason: SkipReason; size: number | null };
 
 /**
@@ -86,6 +88,8 @@ export interface LayerInput {
    * zip's entries can be read in any order, so each thread takes half. Null: one thread only.
    */
   secondSevenZip: (() => SevenZipWorker) | null;
+  /** The archive is the stored upload: a plain zip's stored entries may stay where they are. */
+  inPlace: boolean;
 }
 
 /** Below this many entries a second thread costs more than it saves. */
@@ -208,7 +212,9 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
   return { items, include };
 }
 
-type Outcome = { state: 'done'; sha256: string | null; analysis: EntryAnalysis | null } | { state: 'skipped'; reason: SkipReason };
+type Outcome =
+  | { state: 'done'; sha256: string | null; analysis: EntryAnalysis | null; inPlaceAt: number | null }
+  | { state: 'skipped'; reason: SkipReason };
 
 /**
  * Two contiguous halves of the entries, each with the bytes its entries promise plus half of what
@@ -268,7 +274,10 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   };
 
   const onSettled = (file: SettledFile): void => {
-    decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis });
+    decide(
+      file.rel,
+      file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
+    );
     wake();
   };
   const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
@@ -280,6 +289,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
             members: paths.map((p) => unzipMember(p, include.get(p)!)),
             guard: budget,
             maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+            inPlace: input.inPlace,
           },
           onSettled,
         )
@@ -309,7 +319,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         input.budget.remainingBytes -= result.written;
         const { names: failed } = failedNames(result.errors);
         for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
-        for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null });
+        for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null, inPlaceAt: null });
         if (result.crash !== null || result.exitCode !== 0) truncated = true;
         const stop = result.stop;
         if (stop === null) continue;
@@ -345,6 +355,10 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       if (!outcome.has(item.path)) await done;
       const state = outcome.get(item.path) ?? { state: 'skipped', reason: SKIP.notExtracted };
       const analysis = state.state === 'done' ? state.analysis : null;
+      if (state.state === 'done' && state.inPlaceAt !== null && state.sha256 !== null && analysis !== null) {
+        yield { type: 'in-place', path: item.path, at: state.inPlaceAt, sha256: state.sha256, analysis };
+        continue;
+      }
       const onDisk =
         analysis !== null
           ? { file: path.join(input.outDir, item.path), size: analysis.size }

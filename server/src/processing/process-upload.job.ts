@@ -41,7 +41,9 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
   if (recorded === 0) return 0;
   for (const object of await deps.entries.storedObjects(fileId)) {
     const stat = await deps.storage.stat(object.storage_key);
-    if (stat?.size !== object.size) {
+    // An entry read in place is a range of the upload: the upload must still reach its end.
+    const intact = object.offset === null ? stat?.size === object.size : stat !== null && stat.size >= object.offset + object.size;
+    if (!intact) {
       await deps.entries.deleteForFile(fileId);
       return 0;
     }
@@ -65,7 +67,10 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
       seq += 1;
       if (seq <= alreadyRecorded) return undefined;
       let storageKey: string | null = null;
-      if (entry.tempPath !== null) {
+      if (entry.inUploadAt !== null) {
+        // Bytes of the upload itself, from this offset: nothing to store.
+        storageKey = file.storage_key;
+      } else if (entry.tempPath !== null) {
         if (entry.inputIsEntry) {
           storageKey = file.storage_key;
         } else {
@@ -83,6 +88,7 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
         kind: entry.kind,
         reason: entry.reason,
         storage_key: storageKey,
+        storage_offset: entry.inUploadAt,
         ...(entry.dicom ?? {}),
       });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;

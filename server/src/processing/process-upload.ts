@@ -101,7 +101,7 @@ class Job {
   }
 
   private async skip(entryPath: string, reason: string, size: number | null): Promise<void> {
-    await this.emit({ path: entryPath, size: size ?? 0, sha256: null, kind: 'skipped', reason, dicom: null, tempPath: null });
+    await this.emit({ path: entryPath, size: size ?? 0, sha256: null, kind: 'skipped', reason, dicom: null, tempPath: null, inUploadAt: null });
   }
 
   /** Answers whether the file was an archive (a leaf's file is gone or handed over afterwards). */
@@ -131,18 +131,19 @@ class Job {
       return;
     }
     const { sha256, size } = await this.sizeAndHash(node);
-    const base = { path: node.path, size, sha256, tempPath: node.file };
-    if (!looksDicom) {
-      await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
-      return;
-    }
-    const header = await this.header(node);
-    if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, node.isInput);
+    const base = { path: node.path, size, sha256, tempPath: node.file, inUploadAt: null };
+    await this.emitLeaf(base, looksDicom ? await this.header(node) : null, node.isInput);
+  }
+
+  /** A kept file: 'dicom' when its header reads (or not, with the reason), else 'other'. */
+  private async emitLeaf(base: Pick<ProcessedEntry, 'path' | 'size' | 'sha256' | 'tempPath' | 'inUploadAt'>, header: DicomSummary | null, isInput = false) {
+    if (header === null) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
+    else if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, isInput);
     // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
-    else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, node.isInput);
+    else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
     else {
       const reason = header.fields.sop_instance_uid === null ? 'DICOM without SOP Instance UID' : null;
-      await this.emit({ ...base, kind: 'dicom', reason, dicom: header.fields }, node.isInput);
+      await this.emit({ ...base, kind: 'dicom', reason, dicom: header.fields }, isInput);
     }
   }
 
@@ -166,6 +167,8 @@ class Job {
         budget: this.budget,
         sevenZip: this.sevenZip,
         secondSevenZip: this.input.threads === 1 ? null : () => (this.secondSevenZip ??= new SevenZipWorker(this.input.signal)),
+        // Only the upload itself is kept in storage: a nested archive's entries must be written out.
+        inPlace: node.isInput && !single,
       }),
     );
     if (!result.ok) {
@@ -182,6 +185,12 @@ class Job {
         const itemPath = single ? decompressedName(node.path) : joinEntryPath(node.prefix, item.path);
         if (item.type === 'skipped') {
           await this.skip(single ? node.path : itemPath, item.reason, item.size);
+          continue;
+        }
+        if (item.type === 'in-place') {
+          const { analysis } = item;
+          const base = { path: itemPath, size: analysis.size, sha256: item.sha256, tempPath: null, inUploadAt: item.at };
+          await this.emitLeaf(base, analysis.kind === 'dicom' ? analysis.dicom : null);
           continue;
         }
         const base = { file: item.file, sha256: item.sha256, analysis: item.analysis, depth: node.depth + 1, isInput: false };

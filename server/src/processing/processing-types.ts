@@ -41,6 +41,11 @@ export interface ProcessedEntry {
   tempPath: string | null;
   /** True when the upload is the entry (a directly uploaded .dcm): tempPath is then inputPath. */
   inputIsEntry: boolean;
+  /**
+   * A stored (uncompressed) member of a zip upload, checked where it lies and never written out:
+   * its bytes are `size` bytes of the upload from this offset. tempPath is then null.
+   */
+  inUploadAt: number | null;
 }
 
 export type ProcessingSummary = TProcessingSummary & { skipped_reasons: Record<string, number> };

@@ -52,6 +52,11 @@ export interface UnzipRequest {
   members: UnzipMember[];
   guard: WriteGuard;
   maxDicomHeaderBytes: number;
+  /**
+   * The archive is the stored upload itself: stored members that are not archives are checked
+   * where they lie and not written out (their bytes stay downloadable as a range of the upload).
+   */
+  inPlace: boolean;
 }
 
 /** A compiled WebAssembly.Module (typed loosely: @types/node 20 lacks the WebAssembly functions). */
@@ -93,6 +98,8 @@ export interface SettledFile {
   failed: boolean;
   /** Read by the worker as the file settled; null if it failed or was not a regular file inside. */
   analysis: EntryAnalysis | null;
+  /** Set when nothing was written: the file is `analysis.size` bytes of the archive from here. */
+  inPlaceAt: number | null;
 }
 
 export type WorkerReply =

@@ -239,7 +239,7 @@ async function extract(request: ExtractRequest, post: (file: SettledFile) => voi
   const { flush } = guardFileSystem(module, request, result, {
     settle: (file) => {
       const fileFailed = failed.has(file.rel);
-      post({ ...file, failed: fileFailed, analysis: fileFailed ? null : analyzer.analyze(file.rel) });
+      post({ ...file, failed: fileFailed, analysis: fileFailed ? null : analyzer.analyze(file.rel), inPlaceAt: null });
     },
   });
   const { exitCode, thrown } = run(module, args);

@@ -1,7 +1,10 @@
 // Reads a zip's central directory with yauzl, for the native zip path: plain zips (stored or
 // deflated, unencrypted) are then extracted with Node's own zlib and CRC-32 instead of 7-Zip in
 // WebAssembly, about twice as fast. Anything else is left to 7-Zip, which reads every variant.
+import fs from 'node:fs';
+import { promisify } from 'node:util';
 import yauzl, { type Entry } from 'yauzl';
+import { ReadAheadReader } from './read-ahead-reader.js';
 import type { ListedEntry, ListedType } from './sevenzip-listing.js';
 
 /** Where an entry's bytes are and how to check them. */
@@ -41,11 +44,15 @@ function typeOf(entry: Entry, name: string): ListedType {
  */
 export async function readZipDirectory(archive: string, cap: number): Promise<{ entries: ZipListedEntry[]; overflow: number } | null> {
   let zip: yauzl.ZipFile;
+  // The reader owns the descriptor once yauzl has opened the zip (zip.close() closes it).
+  const fd = await promisify(fs.open)(archive, 'r');
   try {
+    const { size } = await promisify(fs.fstat)(fd);
     // Names are decoded below without yauzl's check, which would reject the whole archive for one
     // '../' name where we skip just that entry.
-    zip = await yauzl.openPromise(archive, { lazyEntries: true, autoClose: false, decodeStrings: false });
+    zip = await yauzl.fromRandomAccessReaderPromise(new ReadAheadReader(fd), size, { lazyEntries: true, autoClose: false, decodeStrings: false });
   } catch {
+    await promisify(fs.close)(fd);
     return null;
   }
   try {

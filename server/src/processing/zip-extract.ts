@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
-import { EntryAnalyzer } from './entry-analysis.js';
+import { DETECT_BYTES, detectKind, isArchiveKind } from './detect-kind.js';
+import { EntryAnalyzer, HEAD_BYTES, analyzeHead } from './entry-analysis.js';
 import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from './sevenzip-protocol.js';
 
 const CHUNK = 1 << 20;
@@ -94,8 +95,16 @@ class Unzipper {
 
   /** False when the guard stopped the run at this member. */
   private async extract(member: UnzipMember): Promise<boolean> {
-    const fd = await this.create(member);
-    if (fd === null) {
+    const dataStart = await this.dataStart(member);
+    if (dataStart === null) {
+      this.settle(member, null, true);
+      return true;
+    }
+    if (this.request.inPlace && member.method === 0 && member.size > 0 && !this.isArchiveAt(dataStart, member)) {
+      return this.verifyInPlace(member, dataStart);
+    }
+    const out = this.create(member);
+    if (out === null) {
       this.settle(member, null, true);
       return true;
     }
@@ -104,11 +113,11 @@ class Unzipper {
     let bytes = 0;
     let damaged = false;
     try {
-      for await (const chunk of this.bytesOf(member, fd.dataStart)) {
+      for await (const chunk of this.bytesOf(member, dataStart)) {
         this.check(member, bytes + chunk.length, chunk.length);
         crc = zlib.crc32(chunk, crc);
         hash.update(chunk);
-        writeAll(fd.out, chunk);
+        writeAll(out, chunk);
         bytes += chunk.length;
         this.result.written += chunk.length;
       }
@@ -119,10 +128,50 @@ class Unzipper {
       }
       damaged = true;
     } finally {
-      closeSync(fd.out);
+      closeSync(out);
     }
     const failed = damaged || bytes !== member.size || crc >>> 0 !== member.crc32 >>> 0;
     this.settle(member, failed ? null : hash.digest('hex'), failed);
+    return true;
+  }
+
+  /** A nested archive must become a file of its own to be opened; anything else can stay put. */
+  private isArchiveAt(dataStart: number, member: UnzipMember): boolean {
+    const length = Math.min(member.size, DETECT_BYTES);
+    return isArchiveKind(detectKind(readExactly(this.archiveFd, this.buffer, dataStart, length)));
+  }
+
+  /** Checks and hashes a stored member where it lies, without writing it anywhere. */
+  private verifyInPlace(member: UnzipMember, dataStart: number): boolean {
+    const hash = createHash('sha256');
+    const head = Buffer.allocUnsafe(Math.min(member.size, HEAD_BYTES));
+    let crc = 0;
+    let bytes = 0;
+    let failed = false;
+    try {
+      for (const chunk of storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize)) {
+        this.check(member, bytes + chunk.length, 0);
+        if (bytes < head.length) chunk.copy(head, bytes, 0, head.length - bytes);
+        crc = zlib.crc32(chunk, crc);
+        hash.update(chunk);
+        bytes += chunk.length;
+      }
+    } catch (error) {
+      if (error instanceof GuardStop) {
+        this.result.stop = { reason: error.reason, path: member.rel };
+        return false;
+      }
+      failed = true;
+    }
+    failed ||= bytes !== member.size || crc >>> 0 !== member.crc32 >>> 0;
+    let analysis = null;
+    try {
+      if (!failed) analysis = analyzeHead(head, { fd: this.archiveFd, base: dataStart, size: member.size }, this.request.maxDicomHeaderBytes);
+    } catch {
+      failed = true;
+    }
+    this.result.completed.push(member.rel);
+    this.post({ rel: member.rel, sha256: failed ? null : hash.digest('hex'), failed, analysis, inPlaceAt: failed ? null : dataStart });
     return true;
   }
 
@@ -151,11 +200,19 @@ class Unzipper {
     }
   }
 
-  /** The member's data offset and its new output file; null if either cannot be had. */
-  private async create(member: UnzipMember): Promise<{ dataStart: number; out: number } | null> {
+  /** Where the member's data starts, from its local header; null if that header is unusable. */
+  private async dataStart(member: UnzipMember): Promise<number | null> {
     try {
       const at = Object.assign(new yauzl.Entry(), { relativeOffsetOfLocalHeader: member.localHeaderOffset, compressedSize: member.compressedSize });
-      const { fileDataStart } = await this.zip.readLocalFileHeaderPromise(at, { minimal: true });
+      return (await this.zip.readLocalFileHeaderPromise(at, { minimal: true })).fileDataStart;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The member's new output file; null if it cannot be made. */
+  private create(member: UnzipMember): number | null {
+    try {
       const file = path.join(this.request.outDir, member.rel);
       const dir = path.dirname(file);
       if (!this.madeDirs.has(dir)) {
@@ -163,7 +220,7 @@ class Unzipper {
         this.madeDirs.add(dir);
       }
       // 'wx': never opens anything already there, link or not. Owner-only, as storage keeps it.
-      return { dataStart: fileDataStart, out: openSync(file, 'wx', 0o600) };
+      return openSync(file, 'wx', 0o600);
     } catch {
       return null;
     }
@@ -172,7 +229,7 @@ class Unzipper {
   private settle(member: UnzipMember, sha256: string | null, failed: boolean): void {
     this.result.completed.push(member.rel);
     const analysis = failed ? null : this.analyzer.analyze(member.rel);
-    this.post({ rel: member.rel, sha256, failed, analysis });
+    this.post({ rel: member.rel, sha256, failed, analysis, inPlaceAt: null });
   }
 }
 

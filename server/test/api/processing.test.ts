@@ -68,6 +68,32 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     expect(sha256(Buffer.from(await bytes.arrayBuffer()))).toBe(sha256(data));
   });
 
+  it('serves the entries of a stored zip from the upload itself: whole, by range, and nothing past the end', async () => {
+    const members = Object.fromEntries(SERIES.slice(0, 3).map((name) => [name, dicomFixture(name)]));
+    const zip = makeArchive(scratch, members, 'bsdtar --format zip --options zip:compression=store -cf out.zip *', 'out.zip');
+    const file = await uploadAndWait('stored.zip', zip);
+    expect(file.processing).toMatchObject({ status: 'ready', summary: { instances: 3, skipped: 0 } });
+    const { entries } = (await call(`${server.api}/study-petitions-files/${file.id}/contents`, { token })).body.data;
+    const auth = { authorization: `Bearer ${token}` };
+    for (const entry of entries as { id: number; path: string; size: number; sha256: string }[]) {
+      const url = `${server.api}/study-petitions-files/${file.id}/contents/${entry.id}/download`;
+      const whole = await fetch(url, { headers: auth });
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('content-length')).toBe(String(entry.size));
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      expect(bytes.equals(members[entry.path]!)).toBe(true);
+      expect(sha256(bytes)).toBe(entry.sha256);
+      const part = await fetch(url, { headers: { ...auth, range: 'bytes=128-139' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 128-139/${entry.size}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(members[entry.path]!.subarray(128, 140))).toBe(true);
+      const past = await fetch(url, { headers: { ...auth, range: `bytes=${entry.size}-` } });
+      expect(past.status).toBe(416);
+    }
+    // Nothing was copied out: the entries are ranges of the stored upload.
+    expect(fs.existsSync(path.join(server.database.dataDir, 'objects', 'entries', String(file.id)))).toBe(false);
+  });
+
   it('indexes a zip of a real CT series and a text file, matching dcmdump UID for UID', async () => {
     const members = Object.fromEntries(SERIES.map((name) => [name, dicomFixture(name)]));
     const zip = makeArchive(scratch, { ...members, 'README.txt': Buffer.from('acquired 2026') }, 'bsdtar --format zip -cf out.zip *', 'out.zip');

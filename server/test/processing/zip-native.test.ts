@@ -84,6 +84,44 @@ describe('the native zip path', () => {
     expect(entries.map((e) => `${e.sha256}  ${e.path}`).join('\n')).toBe(sums.trim());
   });
 
+  it('checks the stored entries of a zip upload where they lie and writes out only a nested archive', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('echo note > n.txt && bsdtar --format zip --options zip:compression=store -cf inner.zip a.dcm n.txt', dir);
+    await sh('bsdtar --format zip --options zip:compression=store -cf outer.zip a.dcm inner.zip c.dcm', dir);
+    const outer = await readFile(path.join(dir, 'outer.zip'));
+    const { result, entries } = await collect(path.join(dir, 'outer.zip'), 'outer.zip');
+    expect(result.status).toBe('ready');
+    expect(entries.map((e) => [e.path, e.kind, e.inUploadAt !== null, e.existed])).toEqual([
+      ['a.dcm', 'dicom', true, false],
+      ['inner.zip/a.dcm', 'dicom', false, true],
+      ['inner.zip/n.txt', 'other', false, true],
+      ['c.dcm', 'dicom', true, false],
+    ]);
+    const sums = Object.fromEntries((await sh('sha256sum a.dcm c.dcm', dir)).trim().split('\n').map((l) => l.split('  ').reverse()));
+    for (const entry of entries.filter((e) => e.inUploadAt !== null)) {
+      // The recorded range of the upload is the entry, byte for byte.
+      const bytes = outer.subarray(entry.inUploadAt!, entry.inUploadAt! + entry.size);
+      expect(bytes.equals(await readFile(path.join(dir, entry.path)))).toBe(true);
+      expect(entry.sha256).toBe(sums[entry.path]);
+    }
+  });
+
+  it('skips a stored entry of the upload whose bytes fail their CRC-32', async () => {
+    const dir = await tempDir();
+    await threeDicoms(dir);
+    await sh('bsdtar --format zip --options zip:compression=store -cf good.zip a.dcm c.dcm', dir);
+    const zip = await readFile(path.join(dir, 'good.zip'));
+    const inC = zip.indexOf(Buffer.from('c.dcm')) + 'c.dcm'.length + 400;
+    zip[inC] = zip[inC]! ^ 0xff;
+    await writeFile(path.join(dir, 'flipped.zip'), zip);
+    const { entries } = await collect(path.join(dir, 'flipped.zip'), 'flipped.zip');
+    expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
+      ['a.dcm', 'dicom', null],
+      ['c.dcm', 'skipped', 'corrupt or truncated data'],
+    ]);
+  });
+
   it('skips an entry whose local header is damaged, and keeps the others', async () => {
     const dir = await tempDir();
     await threeDicoms(dir);

@@ -7,7 +7,7 @@ import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureFailure, captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
-import { escapeRegExp, holdRequests, overlay, signIn, toast } from '../src/ui.js';
+import { escapeRegExp, expectSideBySide, holdRequests, overlay, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
 const PROJECT = 'CT Study 2026';
@@ -237,6 +237,7 @@ describe('project files', () => {
     await held.arrived;
     await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
     await overlay(page, 'Deleting files...').waitFor();
+    await expectSideBySide(overlay(page, 'Deleting files...'), dialog.getByRole('button', { name: 'Deleting...' }));
     await captureScreen(page, 'file-deleting');
     held.release();
     await toast(page, 'File deleted successfully').waitFor();

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject } from '../src/api.js';
 import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
-import { holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
+import { expectSideBySide, holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'grace', password: 'H0pper!Cobol' };
 const NAME = 'Brain MRI 2026';
@@ -141,6 +141,7 @@ describe('projects', () => {
     await held.arrived;
     await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
     await overlay(page, 'Deleting project...').waitFor();
+    await expectSideBySide(overlay(page, 'Deleting project...'), dialog.getByRole('button', { name: 'Deleting...' }));
     await captureScreen(page, 'project-deleting');
     held.release();
     await toast(page, 'Project deleted successfully').waitFor();

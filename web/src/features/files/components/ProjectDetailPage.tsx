@@ -172,7 +172,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         onConfirm={() => void removeFiles(selectedIds, `${n} files deleted successfully`)}
         onClose={() => setBulkOpen(false)}
       />
-      <BusyOverlay open={deleting} title="Deleting files..." />
+      <BusyOverlay open={deleting} title="Deleting files..." placement="top" />
       <BusyOverlay open={downloading} title="Downloading file..." progress={downloadProgress} />
 
       <Suspense fallback={null}>

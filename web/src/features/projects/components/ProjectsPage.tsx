@@ -117,7 +117,8 @@ export default function ProjectsPage() {
         onConfirm={() => void confirmDelete()}
         onClose={() => setToDelete(null)}
       />
-      <BusyOverlay open={busy !== null} title={busy ? BUSY_TEXT[busy] : ''} />
+      {/* Deleting keeps the confirm dialog open ('Deleting...'): the card then sits above it. */}
+      <BusyOverlay open={busy !== null} title={busy ? BUSY_TEXT[busy] : ''} placement={busy === 'deleting' ? 'top' : 'center'} />
     </Box>
   );
 }

@@ -2,7 +2,7 @@
 // the central directory gave, inflated by Node's zlib when deflated, checked against their CRC-32
 // and size, hashed, and written under the already normalised name. The same write guard as
 // 7-Zip's applies to every byte, and a guard stop ends the run the same way.
-import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,7 @@ import yauzl from 'yauzl';
 import { DETECT_BYTES, detectKind, isArchiveKind } from './detect-kind.js';
 import { EntryAnalyzer, HEAD_BYTES, analyzeHead } from './entry-analysis.js';
 import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from './sevenzip-protocol.js';
+import { BlockingReader } from './zip-readers.js';
 
 const CHUNK = 1 << 20;
 /**
@@ -234,12 +235,16 @@ class Unzipper {
 }
 
 export async function unzip(request: UnzipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
-  const zip = await yauzl.openPromise(request.archive, { lazyEntries: true, autoClose: false, decodeStrings: false });
   const archiveFd = openSync(request.archive, 'r');
   try {
-    return await new Unzipper(request, zip, archiveFd, post).run();
+    const reader = new BlockingReader(archiveFd);
+    const zip = await yauzl.fromRandomAccessReaderPromise(reader, fstatSync(archiveFd).size, { lazyEntries: true, autoClose: false, decodeStrings: false });
+    try {
+      return await new Unzipper(request, zip, archiveFd, post).run();
+    } finally {
+      zip.close();
+    }
   } finally {
     closeSync(archiveFd);
-    zip.close();
   }
 }

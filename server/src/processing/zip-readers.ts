@@ -1,7 +1,6 @@
-// A yauzl reader that reads the zip in 1 MB blocks: yauzl asks for each central-directory record
-// in two small reads, which through plain fs.read cost a thread-pool round trip each (about a
-// quarter of a second for 2,000 entries, before extraction can start). Reads inside the last block
-// are answered from memory.
+// Readers for yauzl. yauzl asks for each central-directory record and each local header in small
+// reads, which through plain fs.read cost a thread-pool round trip each: about a quarter of a
+// second for 2,000 entries on the job's thread, before extraction can start.
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
@@ -10,6 +9,7 @@ const BLOCK = 1 << 20;
 
 type ReadCallback = (err: Error | null, bytesRead?: number) => void;
 
+/** For the job's thread: reads in 1 MB blocks, and answers reads inside the last block from memory. */
 export class ReadAheadReader extends yauzl.RandomAccessReader {
   private block: { start: number; bytes: Buffer } | null = null;
 
@@ -44,5 +44,32 @@ export class ReadAheadReader extends yauzl.RandomAccessReader {
 
   override close(callback: (err: Error | null) => void): void {
     fs.close(this.fd, callback);
+  }
+}
+
+/**
+ * For the extraction worker, which may block: each read is done at once. The caller owns the
+ * descriptor and closes it after the zip.
+ */
+export class BlockingReader extends yauzl.RandomAccessReader {
+  constructor(private readonly fd: number) {
+    super();
+  }
+
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: ReadCallback): void {
+    try {
+      const bytesRead = fs.readSync(this.fd, buffer, offset, length, position);
+      process.nextTick(() => callback(null, bytesRead));
+    } catch (error) {
+      process.nextTick(() => callback(error as Error));
+    }
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return fs.createReadStream('', { fd: this.fd, start, end: end - 1, autoClose: false });
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    callback(null);
   }
 }

@@ -179,8 +179,16 @@ interface Plan {
   include: Map<string, ListedEntry>;
 }
 
+/** 'a/b/c.dcm' → ['a', 'a/b']. */
+function folders(entryPath: string): string[] {
+  const parts = entryPath.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
 function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remainingBytes: number): Plan {
   const seen = new Set<string>();
+  // Folders the planned files lie in: a file may not take a folder's name, nor sit under a file.
+  const folderNames = new Set<string>();
   const include = new Map<string, ListedEntry>();
   const items: Plan['items'] = [];
   let plannedBytes = 0;
@@ -192,7 +200,7 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
     else if (entry.type === 'hardlink') skip(SKIP.hardLink);
     else if (entry.type === 'special') skip(SKIP.special);
     else if (!normalized.ok) skip(normalized.reason);
-    else if (seen.has(normalized.path)) skip(SKIP.duplicate);
+    else if (seen.has(normalized.path) || folderNames.has(normalized.path) || folders(normalized.path).some((f) => seen.has(f))) skip(SKIP.duplicate);
     else if (entry.size !== null && entry.size > limits.maxEntryBytes) skip(SKIP.entryTooLarge);
     else if (
       entry.size !== null &&
@@ -204,6 +212,7 @@ function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remaini
     else if (entry.size !== null && plannedBytes + entry.size > remainingBytes) skip(SKIP.totalSize);
     else {
       seen.add(normalized.path);
+      for (const folder of folders(normalized.path)) folderNames.add(folder);
       include.set(normalized.path, entry);
       plannedBytes += entry.size ?? 0;
       items.push({ type: 'planned', path: normalized.path, entry });

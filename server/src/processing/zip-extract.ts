@@ -63,9 +63,22 @@ function readExactly(fd: number, buffer: Buffer, start: number, length: number):
   return buffer.subarray(0, length);
 }
 
+/**
+ * Our side failed (disk full, permissions), not the archive: the run rejects so the job is retried,
+ * instead of the entry being skipped as corrupt.
+ */
+class OutputError extends Error {}
+
 function writeAll(fd: number, chunk: Buffer): void {
-  for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+  try {
+    for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+  } catch (error) {
+    throw new OutputError(`writing an extracted entry failed: ${(error as Error).message}`, { cause: error });
+  }
 }
+
+/** Codes that mean this name cannot be created next to another (a file where a folder is named). */
+const NAME_CONFLICTS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR']);
 
 class Unzipper {
   private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
@@ -89,6 +102,7 @@ class Unzipper {
         if (!(await this.extract(member))) break;
       }
     } catch (error) {
+      if (error instanceof OutputError) throw error;
       this.result.crash = error instanceof Error ? error.message : String(error);
     }
     return this.result;
@@ -123,6 +137,7 @@ class Unzipper {
         this.result.written += chunk.length;
       }
     } catch (error) {
+      if (error instanceof OutputError) throw error;
       if (error instanceof GuardStop) {
         this.result.stop = { reason: error.reason, path: member.rel };
         return false;
@@ -222,8 +237,9 @@ class Unzipper {
       }
       // 'wx': never opens anything already there, link or not. Owner-only, as storage keeps it.
       return openSync(file, 'wx', 0o600);
-    } catch {
-      return null;
+    } catch (error) {
+      if (NAME_CONFLICTS.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+      throw new OutputError(`creating an extracted entry failed: ${(error as Error).message}`, { cause: error });
     }
   }
 

@@ -122,6 +122,19 @@ describe('the native zip path', () => {
     ]);
   });
 
+  it('skips an entry whose path is also a folder of another, whichever comes first', async () => {
+    const dir = await tempDir();
+    // 'a' is a file in one tree and a folder in the other; bsdtar -C puts both in one zip.
+    await sh('mkdir -p one two/a && echo file > one/a && echo inside > two/a/b.txt', dir);
+    await sh('bsdtar --format zip -cf clash.zip -C one a -C ../two a/b.txt && bsdtar --format zip -cf clash2.zip -C two a/b.txt -C ../one a', dir);
+    for (const [name, kept, clashing] of [['clash.zip', 'a', 'a/b.txt'], ['clash2.zip', 'a/b.txt', 'a']] as const) {
+      const { result, entries } = await collect(path.join(dir, name), name);
+      expect(result.status).toBe('ready');
+      expect(entries.find((e) => e.path === kept)).toMatchObject({ kind: 'other', reason: null });
+      expect(entries.find((e) => e.path === clashing)).toMatchObject({ kind: 'skipped', reason: 'duplicate path' });
+    }
+  });
+
   it('skips an entry whose local header is damaged, and keeps the others', async () => {
     const dir = await tempDir();
     await threeDicoms(dir);

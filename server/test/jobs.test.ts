@@ -82,7 +82,9 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
     afterAll(() => database.drop());
 
     // Deflated entries are written out and stored; stored ones are recorded as ranges of the upload.
-    it.each(['deflate', 'store'])('resumes after restart and records every entry exactly once (%s)', async (compression) => {
+    // Resuming does not depend on the database, so each database takes one kind (the suite's time).
+    const compression = dialect === 'sqlite' ? 'deflate' : 'store';
+    it(`resumes after restart and records every entry exactly once (${compression}d zip)`, async () => {
       const members = Object.fromEntries(
         Array.from({ length: ENTRIES }, (_, i) => [`f${String(i).padStart(4, '0')}.dcm`, dicomFixture('s24_RTIONPLAN_explicitLE_no_meta.dcm')]),
       );

@@ -46,10 +46,9 @@ export class EntryAnalyzer {
 
   /** Null when the file is not a regular file inside the root (the job then checks it itself). */
   analyze(rel: string): EntryAnalysis | null {
-    const file = path.join(this.root, rel);
     try {
-      if (!lstatSync(file).isFile() || !this.isInside(path.dirname(file))) return null;
-      const fd = openSync(file, 'r');
+      if (!this.isRegularInside(rel)) return null;
+      const fd = openSync(path.join(this.root, rel), 'r');
       try {
         const { size } = fstatSync(fd);
         return analyzeHead(this.head.subarray(0, readSync(fd, this.head, 0, HEAD_BYTES, 0)), { fd, base: 0, size }, this.maxDicomHeaderBytes);
@@ -59,6 +58,20 @@ export class EntryAnalyzer {
     } catch {
       return null;
     }
+  }
+
+  /** The same, for a file the caller has just written and still holds open, from the head it kept. */
+  analyzeWritten(rel: string, head: Uint8Array, fd: number, size: number): EntryAnalysis | null {
+    try {
+      return this.isRegularInside(rel) ? analyzeHead(head, { fd, base: 0, size }, this.maxDicomHeaderBytes) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private isRegularInside(rel: string): boolean {
+    const file = path.join(this.root, rel);
+    return lstatSync(file).isFile() && this.isInside(path.dirname(file));
   }
 
   private isInside(dir: string): boolean {

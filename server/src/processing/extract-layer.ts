@@ -303,16 +303,16 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
           onSettled,
         )
       : worker.extract(
-      {
-        archive: input.archive,
-        format,
-        outDir: input.outDir,
-        include: paths.map((p) => include.get(p)!.rawPath),
-        guard: budget,
-        maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
-      },
-      onSettled,
-    );
+          {
+            archive: input.archive,
+            format,
+            outDir: input.outDir,
+            include: paths.map((p) => include.get(p)!.rawPath),
+            guard: budget,
+            maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+          },
+          onSettled,
+        );
 
   const run = async (): Promise<void> => {
     let pending = [...include.keys()];

@@ -190,7 +190,8 @@ class Job {
         if (item.type === 'in-place') {
           const { analysis } = item;
           const base = { path: itemPath, size: analysis.size, sha256: item.sha256, tempPath: null, inUploadAt: item.at };
-          await this.emitLeaf(base, analysis.kind === 'dicom' ? analysis.dicom : null);
+          // The analysis holds a header exactly when the bytes are DICOM.
+          await this.emitLeaf(base, analysis.dicom);
           continue;
         }
         const base = { file: item.file, sha256: item.sha256, analysis: item.analysis, depth: node.depth + 1, isInput: false };

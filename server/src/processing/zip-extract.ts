@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { DETECT_BYTES, detectKind, isArchiveKind } from './detect-kind.js';
-import { EntryAnalyzer, HEAD_BYTES, analyzeHead } from './entry-analysis.js';
+import { EntryAnalyzer, HEAD_BYTES, analyzeHead, type EntryAnalysis } from './entry-analysis.js';
 import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from './sevenzip-protocol.js';
 import { BlockingReader } from './zip-readers.js';
 
@@ -80,6 +80,12 @@ function writeAll(fd: number, chunk: Buffer): void {
 /** Codes that mean this name cannot be created next to another (a file where a folder is named). */
 const NAME_CONFLICTS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR']);
 
+/** What a member's bytes proved to be, read once: their hash, and their first bytes for analysis. */
+interface ReadBack {
+  sha256: string;
+  head: Buffer;
+}
+
 class Unzipper {
   private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
   private readonly analyzer: EntryAnalyzer;
@@ -108,47 +114,36 @@ class Unzipper {
     return this.result;
   }
 
-  /** False when the guard stopped the run at this member. */
+  /**
+   * False when the guard stopped the run at this member. A stored member of the upload that is not
+   * an archive is only read (it stays where it lies); anything else is written out as it is read.
+   */
   private async extract(member: UnzipMember): Promise<boolean> {
     const dataStart = await this.dataStart(member);
-    if (dataStart === null) {
-      this.settle(member, null, true);
-      return true;
-    }
-    if (this.request.inPlace && member.method === 0 && member.size > 0 && !this.isArchiveAt(dataStart, member)) {
-      return this.verifyInPlace(member, dataStart);
-    }
-    const out = this.create(member);
-    if (out === null) {
-      this.settle(member, null, true);
-      return true;
-    }
-    const hash = createHash('sha256');
-    let crc = 0;
-    let bytes = 0;
-    let damaged = false;
+    if (dataStart === null) return this.settle(member, null);
+    const inPlace = this.request.inPlace && member.method === 0 && member.size > 0 && !this.isArchiveAt(dataStart, member);
+    const out = inPlace ? null : this.create(member);
+    if (!inPlace && out === null) return this.settle(member, null);
     try {
-      for await (const chunk of this.bytesOf(member, dataStart)) {
-        this.check(member, bytes + chunk.length, chunk.length);
-        crc = zlib.crc32(chunk, crc);
-        hash.update(chunk);
-        writeAll(out, chunk);
-        bytes += chunk.length;
-        this.result.written += chunk.length;
+      const read = await this.read(member, dataStart, out);
+      if (read === 'stopped') return false;
+      if (read === null) return this.settle(member, null);
+      if (out !== null) {
+        // Checked and analysed like any extracted file, from the head kept while writing it.
+        const analysis = this.analyzer.analyzeWritten(member.rel, read.head, out, member.size);
+        return this.settle(member, { sha256: read.sha256, analysis, inPlaceAt: null });
       }
-    } catch (error) {
-      if (error instanceof OutputError) throw error;
-      if (error instanceof GuardStop) {
-        this.result.stop = { reason: error.reason, path: member.rel };
-        return false;
+      // Bytes left in place must be understood here: the job's thread has no file to read.
+      let analysis: EntryAnalysis;
+      try {
+        analysis = analyzeHead(read.head, { fd: this.archiveFd, base: dataStart, size: member.size }, this.request.maxDicomHeaderBytes);
+      } catch {
+        return this.settle(member, null);
       }
-      damaged = true;
+      return this.settle(member, { sha256: read.sha256, analysis, inPlaceAt: dataStart });
     } finally {
-      closeSync(out);
+      if (out !== null) closeSync(out);
     }
-    const failed = damaged || bytes !== member.size || crc >>> 0 !== member.crc32 >>> 0;
-    this.settle(member, failed ? null : hash.digest('hex'), failed);
-    return true;
   }
 
   /** A nested archive must become a file of its own to be opened; anything else can stay put. */
@@ -157,38 +152,37 @@ class Unzipper {
     return isArchiveKind(detectKind(readExactly(this.archiveFd, this.buffer, dataStart, length)));
   }
 
-  /** Checks and hashes a stored member where it lies, without writing it anywhere. */
-  private verifyInPlace(member: UnzipMember, dataStart: number): boolean {
+  /**
+   * Passes the member's bytes through the guard, CRC-32 and SHA-256, writing them to `out` when
+   * there is one. Null when they fail their CRC-32 or stated size, or cannot be read.
+   */
+  private async read(member: UnzipMember, dataStart: number, out: number | null): Promise<ReadBack | null | 'stopped'> {
     const hash = createHash('sha256');
     const head = Buffer.allocUnsafe(Math.min(member.size, HEAD_BYTES));
     let crc = 0;
     let bytes = 0;
-    let failed = false;
     try {
-      for (const chunk of storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize)) {
-        this.check(member, bytes + chunk.length, 0);
+      for await (const chunk of this.bytesOf(member, dataStart)) {
+        // Bytes left in place take no room: only written ones count against the budget.
+        this.check(member, bytes + chunk.length, out === null ? 0 : chunk.length);
         if (bytes < head.length) chunk.copy(head, bytes, 0, head.length - bytes);
         crc = zlib.crc32(chunk, crc);
         hash.update(chunk);
+        if (out !== null) {
+          writeAll(out, chunk);
+          this.result.written += chunk.length;
+        }
         bytes += chunk.length;
       }
     } catch (error) {
+      if (error instanceof OutputError) throw error;
       if (error instanceof GuardStop) {
         this.result.stop = { reason: error.reason, path: member.rel };
-        return false;
+        return 'stopped';
       }
-      failed = true;
+      return null;
     }
-    failed ||= bytes !== member.size || crc >>> 0 !== member.crc32 >>> 0;
-    let analysis = null;
-    try {
-      if (!failed) analysis = analyzeHead(head, { fd: this.archiveFd, base: dataStart, size: member.size }, this.request.maxDicomHeaderBytes);
-    } catch {
-      failed = true;
-    }
-    this.result.completed.push(member.rel);
-    this.post({ rel: member.rel, sha256: failed ? null : hash.digest('hex'), failed, analysis, inPlaceAt: failed ? null : dataStart });
-    return true;
+    return bytes === member.size && crc >>> 0 === member.crc32 >>> 0 ? { sha256: hash.digest('hex'), head } : null;
   }
 
   private check(member: UnzipMember, after: number, length: number): void {
@@ -235,19 +229,22 @@ class Unzipper {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         this.madeDirs.add(dir);
       }
-      // 'wx': never opens anything already there, link or not. Owner-only, as storage keeps it.
-      return openSync(file, 'wx', 0o600);
+      // 'wx+': never opens anything already there, link or not; readable back for a long header.
+      // Owner-only, as storage keeps it.
+      return openSync(file, 'wx+', 0o600);
     } catch (error) {
       if (NAME_CONFLICTS.has((error as NodeJS.ErrnoException).code ?? '')) return null;
       throw new OutputError(`creating an extracted entry failed: ${(error as Error).message}`, { cause: error });
     }
   }
 
-  private settle(member: UnzipMember, sha256: string | null, failed: boolean): void {
+  /** Reports the member as finished: kept with what was learnt of it, or failed (null). */
+  private settle(member: UnzipMember, kept: { sha256: string; analysis: EntryAnalysis | null; inPlaceAt: number | null } | null): true {
     this.result.completed.push(member.rel);
-    const analysis = failed ? null : this.analyzer.analyze(member.rel);
-    this.post({ rel: member.rel, sha256, failed, analysis, inPlaceAt: null });
+    this.post({ rel: member.rel, sha256: kept?.sha256 ?? null, failed: kept === null, analysis: kept?.analysis ?? null, inPlaceAt: kept?.inPlaceAt ?? null });
+    return true;
   }
+
 }
 
 export async function unzip(request: UnzipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {

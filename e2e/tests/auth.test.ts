@@ -1,9 +1,10 @@
 // Signing in and out, the session's guards, the avatar menu, changing the password, colour mode.
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { apiLogin, apiLogout, apiStoredUser } from '../src/api.js';
-import { captureFailure, captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
+import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
+import { tearDownSuite } from '../src/suite.js';
 import { eventually, holdRequests, openAccountMenu, overlay, signIn, signOut, storedSession, submitLogin, waitForPath } from '../src/ui.js';
 
 const FIRST = 'Ada';
@@ -26,14 +27,7 @@ beforeAll(async () => {
   session = await openSession(browser, portal.url);
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await captureFailure(session?.page, task.name);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+tearDownSuite(() => ({ session, browser, portal }));
 
 describe('signed out', () => {
   test('/home sends a visitor without a session to /', async () => {

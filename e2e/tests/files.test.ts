@@ -2,11 +2,12 @@
 // processing to ready with its counts, contents, download by sha256, single and bulk delete.
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiLogin } from '../src/api.js';
-import { captureFailure, captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
+import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
+import { tearDownSuite } from '../src/suite.js';
 import { escapeRegExp, expectSideBySide, holdRequests, overlay, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
@@ -37,15 +38,7 @@ beforeAll(async () => {
   await signIn(session.page, USER);
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await captureFailure(session?.page, task.name);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await workspace?.remove();
-});
+tearDownSuite(() => ({ session, browser, portal, others: [workspace] }));
 
 function filesTable(page: Page): Locator {
   return page.getByRole('table', { name: 'Project files' });

@@ -1,9 +1,10 @@
 // The projects screen: empty state, create, rename and delete through the dialogs, pagination.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject } from '../src/api.js';
-import { captureFailure, captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
+import { tearDownSuite } from '../src/suite.js';
 import { expectSideBySide, holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'grace', password: 'H0pper!Cobol' };
@@ -22,14 +23,7 @@ beforeAll(async () => {
   await signIn(session.page, USER);
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await captureFailure(session?.page, task.name);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.stop();
-});
+tearDownSuite(() => ({ session, browser, portal }));
 
 function projectsTable(page: Page) {
   return page.getByRole('table', { name: 'Projects' });

@@ -20,6 +20,12 @@ function understate(zip: Buffer, name: string, size: number): Buffer {
   throw new Error(`${name} is not in the central directory`);
 }
 
+/** Writes a zip made wrong on purpose and processes it. */
+async function collectDamaged(dir: string, name: string, zip: Buffer, options: Parameters<typeof collect>[2] = {}) {
+  await writeFile(path.join(dir, name), zip);
+  return collect(path.join(dir, name), name, options);
+}
+
 async function threeDicoms(dir: string): Promise<void> {
   await sh(`cp '${DICOM_DIR}/s01_CT_small.dcm' a.dcm && cp '${DICOM_DIR}/s10_MR_small_implicit.dcm' c.dcm`, dir);
 }
@@ -48,8 +54,7 @@ describe('the native zip path', () => {
     await threeDicoms(dir);
     await sh('head -c 8000000 /dev/zero > b.bin && bsdtar --format zip -cf honest.zip a.dcm b.bin c.dcm', dir);
     const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'b.bin', 1000);
-    await writeFile(path.join(dir, 'lying.zip'), zip);
-    const { result, entries } = await collect(path.join(dir, 'lying.zip'), 'lying.zip');
+    const { result, entries } = await collectDamaged(dir, 'lying.zip', zip);
     expect(result.status).toBe('ready');
     expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
       ['a.dcm', 'dicom', null],
@@ -64,8 +69,7 @@ describe('the native zip path', () => {
     // 64 MB of zeros deflate to ~64 KB; the directory claims 20 MB (over the size inflated at once).
     await sh('head -c 64M /dev/zero > zeros.bin && bsdtar --format zip -cf honest.zip a.dcm zeros.bin', dir);
     const zip = understate(await readFile(path.join(dir, 'honest.zip')), 'zeros.bin', 20 * MB);
-    await writeFile(path.join(dir, 'bomb.zip'), zip);
-    const { result, entries } = await collect(path.join(dir, 'bomb.zip'), 'bomb.zip', { limits: { maxCompressionRatio: 1000 } });
+    const { result, entries } = await collectDamaged(dir, 'bomb.zip', zip, { limits: { maxCompressionRatio: 1000 } });
     expect(result.status).toBe('ready');
     expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
       ['a.dcm', 'dicom', null],
@@ -114,8 +118,7 @@ describe('the native zip path', () => {
     const zip = await readFile(path.join(dir, 'good.zip'));
     const inC = zip.indexOf(Buffer.from('c.dcm')) + 'c.dcm'.length + 400;
     zip[inC] = zip[inC]! ^ 0xff;
-    await writeFile(path.join(dir, 'flipped.zip'), zip);
-    const { entries } = await collect(path.join(dir, 'flipped.zip'), 'flipped.zip');
+    const { entries } = await collectDamaged(dir, 'flipped.zip', zip);
     expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
       ['a.dcm', 'dicom', null],
       ['c.dcm', 'skipped', 'corrupt or truncated data'],
@@ -141,9 +144,9 @@ describe('the native zip path', () => {
     await sh('bsdtar --format zip -cf good.zip a.dcm c.dcm', dir);
     const zip = await readFile(path.join(dir, 'good.zip'));
     // The second local header's signature: its data can no longer be found.
-    zip.fill(0, zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4), zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4) + 4);
-    await writeFile(path.join(dir, 'broken.zip'), zip);
-    const { result, entries } = await collect(path.join(dir, 'broken.zip'), 'broken.zip');
+    const second = zip.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4);
+    zip.fill(0, second, second + 4);
+    const { result, entries } = await collectDamaged(dir, 'broken.zip', zip);
     expect(result.status).toBe('ready');
     expect(entries.map((e) => [e.path, e.kind, e.reason])).toEqual([
       ['a.dcm', 'dicom', null],

@@ -24,7 +24,12 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // New in react-hooks 7. Its findings are the hand-written loaders that the move to TanStack
+      // Query replaces (issue 11); it is switched back on with that move.
+      'react-hooks/set-state-in-effect': 'off',
+    },
   },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],

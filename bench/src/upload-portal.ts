@@ -64,7 +64,7 @@ export async function measurePortal(input: InputFile, dataDir: string, repoRoot:
     }
     return { seconds: answer.seconds, bytes: input.bytes, peakRssBytes: peak };
   } catch (err) {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${child.output()}`);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${child.output()}`, { cause: err });
   } finally {
     await stopChild(child);
   }

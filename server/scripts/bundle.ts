@@ -16,7 +16,7 @@ export async function bundleServer(options: { absWorkingDir: string; entryPoints
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22.13',
     sourcemap: true,
     external: Object.keys(pkg.dependencies).filter((name) => name !== '@portal/contract'),
     logLevel: 'warning',

@@ -1,6 +1,7 @@
 // Migrations are plain modules run in order by Kysely's migrator; the only dialect difference
 // they see is how an auto-incrementing id is spelled.
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
 import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import contentDisposition from 'content-disposition';
+import { parse as parseContentDisposition } from 'content-disposition';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsStorage } from '../storage/fs-storage.js';
@@ -32,7 +32,7 @@ describe('planDownload status and headers', () => {
         etag: ETAG,
         'cache-control': 'private, no-store',
         'content-type': 'application/dicom',
-        'content-disposition': 'attachment; filename="scan.dcm"',
+        'content-disposition': 'attachment; filename=scan.dcm',
         'x-content-type-options': 'nosniff',
         'content-length': '1000',
       },
@@ -56,7 +56,7 @@ describe('planDownload status and headers', () => {
     expect(plan.body).toEqual({ range: { start, end } });
     expect(plan.headers['content-range']).toBe(`bytes ${start}-${end}/1000`);
     expect(plan.headers['content-length']).toBe(String(end - start + 1));
-    expect(plan.headers['content-disposition']).toBe('attachment; filename="scan.dcm"');
+    expect(plan.headers['content-disposition']).toBe('attachment; filename=scan.dcm');
     expect(plan.headers.etag).toBe(ETAG);
   });
 
@@ -163,10 +163,10 @@ describe('Content-Disposition for hostile and unusual names', () => {
     expect(outsideQuotes.match(/;\s*filename=/g)).toHaveLength(1);
     expect((outsideQuotes.match(/;\s*filename\*=/g) ?? []).length).toBeLessThanOrEqual(1);
     expect(outsideQuotes.split(';')).toHaveLength(header.includes('filename*=') ? 3 : 2);
-    // parse() refuses duplicate parameters and prefers filename* (the exact name) when present.
-    const parsed = contentDisposition.parse(header);
+    // parse() reads as a browser does: filename* (the exact name), when present, wins.
+    const parsed = parseContentDisposition(header);
     expect(parsed.type).toBe('attachment');
-    expect(Object.keys(parsed.parameters)).toEqual(['filename']);
+    expect(Object.keys(parsed.parameters)).toEqual(header.includes('filename*=') ? ['filename', 'filename*'] : ['filename']);
     expect(parsed.parameters.filename).toBe(cleanFileName(name));
   });
 
@@ -179,7 +179,7 @@ describe('Content-Disposition for hostile and unusual names', () => {
   it('keeps a quote inside the name as data, never as the end of the parameter', () => {
     const header = attachmentHeader('a"; filename=evil.sh');
     expect(header).toBe(`attachment; filename="a_; filename=evil.sh"; filename*=UTF-8''a%22%3B%20filename%3Devil.sh`);
-    expect(contentDisposition.parse(header).parameters.filename).toBe('a"; filename=evil.sh');
+    expect(parseContentDisposition(header).parameters.filename).toBe('a"; filename=evil.sh');
   });
 
   it.each([

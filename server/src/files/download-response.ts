@@ -3,7 +3,7 @@
 // from storage. Only single byte ranges are served (enough for resuming a download); a request
 // for several ranges gets the whole file with 200, which RFC 9110 §14.2 allows and every client
 // handles, instead of a multipart/byteranges body no caller of this API needs.
-import contentDisposition from 'content-disposition';
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import parseRange from 'range-parser';
 import type { ByteRange, Storage } from '../storage/storage.js';

@@ -63,7 +63,7 @@ export class SevenZipWorker {
   constructor(signal?: AbortSignal) {
     this.worker = spawnWorker();
     this.worker.on('message', (reply: WorkerReply) => this.settle(reply));
-    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('error', (error: Error) => this.failAll(error));
     this.worker.on('exit', (code) => this.failAll(new Error(`7-Zip worker exited (${code})`)));
     signal?.addEventListener('abort', () => this.abort(signal.reason), { once: true });
   }

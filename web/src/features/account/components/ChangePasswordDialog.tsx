@@ -89,7 +89,6 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     <Dialog
       open={open}
       onClose={close}
-      disableEscapeKeyDown={submitting}
       aria-labelledby="change-password-title"
       maxWidth="xs"
       fullWidth

@@ -1,6 +1,6 @@
 import type { TProjectFile } from '@portal/contract';
 import CloudUpload from '@mui/icons-material/CloudUpload';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
 import ListAlt from '@mui/icons-material/ListAlt';
@@ -77,9 +77,8 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
                 <Checkbox
                   checked={allSelected}
                   indeterminate={someSelected}
-                  inputRef={selectAllRef}
                   onChange={() => onSelectionChange(allSelected ? new Set() : new Set(files.map((f) => f.id)))}
-                  slotProps={{ input: { 'aria-label': 'Select all files', 'aria-checked': undefined } }}
+                  slotProps={{ input: { ref: selectAllRef, 'aria-label': 'Select all files', 'aria-checked': undefined } }}
                 />
               </TableCell>
               {FILE_COLUMNS.map((column) => (

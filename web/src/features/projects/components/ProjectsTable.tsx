@@ -1,5 +1,5 @@
 import type { TProject } from '@portal/contract';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import FolderOpen from '@mui/icons-material/FolderOpen';
 import Box from '@mui/material/Box';

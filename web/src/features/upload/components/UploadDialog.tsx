@@ -99,7 +99,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
   };
 
   return (
-    <Dialog open={open} onClose={close} disableEscapeKeyDown={uploading} aria-labelledby="upload-title" maxWidth="sm" fullWidth>
+    <Dialog open={open} onClose={close} aria-labelledby="upload-title" maxWidth="sm" fullWidth>
       <DialogTitle id="upload-title">Upload Files</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>

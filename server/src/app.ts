@@ -28,6 +28,14 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     return503OnClosing: true,
   });
 
+  // Closing ends idle keep-alive connections once; a response still in flight at that moment would
+  // leave its connection idle afterwards, holding shutdown for the whole keep-alive timeout.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
+
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
@@ -101,7 +109,7 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
       index: 'index.html',
       // Hashed assets may be cached; the page that names them must not be.
       setHeaders: (res, file) => {
-        if (file.endsWith('index.html')) res.setHeader('cache-control', 'no-cache');
+        if (file.endsWith('index.html')) res.header('cache-control', 'no-cache');
       },
     });
   }

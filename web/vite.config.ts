@@ -1,4 +1,7 @@
-import { gzipSync } from 'node:zlib';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -33,8 +36,49 @@ function reportInitialJsSize(): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Below this, a compressed copy saves less than the extra request headers cost. */
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `.br` and `.gz` beside every text asset once, at the highest levels, so the server sends
+ * them as they are (no compression on the request path) to any client that accepts them.
+ */
+function precompressAssets(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = await readdir(outDir, { recursive: true, withFileTypes: true });
+      const texts = files.filter((f) => f.isFile() && /\.(js|css|html|svg|json|txt|map)$/.test(f.name));
+      await Promise.all(
+        texts.map(async (f) => {
+          const file = path.join(f.parentPath, f.name);
+          const content = await readFile(file);
+          if (content.length < PRECOMPRESS_MIN_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+            gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), reportInitialJsSize()],
+  plugins: [react(), reportInitialJsSize(), precompressAssets()],
   // The gzipped budget above is the limit that matters; Rollup's raw-size warning would only repeat it.
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1000 },
   server: { proxy: { '/api': 'http://localhost:8080' } },

@@ -1,5 +1,5 @@
 // Signing in and out, the session's guards, the avatar menu, changing the password, colour mode.
-import type { Browser } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiLogin, apiLogout, apiStoredUser } from '../src/api.js';
 import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
@@ -30,6 +30,28 @@ beforeAll(async () => {
 tearDownSuite(() => ({ session, browser, portal }));
 
 describe('signed out', () => {
+  test('the browser gets the page revalidated and its scripts brotli-compressed, cacheable for a year', async () => {
+    const { page } = session;
+    const scripts: { url: string; encoding: string | undefined; cache: string | undefined; length: number }[] = [];
+    const onResponse = (response: Response) => {
+      if (!/\/assets\/.+\.js$/.test(response.url())) return;
+      const headers = response.headers();
+      const length = Number(headers['content-length'] ?? Infinity);
+      scripts.push({ url: response.url(), encoding: headers['content-encoding'], cache: headers['cache-control'], length });
+    };
+    page.on('response', onResponse);
+    const document = await page.goto('/');
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    page.off('response', onResponse);
+    expect(document?.headers()['cache-control']).toBe('no-cache');
+    expect(scripts.some((s) => /\/assets\/index-[^/]+\.js$/.test(s.url) && s.encoding === 'br')).toBe(true);
+    for (const script of scripts) {
+      expect(script.cache, script.url).toBe('public, max-age=31536000, immutable');
+      // Only a script too small to gain from it (under 1 KB, a few runtime lines) goes uncompressed.
+      if (script.encoding !== 'br') expect(script.length, script.url).toBeLessThan(1024);
+    }
+  });
+
   test('/home sends a visitor without a session to /', async () => {
     const { page } = session;
     await page.goto('/home');

@@ -1,5 +1,6 @@
 // Builds the Fastify app without listening: main.ts listens, tests listen on port 0.
 import fs from 'node:fs';
+import path from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +18,7 @@ import { registerAuthentication } from './http/request-auth.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
@@ -99,17 +101,20 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 
 /**
  * The built single-page app. Files are looked up on each request (a rebuilt app is served without
- * a restart); any other GET that names no file (/home, /study/1) gets index.html.
+ * a restart); any other GET that names no file (/home, /study/1) gets index.html. Assets carry a
+ * content hash in their names, so they never change and may be kept for a year; the page that names
+ * them must be revalidated. The build writes .br and .gz copies, sent to clients that accept them.
  */
 async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const hasBuild = fs.existsSync(`${distDir}/index.html`);
+  const assetsDir = path.join(distDir, 'assets') + path.sep;
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
       index: 'index.html',
-      // Hashed assets may be cached; the page that names them must not be.
-      setHeaders: (res, file) => {
-        if (file.endsWith('index.html')) res.header('cache-control', 'no-cache');
+      preCompressed: true,
+      setHeaders: (reply, file) => {
+        reply.header('cache-control', file.startsWith(assetsDir) ? IMMUTABLE : 'no-cache');
       },
     });
   }
@@ -117,7 +122,7 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
     const pathname = request.url.split('?')[0] ?? '';
     const isAppRoute = !pathname.startsWith('/api/') && !/\.[A-Za-z0-9]+$/.test(pathname);
     if (request.method === 'GET' && hasBuild && isAppRoute) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.sendFile('index.html');
     }
     return reply.status(404).send({ message: 'Resource not found' });
   });

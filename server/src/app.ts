@@ -13,7 +13,7 @@ import { contentsRoutes } from './processing/contents.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { loggerOptions, requestId } from './http/logger.js';
+import { createLogger, requestId } from './http/logger.js';
 import { registerAuthentication } from './http/request-auth.js';
 import type { Services } from './services.js';
 
@@ -22,7 +22,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    loggerInstance: createLogger(config),
     genReqId: requestId,
     bodyLimit: config.jsonBodyLimitBytes,
     trustProxy: config.trustProxy,

@@ -1,15 +1,15 @@
 // `npm run worker`: processing alone, claiming jobs from the same database as the API servers
 // (which then run with PROCESSING_IN_SERVER=false, or keep their own runner as well).
-import pino from 'pino';
 import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createLogger } from './http/logger.js';
 import { createJobRunner } from './processing/processing.js';
 import { createServices } from './services.js';
 import { createStorage } from './storage/create-storage.js';
 
 const config = loadConfigOrExit();
-const log = pino({ level: config.logLevel });
+const log = createLogger(config);
 const handle = openDatabase(config);
 await migrateToLatest(handle);
 const services = createServices(handle, config, createStorage(config));

@@ -87,7 +87,24 @@ describe('the server process', () => {
     const server = await startServerProcess({ DATA_DIR: database.dataDir });
     server.child.kill('SIGTERM');
     expect(await server.waitForExit()).toBe(0);
-    expect(server.logs()).toContain('npm run admin -- create-user');
+    // Plain lines a person can copy, not a string escaped inside a JSON record.
+    expect(server.logs()).toMatch(/^No users exist yet\. Create the first SysAdmin/m);
+    expect(server.logs()).toMatch(/^ {2}npm run admin -- create-user --company-id 1 --username admin .*--role SysAdmin$/m);
+    await database.drop();
+  });
+
+  it('writes readable log lines for a person when LOG_FORMAT=pretty, still without secrets', async () => {
+    const database = await createTestDatabase('sqlite');
+    const password = 'Pr3tty!Secret';
+    const server = await startServerProcess({ DATA_DIR: database.dataDir, LOG_FORMAT: 'pretty', ADMIN_USERNAME: 'root', ADMIN_PASSWORD: password });
+    await login(`${server.url}/api/v1`, 'root', password);
+    server.child.kill('SIGTERM');
+    expect(await server.waitForExit()).toBe(0);
+    const lines = server.logs().split('\n').filter((l) => l.trim() !== '');
+    expect(lines.some((l) => l.startsWith('{'))).toBe(false);
+    expect(server.logs()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Server listening at http:/m);
+    expect(server.logs()).toMatch(/INFO: request completed/);
+    expect(server.logs()).not.toContain(password);
     await database.drop();
   });
 

@@ -6,6 +6,17 @@ import type { Config } from '../config/config.js';
 import type { Services } from '../services.js';
 import { createUser } from './user-admin.js';
 
+const FIRST_ADMIN_HINT = `
+No users exist yet. Create the first SysAdmin, in another terminal, from this folder:
+
+  npm run admin -- create-company --name "Your Company"
+  npm run admin -- create-user --company-id 1 --username admin --firstname Ada --lastname Admin --role SysAdmin
+
+(the second command asks for the password; 1 is the id the first one printed)
+or stop the portal and start it once with ADMIN_USERNAME and ADMIN_PASSWORD set.
+
+`;
+
 export async function bootstrapFirstAdmin(
   services: Services,
   config: Pick<Config, 'bootstrapAdmin'>,
@@ -14,13 +25,9 @@ export async function bootstrapFirstAdmin(
   if ((await services.repos.users.count()) > 0) return;
   const admin = config.bootstrapAdmin;
   if (!admin) {
-    log.warn(
-      'No users exist yet. Create the first SysAdmin with:\n' +
-        '  npm run admin -- create-company --name "Your Company"\n' +
-        '  npm run admin -- create-user --company-id <id printed above> --username admin --password <password> ' +
-        '--firstname Ada --lastname Admin --role SysAdmin\n' +
-        'or start the server once with ADMIN_USERNAME and ADMIN_PASSWORD set.',
-    );
+    log.warn('no users exist yet: create the first SysAdmin (the steps are printed on standard error)');
+    // Plain lines, not a log record: the person starting the portal for the first time reads them.
+    process.stderr.write(FIRST_ADMIN_HINT);
     return;
   }
   const company = await services.repos.companies.create(admin.company);

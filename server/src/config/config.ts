@@ -16,6 +16,7 @@ const ZEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
   UPLOAD_LEASE_SECONDS: int(1).default(120),
   PROCESSING_IN_SERVER: bool.default(true),
@@ -47,6 +48,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
+  logFormat: z.infer<typeof ZEnv>['LOG_FORMAT'];
   maxUploadBytes: number;
   uploadLeaseMs: number;
   processing: {
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(root, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
     processing: {

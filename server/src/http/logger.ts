@@ -1,10 +1,22 @@
-// Structured JSON logs. Secrets never reach them: credentials in headers are redacted, and
-// bodies (which carry passwords) are not logged at all.
+// Logs: JSON lines for a log collector, or readable lines when a person watches a terminal
+// (LOG_FORMAT decides; `auto` looks at whether standard output is one). Secrets never reach them:
+// credentials in headers are redacted, and bodies (which carry passwords) are not logged at all.
 import { randomUUID } from 'node:crypto';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 import type { Config } from '../config/config.js';
 
-export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, isTerminal = process.stdout.isTTY === true): FastifyBaseLogger {
+  const readable = config.logFormat === 'pretty' || (config.logFormat === 'auto' && isTerminal);
+  if (!readable) return pino(loggerOptions(config));
+  // In the main thread and synchronous: an operator's terminal, not a hot path, and a crash's last
+  // lines must not be lost in a transport's buffer.
+  const stream = pretty({ colorize: isTerminal, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+  return pino(loggerOptions(config), stream);
+}
+
+function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
   return {
     level: config.logLevel,
     redact: {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
-import { runCli, startServerProcess } from './processes.js';
+import { runCli, runCliOnTerminal, startServerProcess } from './processes.js';
 
 describe.each(dialects())('admin CLI on %s', (dialect) => {
   let database: TestDatabase;
@@ -32,13 +32,16 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
     expect(company.code).toBe(0);
     const companyId = company.stdout.trim();
     expect(companyId).toMatch(/^\d+$/);
-    const user = await cli(
-      'create-user', '--company-id', companyId, '--username', 'mary', '--password', 'Rad!ology9',
-      '--firstname', 'Mary', '--lastname', 'Jones', '--role', 'CompanyAdmin',
+    // The password arrives on standard input, so it is on no command line npm could print.
+    const user = await runCli(
+      ['create-user', '--company-id', companyId, '--username', 'mary', '--password-stdin', '--firstname', 'Mary', '--lastname', 'Jones', '--role', 'CompanyAdmin'],
+      env,
+      'Rad!ology9\n',
     );
     expect(user.code).toBe(0);
+    expect(user.stdout + user.stderr).not.toContain('Rad!ology9');
     const listed = await cli('list-users');
-    expect(listed.stdout).toMatch(/mary\s+Mary Jones\s+2\s+/);
+    expect(listed.stdout).toMatch(/mary\s+Mary Jones\s+CompanyAdmin\s+/);
     expect((await cli('list-companies')).stdout).toContain('St. Mary’s Radiology');
 
     const server = await startServerProcess(env);
@@ -47,7 +50,12 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
       const own = await call(`${server.url}/api/v1/company/${companyId}`, { token });
       expect(own.body.data[0].companyname).toBe('St. Mary’s Radiology');
 
-      expect((await cli('set-password', '--username', 'mary', '--password', 'An0ther!Pass')).code).toBe(0);
+      // Typed at the prompt, twice, and never shown on the terminal.
+      const typed = await runCliOnTerminal(['set-password', '--username', 'mary'], env, ['An0ther!Pass', 'An0ther!Pass']);
+      expect(typed.stdout).toContain('Password: ');
+      expect(typed.stdout).toContain('Repeat the password: ');
+      expect(typed.stdout).not.toContain('An0ther!Pass');
+      expect(typed.code).toBe(0);
       expect((await call(`${server.url}/api/v1/me`, { token })).status).toBe(401);
       const again = await login(`${server.url}/api/v1`, 'mary', 'An0ther!Pass');
 
@@ -71,6 +79,10 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
     [['set-password', '--username', 'ghost', '--password', 'Str0ng!Pass'], 'No user named ghost'],
     [['disable-user', '--username', 'ghost'], 'No user named ghost'],
     [['launch-rockets'], 'Unknown command "launch-rockets"'],
+    [['set-password', '--username', 'mary'], 'pipe it with --password-stdin, or run the command in a terminal'],
+    [['set-password', '--username', 'mary', '--password-stdin'], 'standard input was empty'],
+    [['set-password', '--username', 'mary', '--password', 'Str0ng!Pass', '--password-stdin'], 'either --password or --password-stdin'],
+    [['list-users', '--password-stdin'], 'list-users takes no password'],
     [['list-users', '--verbose'], "Unknown option '--verbose'"],
   ])('refuses %j with a clear error, a non-zero exit, and no change', async (args, message) => {
     const before = await snapshot();
@@ -78,6 +90,14 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('changes nothing when the password typed again at the prompt differs', async () => {
+    const before = await snapshot();
+    const typed = await runCliOnTerminal(['set-password', '--username', 'mary'], env, ['Str0ng!Pass1', 'Str0ng!Pass2']);
+    expect(typed.code).not.toBe(0);
+    expect(typed.stdout).toContain('the two passwords differ; nothing was changed');
     expect(await snapshot()).toBe(before);
   });
 });

@@ -18,14 +18,36 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/** Runs the admin CLI; `input`, when given, is its standard input (otherwise stdin is closed). */
+export async function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
   const child = spawn(process.execPath, [...TSX, 'src/admin/cli.ts', ...args], { cwd: SERVER_DIR, env: baseEnv(env) });
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
+}
+
+/**
+ * Runs the admin CLI on a pseudo-terminal (util-linux `script`), as a person at a terminal would,
+ * typing `lines` at its prompts. Answers everything the terminal showed.
+ */
+export async function runCliOnTerminal(args: string[], env: Record<string, string | undefined>, lines: string[]): Promise<CliResult> {
+  const command = [process.execPath, ...TSX, 'src/admin/cli.ts', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: SERVER_DIR, env: baseEnv(env) });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
+  const prompts = () => (stdout.match(/Password: |Repeat the password: /g) ?? []).length;
+  for (const [answered, line] of lines.entries()) {
+    // Each answer waits for its prompt, as typing would.
+    for (let waited = 0; prompts() <= answered && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.write(`${line}\r`);
+  }
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr: '' };
 }
 
 export interface ServerProcess {

@@ -8,6 +8,9 @@ import { AppError } from '../errors/app-error.js';
 import { createServices } from '../services.js';
 import { createStorage } from '../storage/create-storage.js';
 import { runCommand, USAGE, UsageError } from './commands.js';
+import { PasswordInputError, resolvePassword } from './password-input.js';
+
+const PASSWORD_COMMANDS = new Set(['create-user', 'set-password']);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -23,16 +26,21 @@ async function main(argv: string[]): Promise<number> {
       'company-id': { type: 'string' },
       username: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       firstname: { type: 'string' },
       lastname: { type: 'string' },
       role: { type: 'string' },
     },
   });
+  // Read before the database opens: a mistyped confirmation changes nothing.
+  const { 'password-stdin': passwordStdin, ...flags } = values;
+  if (PASSWORD_COMMANDS.has(command)) flags.password = await resolvePassword(values);
+  else if (passwordStdin) throw new UsageError(`${command} takes no password`);
   const config = loadConfig();
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
-    const output = await runCommand(createServices(handle, config, createStorage(config)), command, values);
+    const output = await runCommand(createServices(handle, config, createStorage(config)), command, flags);
     if (output) console.log(output);
     return 0;
   } finally {
@@ -43,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError) {
+    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError) {
       console.error(`Error: ${error.message}`);
     } else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`Error: ${error.message}\n\n${USAGE}`);

@@ -1,13 +1,17 @@
 import type { Services } from '../services.js';
-import { parseRole } from '../auth/roles.js';
+import { parseRole, roleName } from '../auth/roles.js';
 import { createUser, disableUser, setPassword } from './user-admin.js';
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: npm run admin -- <command> [flags]
   create-company --name NAME
-  create-user --company-id ID --username U --password P --firstname F --lastname L --role 1|2|3|4|User|CompanyAdmin|SysUser|SysAdmin
-  set-password --username U --password P
+  create-user --company-id ID --username U --firstname F --lastname L --role 1|2|3|4|User|CompanyAdmin|SysUser|SysAdmin
+  set-password --username U
+
+The password is asked for on the terminal (not echoed), or read from standard input with
+--password-stdin:  printf '%s' "$PASSWORD" | npm run admin -- set-password --username U --password-stdin
+(--password P still works, but npm prints the whole command line, password included.)
   disable-user --username U
   list-companies
   list-users`;
@@ -69,7 +73,7 @@ export async function runCommand(services: Services, command: string, flags: Fla
           id: u.id,
           username: u.username,
           name: `${u.firstname} ${u.lastname}`,
-          role: u.role,
+          role: roleName(u.role),
           company_id: u.company_id,
           disabled: u.disabled ? 'yes' : 'no',
         })),

@@ -14,3 +14,8 @@ export function parseRole(input: string): TRole | undefined {
 export function isRole(value: number): value is TRole {
   return Object.values(ROLES).some((n) => n === value);
 }
+
+/** The spec's name of a role number (`SysAdmin` for 4), as people read it in lists. */
+export function roleName(role: number): string {
+  return Object.entries(ROLES).find(([, n]) => n === role)?.[0] ?? `unknown (${role})`;
+}

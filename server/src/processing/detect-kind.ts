@@ -74,6 +74,8 @@ const VRS = new Set(
 function isDicomWithoutPreamble(head: Uint8Array): boolean {
   if (head.length < 8) return false;
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  // Explicit VR big endian (retired, still written by old modalities) starts 00 08 with a VR.
+  if (view.getUint16(0, false) === 0x0008 && VRS.has(String.fromCharCode(head[4]!, head[5]!))) return view.getUint16(2, false) <= 0x1fff;
   const group = view.getUint16(0, true);
   if (group !== 0x0002 && group !== 0x0008) return false;
   const element = view.getUint16(2, true);

@@ -8,7 +8,15 @@ import type { TDicomFields } from '@portal/contract';
 import { decodeDicomText, parseCharacterSets } from './dicom-charset.js';
 
 export type DicomHeader =
-  | { ok: true; fields: TDicomFields; dataSet: DataSet; charsets: string[]; isDicomdir: boolean }
+  | {
+      ok: true;
+      fields: TDicomFields;
+      dataSet: DataSet;
+      charsets: string[];
+      isDicomdir: boolean;
+      /** Set when only part of the header could be read (a truncated or damaged file), in words. */
+      warning: string | null;
+    }
   | { ok: false; reason: string };
 
 const PIXEL_DATA = 'x7fe00010';
@@ -25,19 +33,19 @@ const DataSetClass = (dicomParser as unknown as { DataSet: DataSetConstructor })
 
 class NeedMore extends Error {}
 
+const UNREADABLE = 'unreadable DICOM: not one element of its header could be read (the file is damaged, or not DICOM)';
+
 const VR = /^[A-Z]{2}$/;
 
-/** Without a transfer syntax to go by, the first element's bytes show whether VRs are explicit. */
+/**
+ * Without a transfer syntax to go by, the first element's bytes show whether VRs are explicit and,
+ * for a data set that starts with group 0008 as they do, whether it is big endian.
+ */
 function guessSyntax(bytes: Uint8Array, at: number): string {
   if (bytes.length < at + 6) return IMPLICIT_LE;
-  return VR.test(String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!)) ? EXPLICIT_LE : IMPLICIT_LE;
-}
-
-function message(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null && 'exception' in error) return message(error.exception);
-  return String(error);
+  if (!VR.test(String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!))) return IMPLICIT_LE;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.getUint16(at, false) === 0x0008 && view.getUint16(at, true) !== 0x0008 ? EXPLICIT_BE : EXPLICIT_LE;
 }
 
 interface Meta {
@@ -46,9 +54,33 @@ interface Meta {
   transferSyntax: string | null;
 }
 
+const transferSyntaxOf = (meta: DataSet): string | null => meta.string('x00020010')?.replace(/\0/g, '').trim() || null;
+
+/**
+ * Some writers leave out the preamble and 'DICM' but keep a file meta group (sometimes only its
+ * transfer syntax) at the start. Meta elements are always explicit VR little endian.
+ */
+function readBareMeta(bytes: Uint8Array, complete: boolean): Meta | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 8 || view.getUint16(0, true) !== 0x0002 || !VR.test(String.fromCharCode(bytes[4]!, bytes[5]!))) return null;
+  const dataSet = new DataSetClass(dicomParser.littleEndianByteArrayParser, bytes, {});
+  const stream = new dicomParser.ByteStream(dicomParser.littleEndianByteArrayParser, bytes, 0);
+  try {
+    while (stream.position + 8 <= bytes.length && view.getUint16(stream.position, true) === 0x0002) {
+      const element = dicomParser.readDicomElementExplicit(stream);
+      if (element.dataOffset + element.length > bytes.length) throw new NeedMore();
+      dataSet.elements[element.tag] = element;
+    }
+  } catch (error) {
+    if (!complete) throw new NeedMore();
+    throw error;
+  }
+  return { dataSet, end: stream.position, transferSyntax: transferSyntaxOf(dataSet) };
+}
+
 function readMeta(bytes: Uint8Array, complete: boolean): Meta {
   const part10 = bytes.length >= 132 && String.fromCharCode(...bytes.subarray(128, 132)) === 'DICM';
-  if (!part10) return { dataSet: null, end: 0, transferSyntax: null };
+  if (!part10) return readBareMeta(bytes, complete) ?? { dataSet: null, end: 0, transferSyntax: null };
   // The group length bounds the meta header: without it dicom-parser reads on into the data set.
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const hasGroupLength = bytes.length >= 144 && view.getUint16(132, true) === 2 && view.getUint16(134, true) === 0;
@@ -59,8 +91,7 @@ function readMeta(bytes: Uint8Array, complete: boolean): Meta {
   }
   const dataSet = dicomParser.readPart10Header(end === null ? bytes : bytes.subarray(0, end));
   const metaEnd = end ?? (dataSet as DataSet & { position: number }).position;
-  const transferSyntax = dataSet.string('x00020010')?.replace(/\0/g, '').trim() || null;
-  return { dataSet, end: metaEnd, transferSyntax };
+  return { dataSet, end: metaEnd, transferSyntax: transferSyntaxOf(dataSet) };
 }
 
 function inflateDataSet(bytes: Uint8Array, at: number, maxBytes: number): Uint8Array {
@@ -76,6 +107,29 @@ interface Parsed {
   dataSet: DataSet;
   meta: DataSet | null;
   transferSyntax: string | null;
+  /** Where reading stopped early in a complete file (truncated or damaged), else null. */
+  stoppedAt: number | null;
+}
+
+/**
+ * What a complete file's header holds up to the point where it cannot be read on (as dcmtk's error
+ * recovery does): the meta header and every element that lies wholly inside the file. Answers where
+ * reading stopped (null when nothing was cut short), or throws when not even that much is readable.
+ */
+function keepReadable(dataSet: DataSet, meta: Meta, size: number, failed: boolean): number | null {
+  let end = meta.end;
+  let cut = failed;
+  for (const [tag, element] of Object.entries(dataSet.elements)) {
+    // Reading stops at Pixel Data's header (encapsulated data keeps its undefined length): never cut.
+    if (tag === PIXEL_DATA) continue;
+    if (element.length < 0 || element.dataOffset + element.length > size) {
+      delete dataSet.elements[tag];
+      cut = true;
+    } else end = Math.max(end, element.dataOffset + element.length);
+  }
+  const found = Object.keys(meta.dataSet?.elements ?? {}).length + Object.keys(dataSet.elements).length;
+  if (found === 0) throw new Error('no element');
+  return cut ? end : null;
 }
 
 function parse(raw: Uint8Array, complete: boolean, maxBytes: number): Parsed {
@@ -85,19 +139,21 @@ function parse(raw: Uint8Array, complete: boolean, maxBytes: number): Parsed {
   const parser = syntax === EXPLICIT_BE ? dicomParser.bigEndianByteArrayParser : dicomParser.littleEndianByteArrayParser;
   const dataSet = new DataSetClass(parser, bytes, {});
   dataSet.warnings = [];
+  let failed = false;
   if (meta.end < bytes.length) {
     const stream = new dicomParser.ByteStream(parser, bytes, meta.end);
     try {
       if (syntax === IMPLICIT_LE) dicomParser.parseDicomDataSetImplicit(dataSet, stream, bytes.length, { untilTag: PIXEL_DATA });
       else dicomParser.parseDicomDataSetExplicit(dataSet, stream, bytes.length, { untilTag: PIXEL_DATA });
-    } catch (error) {
+    } catch {
       if (!complete) throw new NeedMore();
-      throw error;
+      failed = true;
     }
   }
   // A prefix that happens to end between two elements parses cleanly but may miss later ones.
   if (!complete && dataSet.elements[PIXEL_DATA] === undefined) throw new NeedMore();
-  return { dataSet, meta: meta.dataSet, transferSyntax: meta.transferSyntax };
+  const stoppedAt = complete ? keepReadable(dataSet, meta, bytes.length, failed) : null;
+  return { dataSet, meta: meta.dataSet, transferSyntax: meta.transferSyntax, stoppedAt };
 }
 
 function text(dataSet: DataSet, tag: string, charsets: readonly string[]): string | null {
@@ -115,6 +171,12 @@ function ascii(dataSet: DataSet | null, tag: string): string | null {
 
 function integer(value: number | undefined): number | null {
   return value === undefined || !Number.isSafeInteger(value) ? null : value;
+}
+
+/** An IS value as written, or null when it is not an integer ('1A' is not 1). */
+function integerString(dataSet: DataSet, tag: string): number | null {
+  const value = ascii(dataSet, tag)?.split('\\')[0]?.trim();
+  return value !== undefined && /^[+-]?\d{1,12}$/.test(value) ? integer(Number(value)) : null;
 }
 
 /** Text of any tag, decoded by the file's character set (for tags beyond the indexed fields). */
@@ -139,7 +201,7 @@ function fieldsOf(parsed: Parsed): { fields: TDicomFields; charsets: string[] } 
       transfer_syntax_uid: parsed.transferSyntax,
       rows: integer(dataSet.uint16('x00280010')),
       columns: integer(dataSet.uint16('x00280011')),
-      number_of_frames: integer(dataSet.intString('x00280008')),
+      number_of_frames: integerString(dataSet, 'x00280008'),
     },
   };
 }
@@ -169,7 +231,11 @@ class PrefixParser {
       const parsed = parse(bytes, complete, this.maxHeaderBytes);
       const { fields, charsets } = fieldsOf(parsed);
       const isDicomdir = fields.sop_class_uid === MEDIA_STORAGE_DIRECTORY;
-      return { ok: true, fields, dataSet: parsed.dataSet, charsets, isDicomdir };
+      const warning =
+        parsed.stoppedAt === null
+          ? null
+          : `truncated or damaged DICOM header: only its first ${parsed.stoppedAt} bytes could be read, and the fields found there were kept`;
+      return { ok: true, fields, dataSet: parsed.dataSet, charsets, isDicomdir, warning };
     } catch (error) {
       const cap = Math.min(this.size, this.maxHeaderBytes);
       if (error instanceof NeedMore && this.want < cap) {
@@ -177,7 +243,8 @@ class PrefixParser {
         return null;
       }
       if (error instanceof NeedMore) return { ok: false, reason: `DICOM header not found in the first ${this.maxHeaderBytes} bytes` };
-      return { ok: false, reason: `unreadable DICOM: ${message(error)}` };
+      // The parser's own message names its internals; what the person needs is what happened.
+      return { ok: false, reason: UNREADABLE };
     }
   }
 }

@@ -8,7 +8,9 @@ import { detectKind, type ContentKind } from './detect-kind.js';
 import { readDicomHeaderSync, type DicomHeader } from './dicom-header.js';
 
 /** A DICOM header as the job records it (the parsed data set stays on the worker). */
-export type DicomSummary = { ok: true; fields: TDicomFields; isDicomdir: boolean } | { ok: false; reason: string };
+export type DicomSummary =
+  | { ok: true; fields: TDicomFields; isDicomdir: boolean; warning: string | null }
+  | { ok: false; reason: string };
 
 export interface EntryAnalysis {
   size: number;
@@ -18,7 +20,9 @@ export interface EntryAnalysis {
 }
 
 export function summarizeHeader(header: DicomHeader): DicomSummary {
-  return header.ok ? { ok: true, fields: header.fields, isDicomdir: header.isDicomdir } : { ok: false, reason: header.reason };
+  return header.ok
+    ? { ok: true, fields: header.fields, isDicomdir: header.isDicomdir, warning: header.warning }
+    : { ok: false, reason: header.reason };
 }
 
 /** Enough for kind detection and, usually, a whole DICOM header. */

@@ -142,7 +142,7 @@ class Job {
     // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
     else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
     else {
-      const reason = header.fields.sop_instance_uid === null ? 'DICOM without SOP Instance UID' : null;
+      const reason = header.fields.sop_instance_uid === null ? 'DICOM without SOP Instance UID' : header.warning;
       await this.emit({ ...base, kind: 'dicom', reason, dicom: header.fields }, isInput);
     }
   }

@@ -1,6 +1,8 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { TDicomFields } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
+import { DETECT_BYTES, detectKind } from '../../src/processing/detect-kind.js';
 import { decodeDicomText } from '../../src/processing/dicom-charset.js';
 import { dicomText, readDicomHeader } from '../../src/processing/dicom-header.js';
 import { DICOM_DIR, dcmdumpTags, dicomFixtures, sh, tempDir } from './helpers.js';
@@ -16,6 +18,7 @@ describe('readDicomHeader', () => {
       const header = await readDicomHeader(file, MAX);
       expect([name, header.ok]).toEqual([name, true]);
       if (!header.ok) continue;
+      expect([name, header.warning]).toEqual([name, null]);
       const d = await dcmdumpTags(file, tags);
       const number = (v: string | null) => (v === null ? null : Number(v));
       const expected = {
@@ -89,7 +92,7 @@ describe('readDicomHeader', () => {
     expect(small).toEqual({ ok: false, reason: 'DICOM header not found in the first 100000 bytes' });
   });
 
-  it('reports truncated files and lying element lengths instead of throwing', async () => {
+  it('keeps what a truncated file or a lying element length leaves readable, and says so', async () => {
     const dir = await tempDir();
     const original = await readFile(path.join(DICOM_DIR, 's03_CT_series5N_2062.dcm'));
     await writeFile(path.join(dir, 'truncated.dcm'), original.subarray(0, 700));
@@ -100,8 +103,97 @@ describe('readDicomHeader', () => {
     await writeFile(path.join(dir, 'lying.dcm'), lying);
     for (const name of ['truncated.dcm', 'lying.dcm']) {
       const header = await readDicomHeader(path.join(dir, name), MAX);
-      expect(header.ok).toBe(false);
-      if (!header.ok) expect(header.reason).toMatch(/^unreadable DICOM: /);
+      expect(header.ok && header.warning).toMatch(/^truncated or damaged DICOM header: only its first \d+ bytes could be read/);
+      const d = await dcmdumpTags(path.join(dir, name), ['0002,0010', '0008,0018'], true);
+      expect(header.ok && header.fields.transfer_syntax_uid).toBe(d['0002,0010']);
     }
+    const lyingHeader = await readDicomHeader(path.join(dir, 'lying.dcm'), MAX);
+    expect(lyingHeader.ok && lyingHeader.fields).toMatchObject({ modality: null, rows: null });
+  });
+
+  it('answers a file with no readable element as unreadable, in words', async () => {
+    const dir = await tempDir();
+    const garbage = Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.from([0x02, 0x00, 0x00, 0x00, 0x55, 0x4c, 0xff, 0xff])]);
+    await writeFile(path.join(dir, 'garbage.dcm'), Buffer.concat([garbage, Buffer.alloc(40, 0xee)]));
+    const header = await readDicomHeader(path.join(dir, 'garbage.dcm'), MAX);
+    expect(header).toEqual({ ok: false, reason: 'unreadable DICOM: not one element of its header could be read (the file is damaged, or not DICOM)' });
+  });
+});
+
+/**
+ * Five kinds of real files where the index once disagreed with dcmtk (issue 12, item 14), made here
+ * from the shared fixtures by dcmtk and by byte surgery, and checked against dcmdump.
+ */
+describe('readDicomHeader agrees with dcmdump on awkward files', () => {
+  const TAGS = ['0002,0010', '0008,0018', '0020,000d', '0028,0008', '0028,0011'];
+  const fieldsOf = (f: TDicomFields) => ({
+    '0002,0010': f.transfer_syntax_uid,
+    '0008,0018': f.sop_instance_uid,
+    '0020,000d': f.study_instance_uid,
+    '0028,0008': f.number_of_frames === null ? null : String(f.number_of_frames),
+    '0028,0011': f.columns === null ? null : String(f.columns),
+  });
+  const explicitLe = () => readFile(path.join(DICOM_DIR, 's01_CT_small.dcm'));
+  const implicitWithSequence = () => readFile(path.join(DICOM_DIR, 's21_RTDOSE_implicit.dcm'));
+  const dataSetStart = (file: Buffer) => 144 + file.readUInt32LE(140);
+
+  async function compare(name: string, bytes: Buffer, recover = false) {
+    const file = path.join(await tempDir(), name);
+    await writeFile(file, bytes);
+    expect(detectKind(bytes.subarray(0, DETECT_BYTES)), name).toBe('dicom');
+    const header = await readDicomHeader(file, MAX);
+    if (!header.ok) throw new Error(`${name}: ${header.reason}`);
+    return { header, mine: fieldsOf(header.fields), dcmtk: await dcmdumpTags(file, TAGS, recover) };
+  }
+
+  it('reads the transfer syntax of a meta group holding only (0002,0010), without preamble', async () => {
+    const source = await explicitLe();
+    const ts = Buffer.from('1.2.840.10008.1.2.1\0');
+    const element = Buffer.concat([Buffer.from([0x02, 0x00, 0x10, 0x00, 0x55, 0x49, ts.length, 0x00]), ts]);
+    const { mine, dcmtk } = await compare('meta-ts-only.dcm', Buffer.concat([element, source.subarray(dataSetStart(source))]));
+    expect(mine['0002,0010']).toBe('1.2.840.10008.1.2.1');
+    expect(mine).toEqual(dcmtk);
+  });
+
+  it('keeps the meta header\'s transfer syntax when an invalid VR early in the data set stops reading', async () => {
+    const source = await explicitLe();
+    const damaged = Buffer.from(source);
+    // (0008,0005) announced as OB: its 2-byte length is then read as a 4-byte one, past the end.
+    damaged.write('OB', dataSetStart(source) + 4, 'latin1');
+    const { header, mine, dcmtk } = await compare('bad-vr.dcm', damaged, true);
+    expect(mine['0002,0010']).toBe('1.2.840.10008.1.2.1');
+    expect(mine['0002,0010']).toBe(dcmtk['0002,0010']);
+    expect(header.warning).toMatch(/^truncated or damaged DICOM header/);
+  });
+
+  it('recognises explicit VR big endian without preamble or meta header, by kind and in the index', async () => {
+    const dir = await tempDir();
+    await sh(`dcmconv +tb -F '${path.join(DICOM_DIR, 's01_CT_small.dcm')}' be.dcm`, dir);
+    const { mine, dcmtk } = await compare('be.dcm', await readFile(path.join(dir, 'be.dcm')));
+    expect(mine['0008,0018']).not.toBeNull();
+    expect(mine['0028,0011']).toBe('128');
+    expect(mine).toEqual(dcmtk);
+  });
+
+  it('reads every indexed field of a file truncated inside a sequence, and says it was truncated', async () => {
+    const source = await implicitWithSequence();
+    const sequence = source.indexOf(Buffer.from([0x0c, 0x30, 0x02, 0x00]));
+    const inner = source.indexOf(Buffer.from([0x0c, 0x30, 0x20, 0x00]), sequence);
+    expect(inner).toBeGreaterThan(sequence);
+    const { header, mine, dcmtk } = await compare('cut-in-sequence.dcm', source.subarray(0, inner + 12), true);
+    expect(mine['0008,0018']).not.toBeNull();
+    expect(mine).toEqual(dcmtk);
+    expect(header.warning).toMatch(/^truncated or damaged DICOM header: only its first \d+ bytes could be read/);
+  });
+
+  it('answers null, not a guess, for an IS value that is not a number', async () => {
+    const damaged = Buffer.from(await implicitWithSequence());
+    const frames = damaged.indexOf(Buffer.from([0x28, 0x00, 0x08, 0x00, 0x02, 0x00, 0x00, 0x00]));
+    expect(damaged.toString('latin1', frames + 8, frames + 10)).toBe('15');
+    damaged.write('1A', frames + 8, 'latin1');
+    const { mine, dcmtk } = await compare('frames-1A.dcm', damaged);
+    expect(dcmtk['0028,0008']).toBe('1A');
+    expect(mine['0028,0008']).toBeNull();
+    expect({ ...mine, '0028,0008': '1A' }).toEqual(dcmtk);
   });
 });

@@ -53,9 +53,14 @@ export async function collect(
   return { result, entries };
 }
 
-/** What dcmtk's reference reader says of some tags (first occurrence each); null when absent or empty. */
-export async function dcmdumpTags(file: string, tags: readonly string[]): Promise<Record<string, string | null>> {
-  const out = await sh(`dcmdump -q -Un ${tags.map((t) => `+P ${t}`).join(' ')} '${file}'`, path.dirname(file));
+/**
+ * What dcmtk's reference reader says of some tags (first occurrence each); null when absent or empty.
+ * `recover` reads a damaged file as far as it goes (+E), as dcmtk's error recovery does.
+ */
+export async function dcmdumpTags(file: string, tags: readonly string[], recover = false): Promise<Record<string, string | null>> {
+  const flags = recover ? '+E' : '';
+  // With +E, dcmdump still exits 1 after printing what it could read.
+  const out = await sh(`dcmdump -q -Un ${flags} ${tags.map((t) => `+P ${t}`).join(' ')} '${file}'${recover ? ' || true' : ''}`, path.dirname(file));
   const values: Record<string, string | null> = Object.fromEntries(tags.map((t) => [t, null]));
   for (const line of out.split('\n')) {
     const match = /^\s*\(([0-9a-f]{4},[0-9a-f]{4})\) \S\S (?:\[(.*?)\]|(\d+))?/.exec(line);

@@ -240,15 +240,21 @@ describe('encrypted, corrupt and mislabelled uploads', () => {
     });
   });
 
-  it('marks unreadable DICOM inside an archive without stopping the rest', async () => {
+  it('marks unreadable DICOM inside an archive without stopping the rest, and keeps what a cut one holds', async () => {
     const dir = await tempDir();
     const data = await withDicom(dir, 'good.dcm');
+    // A preamble and 'DICM', then nothing a DICOM reader can use.
+    await writeFile(path.join(dir, 'broken.dcm'), Buffer.concat([data.subarray(0, 132), Buffer.alloc(200, 0xee)]));
     await writeFile(path.join(dir, 'cut.dcm'), data.subarray(0, 600));
-    await sh('bsdtar -cf mixed.tar cut.dcm good.dcm', dir);
+    await sh('bsdtar -cf mixed.tar broken.dcm cut.dcm good.dcm', dir);
     const { result, entries } = await collect(path.join(dir, 'mixed.tar'), 'mixed.tar');
+    // cut.dcm is the start of good.dcm: its meta header names the same instance, counted once.
     expect(result.summary).toMatchObject({ instances: 1, skipped: 0 });
-    expect(entries[0]).toMatchObject({ path: 'cut.dcm', kind: 'dicom', dicom: null });
-    expect(entries[0]!.reason).toMatch(/^unreadable DICOM/);
+    expect(entries[0]).toMatchObject({ path: 'broken.dcm', kind: 'dicom', dicom: null });
+    expect(entries[0]!.reason).toMatch(/^unreadable DICOM: not one element of its header could be read/);
+    expect(entries[1]).toMatchObject({ path: 'cut.dcm', kind: 'dicom' });
+    expect(entries[1]!.dicom?.sop_instance_uid).toBe(entries[2]!.dicom?.sop_instance_uid);
+    expect(entries[1]!.reason).toMatch(/^truncated or damaged DICOM header: only its first \d+ bytes could be read/);
   });
 });
 

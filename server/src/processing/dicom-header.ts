@@ -160,7 +160,8 @@ function text(dataSet: DataSet, tag: string, charsets: readonly string[]): strin
   const element = dataSet.elements[tag];
   if (element === undefined || element.length <= 0) return null;
   const bytes = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
-  const value = decodeDicomText(bytes, charsets);
+  // NUL is padding in DICOM, never text; PostgreSQL refuses it inside a text column.
+  const value = decodeDicomText(bytes, charsets).replace(/\0/g, '');
   return value === '' ? null : value;
 }
 

@@ -94,6 +94,19 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     expect(fs.existsSync(path.join(server.database.dataDir, 'objects', 'entries', String(file.id)))).toBe(false);
   });
 
+  it('stores a DICOM text value holding a NUL byte, beside the good instances of the same archive', async () => {
+    const damaged = Buffer.from(dicomFixture('s03_CT_series5N_2062.dcm'));
+    const description = damaged.indexOf('SmartScore - Gated 0.5 sec', 0, 'latin1');
+    expect(description).toBeGreaterThan(0);
+    damaged[description + 10] = 0;
+    const members = { 'nul.dcm': damaged, 'good.dcm': dicomFixture('s04_CT_series5N_2392.dcm') };
+    const file = await uploadAndWait('nul.zip', makeArchive(scratch, members, 'bsdtar --format zip -cf out.zip *', 'out.zip'));
+    expect(file.processing).toMatchObject({ status: 'ready', error: null, summary: { instances: 2, skipped: 0 } });
+    const entries = (await call(`${server.api}/study-petitions-files/${file.id}/contents`, { token })).body.data.entries;
+    const nul = entries.find((e: { path: string }) => e.path === 'nul.dcm');
+    expect(nul.dicom.series_description).toBe('SmartScore- Gated 0.5 sec');
+  });
+
   it('indexes a zip of a real CT series and a text file, matching dcmdump UID for UID', async () => {
     const members = Object.fromEntries(SERIES.map((name) => [name, dicomFixture(name)]));
     const zip = makeArchive(scratch, { ...members, 'README.txt': Buffer.from('acquired 2026') }, 'bsdtar --format zip -cf out.zip *', 'out.zip');

@@ -39,8 +39,9 @@ function compiledSevenZip(): Promise<WasmModule> {
 }
 
 /**
- * Under tsx or vitest this module is TypeScript, and so is its worker. Node 20 does not hand a
- * parent's loader hooks to workers, so the worker first registers tsx's, then imports the worker.
+ * Under tsx or vitest this module is TypeScript, and so is its worker. Vitest loads modules through
+ * its own runner, which a worker thread does not inherit (and `--import tsx` is not on its command
+ * line), so the worker first registers tsx's hooks, then imports the worker.
  */
 function spawnWorker(): Worker {
   const worker = new URL('./sevenzip-worker.ts', import.meta.url);

@@ -59,7 +59,7 @@ export interface UnzipRequest {
   inPlace: boolean;
 }
 
-/** A compiled WebAssembly.Module (typed loosely: @types/node 20 lacks the WebAssembly functions). */
+/** A compiled WebAssembly.Module (typed loosely: without the DOM library TypeScript has no WebAssembly types). */
 export type WasmModule = object;
 
 export type WorkerRequest = (ListRequest | ExtractRequest | UnzipRequest) & { id: number };

@@ -61,7 +61,8 @@ class LineSplitter {
   }
 }
 
-// @types/node 20 declares the WebAssembly namespace without its functions; these are all we use.
+// The server compiles without the DOM library, and @types/node declares no WebAssembly functions;
+// these are all we use.
 type WasmInstance = object;
 const Wasm = (globalThis as unknown as {
   WebAssembly: { instantiate(module: WasmModule, imports: object): Promise<WasmInstance> };

@@ -9,7 +9,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
-import { contentsRoutes } from './processing/contents.routes.js';
+import { contentsRoutes } from './files/contents.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';

@@ -14,9 +14,9 @@ import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import type { Storage } from './storage/storage.js';
-import { EntriesRepository } from './processing/entries.repository.js';
-import { JobsRepository } from './processing/jobs.repository.js';
-import { ContentsService } from './processing/contents.service.js';
+import { EntriesRepository } from './files/entries.repository.js';
+import { JobsRepository } from './jobs/jobs.repository.js';
+import { ContentsService } from './files/contents.service.js';
 
 export interface Services {
   handle: DatabaseHandle;

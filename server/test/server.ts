@@ -7,7 +7,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices, type Services } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { createJobRunner } from '../src/processing/processing.js';
-import type { JobRunner } from '../src/processing/job-runner.js';
+import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestServer {

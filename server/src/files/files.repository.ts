@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
-import { enqueueJob } from '../processing/jobs.repository.js';
+import { enqueueJob } from '../jobs/jobs.repository.js';
 import type { Scope } from '../projects/projects.repository.js';
 
 export const PROCESS_UPLOAD_JOB = 'process-upload';

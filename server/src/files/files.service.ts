@@ -10,7 +10,7 @@ import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
 import type { FilesRepository } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
-import type { JobsRepository } from '../processing/jobs.repository.js';
+import type { JobsRepository } from '../jobs/jobs.repository.js';
 import { storeUpload } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
 

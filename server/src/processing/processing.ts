@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import { PROCESS_UPLOAD_JOB } from '../files/files.repository.js';
 import type { Services } from '../services.js';
-import { JobRunner } from './job-runner.js';
-import { runProcessUpload } from './process-upload.job.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { runProcessUpload } from '../files/process-upload.job.js';
 
 export function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): JobRunner {
   const deps = {

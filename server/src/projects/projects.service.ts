@@ -3,7 +3,7 @@ import { can, companyScope, type Action, type Actor } from '../auth/permissions.
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { presentProject } from './project.presenter.js';
-import type { JobsRepository } from '../processing/jobs.repository.js';
+import type { JobsRepository } from '../jobs/jobs.repository.js';
 import type { ProjectsRepository } from './projects.repository.js';
 
 const NOT_FOUND = 'Project not found';

@@ -7,7 +7,7 @@ import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
-import { dcmdumpTags, DICOM_DIR } from '../processing/helpers.js';
+import { dcmdumpTags, DICOM_DIR } from '../ingest/helpers.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { dicomFixture, makeArchive, sha256, upload } from '../uploads.js';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
-import { processUpload } from '../../src/processing/process-upload.js';
-import type { ProcessedEntry, ProcessingResult } from '../../src/processing/processing-types.js';
-import type { ProcessingLimits } from '../../src/processing/limits.js';
+import { processUpload } from '../../src/ingest/ingest-upload.js';
+import type { ProcessedEntry, ProcessingResult } from '../../src/ingest/ingest-types.js';
+import type { ProcessingLimits } from '../../src/ingest/limits.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const DICOM_DIR = path.join(FIXTURES, 'dicom');

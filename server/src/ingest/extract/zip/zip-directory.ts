@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import yauzl, { type Entry } from 'yauzl';
 import { ReadAheadReader } from './zip-readers.js';
-import type { ListedEntry, ListedType } from './sevenzip-listing.js';
+import type { ListedEntry, ListedType } from '../sevenzip/sevenzip-listing.js';
 
 /** Where an entry's bytes are and how to check them. */
 export interface ZipLocation {

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readZipDirectory } from '../../src/processing/zip-directory.js';
+import { readZipDirectory } from '../../src/ingest/extract/zip/zip-directory.js';
 import { DICOM_DIR, collect, sh, tempDir } from './helpers.js';
 
 const MB = 1024 * 1024;

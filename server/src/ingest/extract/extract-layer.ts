@@ -2,18 +2,18 @@
 // write guard, and check on disk what 7-Zip actually produced.
 import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArchiveKind } from './detect-kind.js';
-import { SINGLE_STREAM_KINDS } from './detect-kind.js';
-import type { EntryAnalysis } from './entry-analysis.js';
-import { normalizeEntryPath } from './entry-path.js';
-import type { ProcessingLimits } from './limits.js';
-import type { ListedEntry } from './sevenzip-listing.js';
-import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, UnzipMember, WriteGuard } from './sevenzip-protocol.js';
-import { readZipDirectory, type ZipListedEntry } from './zip-directory.js';
-import type { SevenZipWorker } from './sevenzip-client.js';
-import { sevenZipHeadersEncrypted } from './sevenz-header.js';
-import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
-import { erroredName } from './sevenzip-errors.js';
+import type { ArchiveKind } from '../detect/detect-kind.js';
+import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
+import type { EntryAnalysis } from '../entry-analysis.js';
+import { normalizeEntryPath } from '../entry-path.js';
+import type { ProcessingLimits } from '../limits.js';
+import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
+import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, UnzipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
+import { readZipDirectory, type ZipListedEntry } from './zip/zip-directory.js';
+import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
+import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
+import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
+import { erroredName } from './sevenzip/sevenzip-errors.js';
 
 export interface LayerBudget {
   /** Bytes still allowed by maxTotalBytes; the layer subtracts what it writes. */

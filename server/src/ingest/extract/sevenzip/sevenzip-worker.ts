@@ -6,8 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
-import { EntryAnalyzer } from './entry-analysis.js';
-import { unzip } from './zip-extract.js';
+import { EntryAnalyzer } from '../../entry-analysis.js';
+import { unzip } from '../zip/zip-extract.js';
 import { ListingParser } from './sevenzip-listing.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {

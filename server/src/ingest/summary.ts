@@ -1,5 +1,5 @@
 // Counts for the upload's summary: distinct studies, series and instances, other files, skips.
-import type { ProcessedEntry, ProcessingSummary } from './processing-types.js';
+import type { ProcessedEntry, ProcessingSummary } from './ingest-types.js';
 
 export class SummaryBuilder {
   private readonly studies = new Set<string>();

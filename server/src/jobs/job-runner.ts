@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRow } from '../db/schema.js';
 import type { JobsRepository } from './jobs.repository.js';
-import { JobCancelled } from './process-upload.job.js';
+import { JobCancelled } from '../files/process-upload.job.js';
 
 export interface JobRunnerOptions {
   concurrency: number;

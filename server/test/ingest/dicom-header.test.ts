@@ -2,9 +2,9 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TDicomFields } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { DETECT_BYTES, detectKind } from '../../src/processing/detect-kind.js';
-import { decodeDicomText } from '../../src/processing/dicom-charset.js';
-import { dicomText, readDicomHeader } from '../../src/processing/dicom-header.js';
+import { DETECT_BYTES, detectKind } from '../../src/ingest/detect/detect-kind.js';
+import { decodeDicomText } from '../../src/ingest/dicom/dicom-charset.js';
+import { dicomText, readDicomHeader } from '../../src/ingest/dicom/dicom-header.js';
 import { DICOM_DIR, dcmdumpTags, dicomFixtures, sh, tempDir } from './helpers.js';
 
 const MAX = 16 << 20;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ZEntryKind } from '@portal/contract';
 import { z } from 'zod';
-import { contentTypeFor } from '../files/content-type.js';
-import { sendDownload } from '../files/download-response.js';
+import { contentTypeFor } from './content-type.js';
+import { sendDownload } from './download-response.js';
 import { parseId } from '../http/params.js';
 import { sessionOf } from '../http/request-auth.js';
 import { parse } from '../http/validate.js';

@@ -2,13 +2,13 @@
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
 import { mkdir } from 'node:fs/promises';
 import type { JobRow } from '../db/schema.js';
-import type { FilesRepository } from '../files/files.repository.js';
+import type { FilesRepository } from './files.repository.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
-import type { ProcessingLimits } from './limits.js';
-import { processUpload } from './process-upload.js';
-import type { ProcessedEntry } from './processing-types.js';
+import type { ProcessingLimits } from '../ingest/limits.js';
+import { processUpload } from '../ingest/ingest-upload.js';
+import type { ProcessedEntry } from '../ingest/ingest-types.js';
 
 export class JobCancelled extends Error {
   constructor(reason: string) {

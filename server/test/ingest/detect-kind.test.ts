@@ -8,7 +8,7 @@ import {
   detectKind,
   extensionMismatch,
   kindsForName,
-} from '../../src/processing/detect-kind.js';
+} from '../../src/ingest/detect/detect-kind.js';
 import { DICOM_DIR, sh, tempDir } from './helpers.js';
 
 async function head(file: string): Promise<Uint8Array> {

@@ -1,8 +1,8 @@
 import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SevenZipWorker } from '../../src/processing/sevenzip-client.js';
-import type { SettledFile } from '../../src/processing/sevenzip-protocol.js';
+import { SevenZipWorker } from '../../src/ingest/extract/sevenzip/sevenzip-client.js';
+import type { SettledFile } from '../../src/ingest/extract/sevenzip/sevenzip-protocol.js';
 import { DICOM_DIR, sh, tempDir } from './helpers.js';
 
 const workers: SevenZipWorker[] = [];

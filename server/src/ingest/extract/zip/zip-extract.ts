@@ -8,9 +8,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
-import { DETECT_BYTES, detectKind, isArchiveKind } from './detect-kind.js';
-import { EntryAnalyzer, HEAD_BYTES, analyzeHead, type EntryAnalysis } from './entry-analysis.js';
-import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from './sevenzip-protocol.js';
+import { DETECT_BYTES, detectKind, isArchiveKind } from '../../detect/detect-kind.js';
+import { EntryAnalyzer, HEAD_BYTES, analyzeHead, type EntryAnalysis } from '../../entry-analysis.js';
+import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from '../sevenzip/sevenzip-protocol.js';
 import { BlockingReader } from './zip-readers.js';
 
 const CHUNK = 1 << 20;

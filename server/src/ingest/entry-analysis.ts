@@ -4,8 +4,8 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { TDicomFields } from '@portal/contract';
-import { detectKind, type ContentKind } from './detect-kind.js';
-import { readDicomHeaderSync, type DicomHeader } from './dicom-header.js';
+import { detectKind, type ContentKind } from './detect/detect-kind.js';
+import { readDicomHeaderSync, type DicomHeader } from './dicom/dicom-header.js';
 
 /** A DICOM header as the job records it (the parsed data set stays on the worker). */
 export type DicomSummary =

@@ -1,5 +1,5 @@
 // 7-Zip names the file in its per-file errors: "ERROR: Data Error : a/b.dcm".
-import { normalizeEntryPath } from './entry-path.js';
+import { normalizeEntryPath } from '../../entry-path.js';
 
 /** The normalised path an error line names, or null for archive-level lines. */
 export function erroredName(line: string): string | null {

@@ -1,7 +1,7 @@
 // Messages between the job's thread and the worker thread that runs 7-Zip (WebAssembly).
-import type { EntryAnalysis } from './entry-analysis.js';
+import type { EntryAnalysis } from '../../entry-analysis.js';
 import type { Listing } from './sevenzip-listing.js';
-import type { ZipLocation } from './zip-directory.js';
+import type { ZipLocation } from '../zip/zip-directory.js';
 
 /** 7-Zip's names for the formats we open; passing one (-t) stops 7-Zip from guessing. */
 export type SevenZipFormat = '7z' | 'zip' | 'rar' | 'rar5' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'lzma';

@@ -10,15 +10,15 @@ import {
   extensionMismatch,
   isArchiveKind,
   type ArchiveKind,
-} from './detect-kind.js';
-import { readDicomHeader } from './dicom-header.js';
+} from './detect/detect-kind.js';
+import { readDicomHeader } from './dicom/dicom-header.js';
 import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-analysis.js';
 import { joinEntryPath } from './entry-path.js';
-import { extractLayer, type LayerBudget } from './extract-layer.js';
+import { extractLayer, type LayerBudget } from './extract/extract-layer.js';
 import { readHead, sha256File } from './hash-file.js';
 import { resolveLimits, type ProcessingLimits } from './limits.js';
-import type { OnEntry, ProcessedEntry, ProcessingResult, ProcessUploadInput } from './processing-types.js';
-import { SevenZipWorker } from './sevenzip-client.js';
+import type { OnEntry, ProcessedEntry, ProcessingResult, ProcessUploadInput } from './ingest-types.js';
+import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
 import { SummaryBuilder } from './summary.js';
 

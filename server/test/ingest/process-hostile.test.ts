@@ -1,7 +1,7 @@
 import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processUpload } from '../../src/processing/process-upload.js';
+import { processUpload } from '../../src/ingest/ingest-upload.js';
 import { ustar } from './archive-writers.js';
 import { DICOM_DIR, collect, dirBytes, sh, tempDir } from './helpers.js';
 

@@ -3,7 +3,7 @@ import type { TFileContents, TFileEntry, TStudyNode } from '@portal/contract';
 import type { Actor } from '../auth/permissions.js';
 import type { FileEntryRow } from '../db/schema.js';
 import { notFound } from '../errors/app-error.js';
-import type { FilesService } from '../files/files.service.js';
+import type { FilesService } from './files.service.js';
 import type { EntriesRepository, SeriesCount } from './entries.repository.js';
 
 export const MAX_PAGE = 500;

@@ -7,6 +7,7 @@ import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
 import * as m004 from './migrations/004-entry-offsets.js';
+import * as m005 from './migrations/005-job-payloads.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -19,6 +20,7 @@ const steps: Record<string, Step> = {
   '002-projects-files': m002,
   '003-processing': m003,
   '004-entry-offsets': m004,
+  '005-job-payloads': m005,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

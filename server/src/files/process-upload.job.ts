@@ -1,29 +1,39 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
 import { mkdir } from 'node:fs/promises';
-import type { JobRow } from '../db/schema.js';
-import type { FilesRepository } from './files.repository.js';
+import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
+import { z } from 'zod';
+import type { ProjectFileRow } from '../db/schema.js';
+import { ingestUpload, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
+import { defineJobKind, JobCancelled, jobType, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
-import type { ProcessingLimits } from '../ingest/limits.js';
-import { processUpload } from '../ingest/ingest-upload.js';
-import type { ProcessedEntry } from '../ingest/ingest-types.js';
 
-export class JobCancelled extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'JobCancelled';
-  }
+/** What deletion cancels a file's processing by. */
+export function uploadSubject(fileId: number): string {
+  return `files/${fileId}`;
+}
+
+const ZProcessUploadPayload = z.object({ fileId: z.number().int().positive() });
+export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
+
+/** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
+export const PROCESS_UPLOAD = jobType('process-upload', ZProcessUploadPayload, (p) => uploadSubject(p.fileId));
+
+/** The two things the job needs of the files repository. */
+export interface UploadsToProcess {
+  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined>;
+  setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }): Promise<void>;
 }
 
 export interface ProcessUploadDeps {
-  files: FilesRepository;
+  files: UploadsToProcess;
   entries: EntriesRepository;
   storage: Storage;
   /** Scratch space on the same filesystem as storage, so kept entries are renamed, not copied. */
   workDir: string;
-  limits: Partial<ProcessingLimits>;
+  limits: Partial<IngestLimits>;
 }
 
 /** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
@@ -51,8 +61,8 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
   return recorded;
 }
 
-export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, signal: AbortSignal): Promise<void> {
-  const file = await deps.files.findForProcessing(job.file_id);
+export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProcessUploadPayload, signal: AbortSignal): Promise<void> {
+  const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
@@ -63,7 +73,7 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   let seq = 0;
   try {
-    const onEntry = async (entry: ProcessedEntry): Promise<'moved' | undefined> => {
+    const onEntry = async (entry: IngestedEntry): Promise<'moved' | undefined> => {
       seq += 1;
       if (seq <= alreadyRecorded) return undefined;
       let storageKey: string | null = null;
@@ -93,7 +103,7 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
       });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
-    const result = await processUpload(
+    const result = await ingestUpload(
       { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
       onEntry,
     );
@@ -103,4 +113,13 @@ export async function runProcessUpload(deps: ProcessUploadDeps, job: JobRow, sig
   } finally {
     await local.release();
   }
+}
+
+export function processUploadJob(deps: ProcessUploadDeps, options: { maxAttempts: number; backoffMs: number; concurrency: number }): JobKind<TProcessUploadPayload> {
+  return defineJobKind(PROCESS_UPLOAD, {
+    ...options,
+    handle: (payload, { signal }) => processUpload(deps, payload, signal),
+    onGiveUp: ({ fileId }, { message, attempts }) =>
+      deps.files.setProcessing(fileId, { status: 'failed', error: `Processing failed after ${attempts} attempts: ${message}` }),
+  });
 }

@@ -1,25 +1,25 @@
-// The processing core's public shapes: what the job passes in and what it gets back.
+// The engine's public shapes: what the job passes in and what it gets back.
 import type { TDicomFields, TEntryKind, TProcessingSummary } from '@portal/contract';
-import type { ProcessingLimits } from './limits.js';
+import type { IngestLimits } from './limits.js';
 
-export interface ProcessUploadInput {
+export interface IngestInput {
   /** The stored upload. Read only; never moved or deleted. */
   inputPath: string;
   /** The name the user gave the file: its extension must agree with the content. */
   originalName: string;
   /** A directory on the same file system as storage, so kept entries can be renamed into it. */
   workDir: string;
-  limits?: Partial<ProcessingLimits>;
+  limits?: Partial<IngestLimits>;
   /**
    * 7-Zip threads for a zip of many entries: 2 (default) halves the time on a free second core;
    * 1 keeps the job to one core when several jobs run at once.
    */
   threads?: 1 | 2;
-  /** Aborting stops 7-Zip at once and makes processUpload reject with the signal's reason. */
+  /** Aborting stops 7-Zip at once and makes ingestUpload reject with the signal's reason. */
   signal?: AbortSignal;
 }
 
-export interface ProcessedEntry {
+export interface IngestedEntry {
   /**
    * Where the entry is inside the upload, '/'-separated: 'a/b.dcm', and 'inner.zip/x.dcm' for
    * nested archives. Single-stream layers are transparent ('scan.tar.gz' holds 'a/b.dcm'); a
@@ -48,17 +48,17 @@ export interface ProcessedEntry {
   inUploadAt: number | null;
 }
 
-export type ProcessingSummary = TProcessingSummary & { skipped_reasons: Record<string, number> };
+export type IngestSummary = TProcessingSummary & { skipped_reasons: Record<string, number> };
 
-export interface ProcessingResult {
+export interface IngestResult {
   status: 'ready' | 'failed';
   /** Why the whole upload failed, in words its owner can act on; null when ready. */
   error: string | null;
-  summary: ProcessingSummary;
+  summary: IngestSummary;
 }
 
 /**
  * Answers 'moved' when it moved `tempPath` away (into storage): otherwise whatever is left there
  * is deleted once it resolves.
  */
-export type OnEntry = (entry: ProcessedEntry) => Promise<'moved' | void>;
+export type OnEntry = (entry: IngestedEntry) => Promise<'moved' | void>;

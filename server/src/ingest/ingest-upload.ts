@@ -1,4 +1,4 @@
-// The one entry point the processing job calls: detect, extract layer by layer, index DICOM, and
+// The one entry point of the engine: detect, extract layer by layer, index DICOM, and
 // hand each entry to the caller in a deterministic order (archive order, depth first).
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,8 +16,8 @@ import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-
 import { joinEntryPath } from './entry-path.js';
 import { extractLayer, type LayerBudget } from './extract/extract-layer.js';
 import { readHead, sha256File } from './hash-file.js';
-import { resolveLimits, type ProcessingLimits } from './limits.js';
-import type { OnEntry, ProcessedEntry, ProcessingResult, ProcessUploadInput } from './ingest-types.js';
+import { resolveLimits, type IngestLimits } from './limits.js';
+import type { OnEntry, IngestedEntry, IngestResult, IngestInput } from './ingest-types.js';
 import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
 import { SummaryBuilder } from './summary.js';
@@ -43,7 +43,8 @@ interface Node {
   partial: boolean;
 }
 
-class Job {
+/** The walk of one upload: layer by layer, depth first, each entry handed to onEntry in order. */
+class UploadWalk {
   private readonly summary = new SummaryBuilder();
   private readonly budget: LayerBudget;
   private sevenZip: SevenZipWorker | null = null;
@@ -52,15 +53,15 @@ class Job {
   private running: Promise<void>[] = [];
 
   constructor(
-    private readonly input: ProcessUploadInput,
-    private readonly limits: ProcessingLimits,
+    private readonly input: IngestInput,
+    private readonly limits: IngestLimits,
     private readonly root: string,
     private readonly onEntry: OnEntry,
   ) {
     this.budget = { remainingBytes: limits.maxTotalBytes, remainingEntries: limits.maxEntries };
   }
 
-  async run(): Promise<ProcessingResult> {
+  async run(): Promise<IngestResult> {
     const { inputPath, originalName } = this.input;
     const kind = detectKind(await readHead(inputPath, DETECT_BYTES));
     const mismatch = extensionMismatch(originalName, kind);
@@ -80,7 +81,7 @@ class Job {
     await this.secondSevenZip?.close();
   }
 
-  private failed(error: string): ProcessingResult {
+  private failed(error: string): IngestResult {
     return { status: 'failed', error, summary: this.summary.build() };
   }
 
@@ -88,9 +89,9 @@ class Job {
     this.input.signal?.throwIfAborted();
   }
 
-  private async emit(entry: Omit<ProcessedEntry, 'inputIsEntry'>, isInput = false): Promise<void> {
+  private async emit(entry: Omit<IngestedEntry, 'inputIsEntry'>, isInput = false): Promise<void> {
     this.checkAborted();
-    const full: ProcessedEntry = { ...entry, inputIsEntry: isInput };
+    const full: IngestedEntry = { ...entry, inputIsEntry: isInput };
     this.summary.add(full);
     let moved = false;
     try {
@@ -136,7 +137,7 @@ class Job {
   }
 
   /** A kept file: 'dicom' when its header reads (or not, with the reason), else 'other'. */
-  private async emitLeaf(base: Pick<ProcessedEntry, 'path' | 'size' | 'sha256' | 'tempPath' | 'inUploadAt'>, header: DicomSummary | null, isInput = false) {
+  private async emitLeaf(base: Pick<IngestedEntry, 'path' | 'size' | 'sha256' | 'tempPath' | 'inUploadAt'>, header: DicomSummary | null, isInput = false) {
     if (header === null) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
     else if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, isInput);
     // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
@@ -241,15 +242,15 @@ function failureSentence(detail: string): string {
  * recorded. Resolves 'failed' for content the owner must fix (wrong extension, encrypted, unreadable
  * archive); rejects on abort (with the signal's reason) and on I/O or callback errors (retryable).
  */
-export async function processUpload(input: ProcessUploadInput, onEntry: OnEntry): Promise<ProcessingResult> {
+export async function ingestUpload(input: IngestInput, onEntry: OnEntry): Promise<IngestResult> {
   input.signal?.throwIfAborted();
   const limits = resolveLimits(input.limits);
   const root = await mkdtemp(path.join(input.workDir, 'upload-'));
-  const job = new Job(input, limits, root, onEntry);
+  const walk = new UploadWalk(input, limits, root, onEntry);
   try {
-    return await job.run();
+    return await walk.run();
   } finally {
-    await job.close();
+    await walk.close();
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
 // The bounds that keep one upload from exhausting disk, memory or time, whatever its content says.
 
-export interface ProcessingLimits {
+export interface IngestLimits {
   /** Files kept across all nesting levels; later files are skipped as 'too many entries'. */
   maxEntries: number;
   /**
@@ -30,7 +30,7 @@ const MiB = 1024 ** 2;
  * enhanced multi-frame object can reach a few GB. Deflate tops out near 1032:1, and DICOM rarely
  * compresses beyond 20:1, so 200:1 only stops deliberately crafted content.
  */
-export const DEFAULT_LIMITS: Readonly<ProcessingLimits> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<IngestLimits> = Object.freeze({
   maxEntries: 100_000,
   maxTotalBytes: 64 * GiB,
   maxEntryBytes: 8 * GiB,
@@ -40,7 +40,7 @@ export const DEFAULT_LIMITS: Readonly<ProcessingLimits> = Object.freeze({
   maxDicomHeaderBytes: 16 * MiB,
 });
 
-export function resolveLimits(overrides: Partial<ProcessingLimits> = {}): ProcessingLimits {
+export function resolveLimits(overrides: Partial<IngestLimits> = {}): IngestLimits {
   const limits = { ...DEFAULT_LIMITS, ...overrides };
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isFinite(value) || value < 0) throw new RangeError(`limit ${name} must be a non-negative number`);

@@ -1,5 +1,5 @@
 // Counts for the upload's summary: distinct studies, series and instances, other files, skips.
-import type { ProcessedEntry, ProcessingSummary } from './ingest-types.js';
+import type { IngestedEntry, IngestSummary } from './ingest-types.js';
 
 export class SummaryBuilder {
   private readonly studies = new Set<string>();
@@ -9,7 +9,7 @@ export class SummaryBuilder {
   private skipped = 0;
   private readonly reasons: Record<string, number> = {};
 
-  add(entry: ProcessedEntry): void {
+  add(entry: IngestedEntry): void {
     if (entry.kind === 'other') this.other += 1;
     else if (entry.kind === 'skipped') this.countSkipped(entry.reason ?? 'unknown', 1);
     else if (entry.dicom !== null) {
@@ -28,7 +28,7 @@ export class SummaryBuilder {
     this.reasons[reason] = (this.reasons[reason] ?? 0) + count;
   }
 
-  build(): ProcessingSummary {
+  build(): IngestSummary {
     return {
       studies: this.studies.size,
       series: this.series.size,

@@ -3,22 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRow } from '../db/schema.js';
+import { JobCancelled, type JobKind } from './job-kind.js';
 import type { JobsRepository } from './jobs.repository.js';
-import { JobCancelled } from '../files/process-upload.job.js';
 
 export interface JobRunnerOptions {
-  concurrency: number;
   leaseMs: number;
   pollMs: number;
-  maxAttempts: number;
-  /** First retry after this long, doubling with every further attempt. */
-  backoffMs: number;
+  /** For kinds that do not set their own. */
+  defaults: { concurrency: number; maxAttempts: number; backoffMs: number };
 }
 
-export type JobHandler = (job: JobRow, signal: AbortSignal) => Promise<void>;
-
-/** What a handler's permanent failure means for the thing it worked on. */
-export type OnGiveUp = (job: JobRow, message: string) => Promise<void>;
+/** A job kind this runner does not know is in the queue: running beside it would leave it there forever. */
+export class UnknownJobKind extends Error {}
 
 class Stopping extends Error {}
 
@@ -29,18 +25,31 @@ export class JobRunner {
   #wake: (() => void)[] = [];
   readonly #running = new Map<number, AbortController>();
 
+  readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
+
   constructor(
     private readonly jobs: JobsRepository,
-    private readonly handlers: Record<string, JobHandler>,
-    private readonly onGiveUp: OnGiveUp,
+    kinds: readonly JobKind<unknown>[],
     private readonly options: JobRunnerOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.#kinds = new Map(kinds.map((kind) => [kind.name, kind]));
+  }
+
+  /** Start-up check: throws UnknownJobKind naming any queued kind no definition handles. */
+  async refuseUnknownKinds(): Promise<void> {
+    const unknown = (await this.jobs.pendingNames()).filter((name) => !this.#kinds.has(name));
+    if (unknown.length > 0) {
+      throw new UnknownJobKind(`The job queue holds jobs of unknown kind ${unknown.map((n) => `'${n}'`).join(', ')}; known kinds: ${[...this.#kinds.keys()].join(', ')}`);
+    }
+  }
 
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#loops = Array.from({ length: this.options.concurrency }, () => this.#loop());
+    this.#loops = [...this.#kinds.values()].flatMap((kind) =>
+      Array.from({ length: kind.concurrency ?? this.options.defaults.concurrency }, () => this.#loop(kind)),
+    );
   }
 
   /** A job was just queued: look now rather than at the next poll. */
@@ -57,15 +66,15 @@ export class JobRunner {
     await Promise.all(this.#loops);
   }
 
-  async #loop(): Promise<void> {
+  async #loop(kind: JobKind<unknown>): Promise<void> {
     while (!this.#stopped) {
       let job: JobRow | undefined;
       try {
-        job = await this.jobs.claim(this.workerId, this.options.leaseMs);
+        job = await this.jobs.claim(this.workerId, this.options.leaseMs, kind.name);
       } catch (err) {
         this.log.error({ err }, 'claiming a job failed');
       }
-      if (job) await this.#run(job);
+      if (job) await this.#run(kind, job);
       else await this.#idle();
     }
   }
@@ -81,8 +90,18 @@ export class JobRunner {
     });
   }
 
-  async #run(job: JobRow): Promise<void> {
-    const handler = this.handlers[job.name];
+  async #run(kind: JobKind<unknown>, job: JobRow): Promise<void> {
+    const log = this.log.child({ jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
+    // Checked again when claimed, not only when queued: the row may predate the kind's schema.
+    const parsed = kind.payload.safeParse(parsePayload(job.payload));
+    if (!parsed.success) {
+      log.error({ err: parsed.error }, 'job payload is invalid; failed without retry');
+      await this.jobs
+        .finish(job.id, this.workerId, 'failed', `invalid payload: ${parsed.error.message}`)
+        .catch((err: unknown) => log.error({ err }, 'recording a job failure failed'));
+      return;
+    }
+    const payload = parsed.data;
     const controller = new AbortController();
     this.#running.set(job.id, controller);
     const heartbeat = setInterval(() => {
@@ -91,22 +110,20 @@ export class JobRunner {
         (err: unknown) => this.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'),
       );
     }, this.options.leaseMs / 3);
-    const log = this.log.child({ jobId: job.id, job: job.name, fileId: job.file_id, attempt: job.attempts });
     try {
-      if (!handler) throw new Error(`no handler for job ${job.name}`);
       log.info('job started');
-      await handler(job, controller.signal);
+      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts });
       await this.jobs.finish(job.id, this.workerId, 'done');
       log.info('job done');
     } catch (err) {
-      await this.#failed(job, err, controller.signal, log).catch((e: unknown) => log.error({ err: e }, 'recording a job failure failed'));
+      await this.#failed(kind, { job, payload }, err, controller.signal, log).catch((e: unknown) => log.error({ err: e }, 'recording a job failure failed'));
     } finally {
       clearInterval(heartbeat);
       this.#running.delete(job.id);
     }
   }
 
-  async #failed(job: JobRow, err: unknown, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+  async #failed(kind: JobKind<unknown>, { job, payload }: { job: JobRow; payload: unknown }, err: unknown, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
     const reason: unknown = signal.aborted ? signal.reason : err;
     if (reason instanceof Stopping) {
       await this.jobs.retryLater(job.id, this.workerId, 0, 'worker stopped');
@@ -120,14 +137,22 @@ export class JobRunner {
       return;
     }
     const message = err instanceof Error ? err.message : String(err);
-    if (job.attempts >= this.options.maxAttempts) {
+    if (job.attempts >= (kind.maxAttempts ?? this.options.defaults.maxAttempts)) {
       log.error({ err }, 'job failed for good');
       await this.jobs.finish(job.id, this.workerId, 'failed', message);
-      await this.onGiveUp(job, message);
+      await kind.onGiveUp(payload, { message, attempts: job.attempts });
       return;
     }
-    const delay = this.options.backoffMs * 2 ** (job.attempts - 1);
+    const delay = (kind.backoffMs ?? this.options.defaults.backoffMs) * 2 ** (job.attempts - 1);
     log.warn({ err, retryInMs: delay }, 'job failed; will retry');
     await this.jobs.retryLater(job.id, this.workerId, delay, message);
+  }
+}
+
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -4,15 +4,32 @@ import type { Kysely } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { Database, JobRow } from '../db/schema.js';
+import type { JobType } from './job-kind.js';
 
-/** Queues a job; takes a transaction too, so the job commits with whatever it is for. */
-export async function enqueueJob(db: Kysely<Database>, name: string, fileId: number): Promise<void> {
+/**
+ * Queues a job after checking its payload against the kind's schema; takes a transaction too, so
+ * the job commits with whatever it is for.
+ */
+export async function enqueueJob<P>(db: Kysely<Database>, type: JobType<P>, payload: P): Promise<void> {
+  const checked = type.payload.parse(payload);
   const now = nowIso();
   await db
     .insertInto('jobs')
-    .values({ name, file_id: fileId, status: 'queued', attempts: 0, run_at: now, created_at: now, updated_at: now })
+    .values({
+      name: type.name,
+      payload: JSON.stringify(checked),
+      subject: type.subject(checked),
+      status: 'queued',
+      attempts: 0,
+      run_at: now,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
 }
+
+/** Subjects per statement, far below either database's parameter limit. */
+const CANCEL_BATCH = 500;
 
 export class JobsRepository {
   constructor(
@@ -21,12 +38,13 @@ export class JobsRepository {
   ) {}
 
   /** Takes the oldest job that is due, or one whose worker stopped renewing its lease. */
-  async claim(workerId: string, leaseMs: number): Promise<JobRow | undefined> {
+  async claim(workerId: string, leaseMs: number, name: string): Promise<JobRow | undefined> {
     const now = new Date();
     const nowText = nowIso(now);
     let next = this.db
       .selectFrom('jobs')
       .select('id')
+      .where('name', '=', name)
       .where((eb) =>
         eb.or([
           eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', nowText)]),
@@ -84,22 +102,22 @@ export class JobsRepository {
       .execute();
   }
 
-  async cancelForFile(fileId: number): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', updated_at: nowIso() })
-      .where('file_id', '=', fileId)
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
+  /** Cancels the queued and running jobs about these subjects; a running one notices at its next lease renewal. */
+  async cancel(subjects: readonly string[]): Promise<void> {
+    for (let at = 0; at < subjects.length; at += CANCEL_BATCH) {
+      await this.db
+        .updateTable('jobs')
+        .set({ status: 'cancelled', updated_at: nowIso() })
+        .where('subject', 'in', subjects.slice(at, at + CANCEL_BATCH))
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
+    }
   }
 
-  async cancelForProject(projectId: number): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', updated_at: nowIso() })
-      .where('file_id', 'in', (eb) => eb.selectFrom('project_files').select('id').where('project_id', '=', projectId))
-      .where('status', 'in', ['queued', 'running'])
-      .execute();
+  /** Names of the jobs still to run, so start-up can refuse kinds it has no definition for. */
+  async pendingNames(): Promise<string[]> {
+    const rows = await this.db.selectFrom('jobs').select('name').distinct().where('status', 'in', ['queued', 'running']).execute();
+    return rows.map((r) => r.name);
   }
 
   /** At start-up of the only worker (SQLite), whatever was running died with the last process. */
@@ -112,7 +130,7 @@ export class JobsRepository {
     return Number(result.numUpdatedRows);
   }
 
-  findForFile(fileId: number): Promise<JobRow[]> {
-    return this.db.selectFrom('jobs').selectAll().where('file_id', '=', fileId).orderBy('id').execute();
+  findBySubject(subject: string): Promise<JobRow[]> {
+    return this.db.selectFrom('jobs').selectAll().where('subject', '=', subject).orderBy('id').execute();
   }
 }

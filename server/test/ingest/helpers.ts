@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
-import { processUpload } from '../../src/ingest/ingest-upload.js';
-import type { ProcessedEntry, ProcessingResult } from '../../src/ingest/ingest-types.js';
-import type { ProcessingLimits } from '../../src/ingest/limits.js';
+import { ingestUpload } from '../../src/ingest/ingest-upload.js';
+import type { IngestedEntry, IngestResult } from '../../src/ingest/ingest-types.js';
+import type { IngestLimits } from '../../src/ingest/limits.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const DICOM_DIR = path.join(FIXTURES, 'dicom');
@@ -31,19 +31,19 @@ export async function tempDir(): Promise<string> {
 }
 
 export interface Collected {
-  result: ProcessingResult;
-  entries: (ProcessedEntry & { existed: boolean })[];
+  result: IngestResult;
+  entries: (IngestedEntry & { existed: boolean })[];
 }
 
-/** Runs processUpload and records each entry, and whether its temp file existed during the callback. */
+/** Runs ingestUpload and records each entry, and whether its temp file existed during the callback. */
 export async function collect(
   inputPath: string,
   originalName: string,
-  options: { limits?: Partial<ProcessingLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2 } = {},
+  options: { limits?: Partial<IngestLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2 } = {},
 ): Promise<Collected> {
   const workDir = options.workDir ?? (await tempDir());
   const entries: Collected['entries'] = [];
-  const result = await processUpload(
+  const result = await ingestUpload(
     { inputPath, originalName, workDir, limits: options.limits, signal: options.signal, threads: options.threads },
     async (entry) => {
       const existed = entry.tempPath !== null && (await stat(entry.tempPath)).isFile();

@@ -39,7 +39,7 @@ const ARCHIVERS: Record<string, string> = {
   'study.tar.lzma': 'bsdtar -cf - study | xz --format=lzma > study.tar.lzma',
 };
 
-describe('processUpload on every archive format', () => {
+describe('ingestUpload on every archive format', () => {
   it('indexes the same studies, series and instances as dcmdump, in every format', async () => {
     const { dir, names } = await studyFolder();
     const expected = await expectedCounts(names);

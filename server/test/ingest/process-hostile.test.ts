@@ -1,7 +1,7 @@
 import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processUpload } from '../../src/ingest/ingest-upload.js';
+import { ingestUpload } from '../../src/ingest/ingest-upload.js';
 import { ustar } from './archive-writers.js';
 import { DICOM_DIR, collect, dirBytes, sh, tempDir } from './helpers.js';
 
@@ -267,7 +267,7 @@ describe('abort', () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('file deleted')), 300);
-    const run = processUpload(
+    const run = ingestUpload(
       { inputPath: gz, originalName: 'big.gz', workDir, signal: controller.signal, limits: { maxCompressionRatio: 1e6 } },
       () => Promise.resolve(),
     );

@@ -6,7 +6,7 @@ import type { ArchiveKind } from '../detect/detect-kind.js';
 import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
 import type { EntryAnalysis } from '../entry-analysis.js';
 import { normalizeEntryPath } from '../entry-path.js';
-import type { ProcessingLimits } from '../limits.js';
+import type { IngestLimits } from '../limits.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
 import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, UnzipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
 import { readZipDirectory, type ZipListedEntry } from './zip/zip-directory.js';
@@ -80,7 +80,7 @@ export interface LayerInput {
   archive: string;
   kind: ArchiveKind;
   outDir: string;
-  limits: ProcessingLimits;
+  limits: IngestLimits;
   budget: LayerBudget;
   sevenZip: SevenZipWorker;
   /**
@@ -95,7 +95,7 @@ export interface LayerInput {
 /** Below this many entries a second thread costs more than it saves. */
 const PARALLEL_MIN_ENTRIES = 16;
 
-function ratioAllowance(limits: ProcessingLimits, archiveBytes: number): number {
+function ratioAllowance(limits: IngestLimits, archiveBytes: number): number {
   return Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes);
 }
 
@@ -185,7 +185,7 @@ function folders(entryPath: string): string[] {
   return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
-function plan(entries: readonly ListedEntry[], limits: ProcessingLimits, remainingBytes: number): Plan {
+function plan(entries: readonly ListedEntry[], limits: IngestLimits, remainingBytes: number): Plan {
   const seen = new Set<string>();
   // Folders the planned files lie in: a file may not take a folder's name, nor sit under a file.
   const folderNames = new Set<string>();

@@ -14,7 +14,7 @@ import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
-import { registerAuthentication } from './http/request-auth.js';
+import { registerAuthentication } from './auth/request-auth.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';

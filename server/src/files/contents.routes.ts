@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { contentTypeFor } from './content-type.js';
 import { sendDownload } from './download-response.js';
 import { parseId } from '../http/params.js';
-import { sessionOf } from '../http/request-auth.js';
+import { sessionOf } from '../auth/index.js';
 import { parse } from '../http/validate.js';
 import type { Storage } from '../storage/storage.js';
 import { MAX_PAGE, type ContentsService } from './contents.service.js';

@@ -1,6 +1,6 @@
 // What processing found in an upload, for people: entries page by page, and the study → series tree.
 import type { TFileContents, TFileEntry, TStudyNode } from '@portal/contract';
-import type { Actor } from '../auth/permissions.js';
+import type { Actor } from '../auth/index.js';
 import type { FileEntryRow } from '../db/schema.js';
 import { notFound } from '../errors/app-error.js';
 import type { FilesService } from './files.service.js';

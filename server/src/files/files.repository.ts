@@ -2,8 +2,8 @@ import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
-import { enqueueJob } from '../jobs/jobs.repository.js';
-import type { Scope } from '../projects/projects.repository.js';
+import { enqueueJob } from '../jobs/index.js';
+import type { Scope } from '../projects/index.js';
 import { PROCESS_UPLOAD } from './process-upload.job.js';
 
 export interface NewFile {

@@ -1,5 +1,5 @@
 import { checkProjectName, type TCreateProject, type TProject, type TUpdateProject } from '@portal/contract';
-import { can, companyScope, type Action, type Actor } from '../auth/permissions.js';
+import { can, companyScope, type Action, type Actor } from '../auth/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { presentProject } from './project.presenter.js';

@@ -1,6 +1,6 @@
 // Every /api/v1 route needs a live session unless it is marked `config: { public: true }`.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthenticatedSession, AuthService } from '../auth/auth.service.js';
+import type { AuthenticatedSession, AuthService } from './auth.service.js';
 import { unauthorized } from '../errors/app-error.js';
 
 declare module 'fastify' {

@@ -26,7 +26,7 @@ export function summarizeHeader(header: DicomHeader): DicomSummary {
 }
 
 /** Enough for kind detection and, usually, a whole DICOM header. */
-export const HEAD_BYTES = 64 * 1024;
+export const ANALYSIS_HEAD_BYTES = 64 * 1024;
 
 /** Kind and header from a file's first bytes; `at` says where the rest is, should more be needed. */
 export function analyzeHead(head: Uint8Array, at: { fd: number; base: number; size: number }, maxDicomHeaderBytes: number): EntryAnalysis {
@@ -39,7 +39,7 @@ export class EntryAnalyzer {
   /** Real paths of directories already checked to lie inside the root. */
   private readonly insideDirs = new Set<string>();
   private readonly realRoot: string;
-  private readonly head = Buffer.alloc(HEAD_BYTES);
+  private readonly head = Buffer.alloc(ANALYSIS_HEAD_BYTES);
 
   constructor(
     private readonly root: string,
@@ -55,7 +55,7 @@ export class EntryAnalyzer {
       const fd = openSync(path.join(this.root, rel), 'r');
       try {
         const { size } = fstatSync(fd);
-        return analyzeHead(this.head.subarray(0, readSync(fd, this.head, 0, HEAD_BYTES, 0)), { fd, base: 0, size }, this.maxDicomHeaderBytes);
+        return analyzeHead(this.head.subarray(0, readSync(fd, this.head, 0, ANALYSIS_HEAD_BYTES, 0)), { fd, base: 0, size }, this.maxDicomHeaderBytes);
       } finally {
         closeSync(fd);
       }

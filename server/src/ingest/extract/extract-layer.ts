@@ -8,7 +8,7 @@ import type { EntryAnalysis } from '../entry-analysis.js';
 import { normalizeEntryPath } from '../entry-path.js';
 import type { IngestLimits } from '../limits.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
-import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, UnzipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
+import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
 import { readZipDirectory, type ZipListedEntry } from './zip/zip-directory.js';
 import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
@@ -250,7 +250,7 @@ async function listLayer(input: LayerInput): Promise<{ listed: ListResult; nativ
   return { listed: { exitCode: 0, listing, crash: null }, native: true };
 }
 
-function unzipMember(rel: string, entry: ListedEntry): UnzipMember {
+function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
   if (!('zip' in entry) || entry.size === null) throw new Error(`${rel} was not listed from a zip's central directory`);
   return { rel, size: entry.size, ...(entry as ZipListedEntry).zip };
 }
@@ -291,11 +291,11 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   };
   const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
     native
-      ? worker.unzip(
+      ? worker.extractNativeZip(
           {
             archive: input.archive,
             outDir: input.outDir,
-            members: paths.map((p) => unzipMember(p, include.get(p)!)),
+            members: paths.map((p) => nativeZipMember(p, include.get(p)!)),
             guard: budget,
             maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
             inPlace: input.inPlace,

@@ -10,7 +10,7 @@ import type {
   ListRequest,
   ListResult,
   SettledFile,
-  UnzipRequest,
+  NativeZipRequest,
   WasmModule,
   WorkerReply,
   WorkerRequest,
@@ -73,9 +73,9 @@ export class SevenZipWorker {
     return this.send({ op: 'list', ...request }) as Promise<ListResult>;
   }
 
-  /** The native zip path: same answer and notifications as extract. */
-  unzip(request: Omit<UnzipRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
-    return this.send({ op: 'unzip', ...request }, onSettled) as Promise<ExtractResult>;
+  /** The native zip path (yauzl and zlib, no 7-Zip): same answer and notifications as extract. */
+  extractNativeZip(request: Omit<NativeZipRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
+    return this.send({ op: 'native-zip', ...request }, onSettled) as Promise<ExtractResult>;
   }
 
   /** onSettled hears of each file as soon as it is final, before the run ends. */
@@ -110,7 +110,7 @@ export class SevenZipWorker {
         if (this.failure === null) this.worker.postMessage({ ...request, id });
       };
       // The native zip path needs no 7-Zip: a job that only meets plain zips never compiles it.
-      if (request.op === 'unzip') post();
+      if (request.op === 'native-zip') post();
       else void this.sevenZipReady().then(post);
     });
   }

@@ -37,7 +37,7 @@ export interface ExtractRequest {
 }
 
 /** One planned entry of a plain zip, for the native zip path. */
-export interface UnzipMember extends ZipLocation {
+export interface NativeZipMember extends ZipLocation {
   /** Normalised path under outDir. */
   rel: string;
   /** Uncompressed size from the central directory; more bytes than this is a lying header. */
@@ -45,11 +45,11 @@ export interface UnzipMember extends ZipLocation {
 }
 
 /** Extracts the members of a plain zip without 7-Zip; answers and settles files as `extract` does. */
-export interface UnzipRequest {
-  op: 'unzip';
+export interface NativeZipRequest {
+  op: 'native-zip';
   archive: string;
   outDir: string;
-  members: UnzipMember[];
+  members: NativeZipMember[];
   guard: WriteGuard;
   maxDicomHeaderBytes: number;
   /**
@@ -62,7 +62,7 @@ export interface UnzipRequest {
 /** A compiled WebAssembly.Module (typed loosely: without the DOM library TypeScript has no WebAssembly types). */
 export type WasmModule = object;
 
-export type WorkerRequest = (ListRequest | ExtractRequest | UnzipRequest) & { id: number };
+export type WorkerRequest = (ListRequest | ExtractRequest | NativeZipRequest) & { id: number };
 
 export type StopReason = 'entry-too-large' | 'header-lied' | 'total' | 'ratio';
 

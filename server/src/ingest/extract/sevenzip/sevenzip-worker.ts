@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { EntryAnalyzer } from '../../entry-analysis.js';
-import { unzip } from '../zip/zip-extract.js';
+import { extractNativeZip } from '../zip/zip-extract.js';
 import { ListingParser } from './sevenzip-listing.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
@@ -260,7 +260,7 @@ port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
     return;
   }
   const post = (settled: SettledFile): void => port.postMessage({ id: request.id, settled } satisfies WorkerReply);
-  const work = request.op === 'list' ? list(request) : request.op === 'unzip' ? unzip(request, post) : extract(request, post);
+  const work = request.op === 'list' ? list(request) : request.op === 'native-zip' ? extractNativeZip(request, post) : extract(request, post);
   work.then(
     (result) => port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply),

@@ -9,8 +9,8 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { DETECT_BYTES, detectKind, isArchiveKind } from '../../detect/detect-kind.js';
-import { EntryAnalyzer, HEAD_BYTES, analyzeHead, type EntryAnalysis } from '../../entry-analysis.js';
-import type { ExtractResult, SettledFile, StopReason, UnzipMember, UnzipRequest } from '../sevenzip/sevenzip-protocol.js';
+import { EntryAnalyzer, ANALYSIS_HEAD_BYTES, analyzeHead, type EntryAnalysis } from '../../entry-analysis.js';
+import type { ExtractResult, SettledFile, StopReason, NativeZipMember, NativeZipRequest } from '../sevenzip/sevenzip-protocol.js';
 import { BlockingReader } from './zip-readers.js';
 
 const CHUNK = 1 << 20;
@@ -86,7 +86,7 @@ interface ReadBack {
   head: Buffer;
 }
 
-class Unzipper {
+class NativeZipExtractor {
   private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
   private readonly analyzer: EntryAnalyzer;
   private readonly madeDirs = new Set<string>();
@@ -94,7 +94,7 @@ class Unzipper {
   private packed = Buffer.alloc(0);
 
   constructor(
-    private readonly request: UnzipRequest,
+    private readonly request: NativeZipRequest,
     private readonly zip: yauzl.ZipFile,
     private readonly archiveFd: number,
     private readonly post: (file: SettledFile) => void,
@@ -118,7 +118,7 @@ class Unzipper {
    * False when the guard stopped the run at this member. A stored member of the upload that is not
    * an archive is only read (it stays where it lies); anything else is written out as it is read.
    */
-  private async extract(member: UnzipMember): Promise<boolean> {
+  private async extract(member: NativeZipMember): Promise<boolean> {
     const dataStart = await this.dataStart(member);
     if (dataStart === null) return this.settle(member, null);
     const inPlace = this.request.inPlace && member.method === 0 && member.size > 0 && !this.isArchiveAt(dataStart, member);
@@ -147,7 +147,7 @@ class Unzipper {
   }
 
   /** A nested archive must become a file of its own to be opened; anything else can stay put. */
-  private isArchiveAt(dataStart: number, member: UnzipMember): boolean {
+  private isArchiveAt(dataStart: number, member: NativeZipMember): boolean {
     const length = Math.min(member.size, DETECT_BYTES);
     return isArchiveKind(detectKind(readExactly(this.archiveFd, this.buffer, dataStart, length)));
   }
@@ -156,9 +156,9 @@ class Unzipper {
    * Passes the member's bytes through the guard, CRC-32 and SHA-256, writing them to `out` when
    * there is one. Null when they fail their CRC-32 or stated size, or cannot be read.
    */
-  private async read(member: UnzipMember, dataStart: number, out: number | null): Promise<ReadBack | null | 'stopped'> {
+  private async read(member: NativeZipMember, dataStart: number, out: number | null): Promise<ReadBack | null | 'stopped'> {
     const hash = createHash('sha256');
-    const head = Buffer.allocUnsafe(Math.min(member.size, HEAD_BYTES));
+    const head = Buffer.allocUnsafe(Math.min(member.size, ANALYSIS_HEAD_BYTES));
     let crc = 0;
     let bytes = 0;
     try {
@@ -185,20 +185,20 @@ class Unzipper {
     return bytes === member.size && crc >>> 0 === member.crc32 >>> 0 ? { sha256: hash.digest('hex'), head } : null;
   }
 
-  private check(member: UnzipMember, after: number, length: number): void {
+  private check(member: NativeZipMember, after: number, length: number): void {
     const { guard } = this.request;
     if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large');
     if (after > member.size) throw new GuardStop('header-lied');
     if (this.result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason);
   }
 
-  private bytesOf(member: UnzipMember, dataStart: number): Iterable<Buffer> | AsyncIterable<Buffer> {
+  private bytesOf(member: NativeZipMember, dataStart: number): Iterable<Buffer> | AsyncIterable<Buffer> {
     if (member.method === 0) return storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize);
     if (member.size > INFLATE_AT_ONCE || member.compressedSize > INFLATE_AT_ONCE) return inflatedBytes(this.archiveFd, dataStart, member.compressedSize);
     return [this.inflateAtOnce(member, dataStart)];
   }
 
-  private inflateAtOnce(member: UnzipMember, dataStart: number): Buffer {
+  private inflateAtOnce(member: NativeZipMember, dataStart: number): Buffer {
     if (this.packed.length < member.compressedSize) this.packed = Buffer.allocUnsafe(Math.max(member.compressedSize, CHUNK));
     const packed = readExactly(this.archiveFd, this.packed, dataStart, member.compressedSize);
     try {
@@ -211,7 +211,7 @@ class Unzipper {
   }
 
   /** Where the member's data starts, from its local header; null if that header is unusable. */
-  private async dataStart(member: UnzipMember): Promise<number | null> {
+  private async dataStart(member: NativeZipMember): Promise<number | null> {
     try {
       const at = Object.assign(new yauzl.Entry(), { relativeOffsetOfLocalHeader: member.localHeaderOffset, compressedSize: member.compressedSize });
       return (await this.zip.readLocalFileHeaderPromise(at, { minimal: true })).fileDataStart;
@@ -221,7 +221,7 @@ class Unzipper {
   }
 
   /** The member's new output file; null if it cannot be made. */
-  private create(member: UnzipMember): number | null {
+  private create(member: NativeZipMember): number | null {
     try {
       const file = path.join(this.request.outDir, member.rel);
       const dir = path.dirname(file);
@@ -239,7 +239,7 @@ class Unzipper {
   }
 
   /** Reports the member as finished: kept with what was learnt of it, or failed (null). */
-  private settle(member: UnzipMember, kept: { sha256: string; analysis: EntryAnalysis | null; inPlaceAt: number | null } | null): true {
+  private settle(member: NativeZipMember, kept: { sha256: string; analysis: EntryAnalysis | null; inPlaceAt: number | null } | null): true {
     this.result.completed.push(member.rel);
     this.post({ rel: member.rel, sha256: kept?.sha256 ?? null, failed: kept === null, analysis: kept?.analysis ?? null, inPlaceAt: kept?.inPlaceAt ?? null });
     return true;
@@ -247,13 +247,13 @@ class Unzipper {
 
 }
 
-export async function unzip(request: UnzipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
+export async function extractNativeZip(request: NativeZipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
   const archiveFd = openSync(request.archive, 'r');
   try {
     const reader = new BlockingReader(archiveFd);
     const zip = await yauzl.fromRandomAccessReaderPromise(reader, fstatSync(archiveFd).size, { lazyEntries: true, autoClose: false, decodeStrings: false });
     try {
-      return await new Unzipper(request, zip, archiveFd, post).run();
+      return await new NativeZipExtractor(request, zip, archiveFd, post).run();
     } finally {
       zip.close();
     }

@@ -14,7 +14,8 @@ import {
 import { readDicomHeader } from './dicom/dicom-header.js';
 import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-analysis.js';
 import { joinEntryPath } from './entry-path.js';
-import { extractLayer, type LayerBudget } from './extract/extract-layer.js';
+import { extractLayer } from './extract/extract-layer.js';
+import type { LayerBudget } from './extract/layer-budget.js';
 import { readHead, sha256File } from './hash-file.js';
 import { resolveLimits, type IngestLimits } from './limits.js';
 import type { OnEntry, IngestedEntry, IngestResult, IngestInput } from './ingest-types.js';

@@ -1,11 +1,11 @@
-// One extraction layer: list an archive, decide entry by entry, extract the safe ones under a
-// write guard, and check on disk what 7-Zip actually produced.
+// One extraction layer: list the archive (natively for a plain zip, else with 7-Zip), plan its
+// entries (plan-entries.ts), extract the planned ones under a write guard (layer-budget.ts), and
+// check on disk what was actually produced, handing entries on in archive order.
 import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArchiveKind } from '../detect/detect-kind.js';
 import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
 import type { EntryAnalysis } from '../entry-analysis.js';
-import { normalizeEntryPath } from '../entry-path.js';
 import type { IngestLimits } from '../limits.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
 import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
@@ -13,14 +13,10 @@ import { readZipDirectory, type ZipListedEntry } from './zip/zip-directory.js';
 import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
+import { splitRuns, writeGuard, type LayerBudget } from './layer-budget.js';
+import { planEntries } from './plan-entries.js';
+import { SettledOutcomes } from './settled-outcomes.js';
 import { erroredName } from './sevenzip/sevenzip-errors.js';
-
-export interface LayerBudget {
-  /** Bytes still allowed by maxTotalBytes; the layer subtracts what it writes. */
-  remainingBytes: number;
-  /** Entries still allowed by maxEntries; the layer subtracts what it lists. */
-  remainingEntries: number;
-}
 
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
 export type LayerItem =
@@ -95,19 +91,8 @@ export interface LayerInput {
 /** Below this many entries a second thread costs more than it saves. */
 const PARALLEL_MIN_ENTRIES = 16;
 
-function ratioAllowance(limits: IngestLimits, archiveBytes: number): number {
-  return Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes);
-}
-
 function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record<string, number>, single: boolean): WriteGuard {
-  const ratio = ratioAllowance(input.limits, archiveBytes);
-  const total = input.budget.remainingBytes;
-  return {
-    maxEntryBytes: single ? null : input.limits.maxEntryBytes,
-    expectedSizes,
-    budgetBytes: Math.min(ratio, total),
-    budgetReason: ratio < total ? 'ratio' : 'total',
-  };
+  return writeGuard(input.limits, input.budget.remainingBytes, archiveBytes, expectedSizes, single);
 }
 
 function archiveError(errors: readonly string[], crash: string | null): string {
@@ -174,71 +159,9 @@ async function extractSingleStream(input: LayerInput, archiveBytes: number): Pro
   return { ok: true, layer: finishedLayer([item], 0, damaged) };
 }
 
-interface Plan {
-  items: (LayerItem | { type: 'planned'; path: string; entry: ListedEntry })[];
-  include: Map<string, ListedEntry>;
-}
-
-/** 'a/b/c.dcm' → ['a', 'a/b']. */
-function folders(entryPath: string): string[] {
-  const parts = entryPath.split('/');
-  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
-function plan(entries: readonly ListedEntry[], limits: IngestLimits, remainingBytes: number): Plan {
-  const seen = new Set<string>();
-  // Folders the planned files lie in: a file may not take a folder's name, nor sit under a file.
-  const folderNames = new Set<string>();
-  const include = new Map<string, ListedEntry>();
-  const items: Plan['items'] = [];
-  let plannedBytes = 0;
-  for (const entry of entries) {
-    const normalized = normalizeEntryPath(entry.rawPath);
-    const shownPath = normalized.ok ? normalized.path : entry.rawPath;
-    const skip = (reason: SkipReason): void => void items.push({ type: 'skipped', path: shownPath, reason, size: entry.size });
-    if (entry.type === 'symlink') skip(SKIP.symlink);
-    else if (entry.type === 'hardlink') skip(SKIP.hardLink);
-    else if (entry.type === 'special') skip(SKIP.special);
-    else if (!normalized.ok) skip(normalized.reason);
-    else if (seen.has(normalized.path) || folderNames.has(normalized.path) || folders(normalized.path).some((f) => seen.has(f))) skip(SKIP.duplicate);
-    else if (entry.size !== null && entry.size > limits.maxEntryBytes) skip(SKIP.entryTooLarge);
-    else if (
-      entry.size !== null &&
-      entry.packedSize !== null &&
-      entry.size > limits.ratioFloorBytes &&
-      entry.size > limits.maxCompressionRatio * Math.max(entry.packedSize, 1)
-    )
-      skip(SKIP.ratio);
-    else if (entry.size !== null && plannedBytes + entry.size > remainingBytes) skip(SKIP.totalSize);
-    else {
-      seen.add(normalized.path);
-      for (const folder of folders(normalized.path)) folderNames.add(folder);
-      include.set(normalized.path, entry);
-      plannedBytes += entry.size ?? 0;
-      items.push({ type: 'planned', path: normalized.path, entry });
-    }
-  }
-  return { items, include };
-}
-
 type Outcome =
   | { state: 'done'; sha256: string | null; analysis: EntryAnalysis | null; inPlaceAt: number | null }
   | { state: 'skipped'; reason: SkipReason };
-
-/**
- * Two contiguous halves of the entries, each with the bytes its entries promise plus half of what
- * the layer's budget leaves over, so together they never exceed the layer's budget.
- */
-function splitRuns(pending: readonly string[], include: Map<string, ListedEntry>, guard: WriteGuard): { paths: string[]; budget: WriteGuard }[] {
-  const half = Math.ceil(pending.length / 2);
-  const parts = [pending.slice(0, half), pending.slice(half)];
-  const planned = parts.map((paths) => paths.reduce((sum, p) => sum + (include.get(p)!.size ?? 0), 0));
-  const total = planned[0]! + planned[1]!;
-  return parts.map((paths, i) => {
-    const share = total <= guard.budgetBytes ? planned[i]! + (guard.budgetBytes - total) / 2 : (guard.budgetBytes * planned[i]!) / Math.max(total, 1);
-    return { paths, budget: { ...guard, budgetBytes: Math.floor(share) } };
-  });
-}
 
 /** Lists with yauzl when the zip is plain enough for the native path, else with 7-Zip. */
 async function listLayer(input: LayerInput): Promise<{ listed: ListResult; native: boolean }> {
@@ -266,28 +189,19 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
   input.budget.remainingEntries -= listing.entries.length;
 
-  const { items, include } = plan(listing.entries, input.limits, input.budget.remainingBytes);
+  const { items, include } = planEntries(listing.entries, input.limits, input.budget.remainingBytes);
   const expectedSizes: Record<string, number> = {};
   for (const [p, entry] of include) if (entry.size !== null) expectedSizes[p] = entry.size;
 
-  const outcome = new Map<string, Outcome>();
+  const outcomes = new SettledOutcomes<Outcome>(include);
   let truncated = listing.errors.length > 0;
-  let finished = false;
-  let waiters: (() => void)[] = [];
-  const wake = (): void => {
-    for (const resolve of waiters) resolve();
-    waiters = [];
-  };
-  const decide = (p: string, value: Outcome): void => {
-    if (include.has(p) && !outcome.has(p)) outcome.set(p, value);
-  };
+  const decide = (p: string, value: Outcome): void => outcomes.decide(p, value);
 
   const onSettled = (file: SettledFile): void => {
     decide(
       file.rel,
       file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
     );
-    wake();
   };
   const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
     native
@@ -320,7 +234,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       const guard = guardFor(input, archiveBytes, expectedSizes, false);
       const parallel = attempt === 0 && input.kind === 'zip' && input.secondSevenZip !== null && pending.length >= PARALLEL_MIN_ENTRIES;
       const results = parallel
-        ? await Promise.all(splitRuns(pending, include, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
+        ? await Promise.all(splitRuns(pending, (p) => include.get(p)!.size, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
         : [await extractRun(input.sevenZip, pending, guard)];
       let budgetStop: StopReason | null = null;
       let stopped = false;
@@ -340,17 +254,14 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         if (stop.reason === 'total' || stop.reason === 'ratio') budgetStop = stop.reason;
       }
       if (!stopped) break;
-      pending = pending.filter((p) => !outcome.has(p));
+      pending = pending.filter((p) => !outcomes.has(p));
       if (budgetStop !== null || attempt + 1 >= MAX_RERUNS) {
         for (const p of pending) decide(p, { state: 'skipped', reason: budgetStop !== null ? STOP_REASONS[budgetStop] : SKIP.headerLied });
         break;
       }
     }
   };
-  const done = run().finally(() => {
-    finished = true;
-    wake();
-  });
+  const done = run().finally(() => outcomes.end());
   // The consumer may stop early (abort); the rejection is still seen through `done` or `items`.
   done.catch(() => undefined);
 
@@ -360,9 +271,10 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         yield item;
         continue;
       }
-      while (!outcome.has(item.path) && !finished) await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), done]);
-      if (!outcome.has(item.path)) await done;
-      const state = outcome.get(item.path) ?? { state: 'skipped', reason: SKIP.notExtracted };
+      const decided = await outcomes.next(item.path);
+      // Undecided when the run ended: its failure, if it failed, is the consumer's answer.
+      if (decided === undefined) await done;
+      const state = decided ?? { state: 'skipped', reason: SKIP.notExtracted };
       const analysis = state.state === 'done' ? state.analysis : null;
       if (state.state === 'done' && state.inPlaceAt !== null && state.sha256 !== null && analysis !== null) {
         yield { type: 'in-place', path: item.path, at: state.inPlaceAt, sha256: state.sha256, analysis };

@@ -76,18 +76,14 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
 }
 
 function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
-  const { maxAttempts, backoffMs, concurrency } = config.processing;
   return [
-    processUploadJob(
-      {
-        files: services.repos.files,
-        entries: services.repos.entries,
-        storage: services.storage,
-        workDir: path.join(config.dataDir, 'work'),
-        limits: config.processing.limits,
-      },
-      { maxAttempts, backoffMs, concurrency },
-    ),
+    processUploadJob({
+      files: services.repos.files,
+      entries: services.repos.entries,
+      storage: services.storage,
+      workDir: path.join(config.dataDir, 'work'),
+      limits: config.processing.limits,
+    }),
   ];
 }
 

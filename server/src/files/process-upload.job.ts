@@ -115,9 +115,9 @@ export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProces
   }
 }
 
-export function processUploadJob(deps: ProcessUploadDeps, options: { maxAttempts: number; backoffMs: number; concurrency: number }): JobKind<TProcessUploadPayload> {
+/** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
+export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
-    ...options,
     handle: (payload, { signal }) => processUpload(deps, payload, signal),
     onGiveUp: ({ fileId }, { message, attempts }) =>
       deps.files.setProcessing(fileId, { status: 'failed', error: `Processing failed after ${attempts} attempts: ${message}` }),

@@ -1,5 +1,5 @@
-// Claims jobs from the database and runs them, `concurrency` at a time, in this process. The same
-// runner serves the in-process default and `npm run worker` processes on other machines.
+// Claims jobs from the database and runs them in this process, each kind up to its concurrency at
+// a time. The same runner serves the in-process default and `npm run worker` on other machines.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRow } from '../db/schema.js';
@@ -24,7 +24,6 @@ export class JobRunner {
   #loops: Promise<void>[] = [];
   #wake: (() => void)[] = [];
   readonly #running = new Map<number, AbortController>();
-
   readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
 
   constructor(

@@ -3,6 +3,57 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from './lint-rules/import-boundaries.js';
+
+// The server's layout (docs/architecture.md). Features own a slice of the API and reach each other
+// only through an index.ts; engines (ingest/, jobs/) know no feature; infrastructure serves all.
+const server = (p) => `server/src/${p}`;
+const FEATURES = ['admin', 'auth', 'companies', 'files', 'health', 'projects', 'users'];
+/** Engines and the files others may import; the limits let config read them without loading the engine. */
+const ENGINES = { ingest: ['index.ts', 'limits.ts'], jobs: ['index.ts'] };
+const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'openapi', 'storage'];
+const ROOT_FILES = ['app.ts', 'main.ts', 'services.ts', 'worker.ts'];
+
+const serverZones = [
+  ...FEATURES.map((feature) => {
+    const others = FEATURES.filter((f) => f !== feature);
+    return {
+      target: server(feature),
+      from: others.map(server),
+      except: others.map((f) => server(`${f}/index.ts`)),
+      message: "another feature's internals: import its index.ts",
+    };
+  }),
+  ...Object.entries(ENGINES).map(([engine, entries]) => ({
+    target: 'server/src',
+    targetExcept: [server(engine)],
+    from: server(engine),
+    except: entries.map((file) => server(`${engine}/${file}`)),
+    message: `${engine}/ is used through ${entries.join(' or ')}`,
+  })),
+  {
+    target: server('ingest'),
+    from: [...FEATURES, ...INFRASTRUCTURE, 'jobs', ...ROOT_FILES].map(server),
+    message: 'ingest/ is the pure engine: no database, HTTP, storage, configuration or feature',
+  },
+  {
+    target: server('jobs'),
+    from: [...FEATURES, 'ingest', 'config', 'http', 'storage', ...ROOT_FILES].map(server),
+    message: 'jobs/ runs any kind and knows none: kinds are registered in services.ts',
+  },
+  {
+    target: INFRASTRUCTURE.map(server),
+    from: [...FEATURES, 'jobs', ...ROOT_FILES].map(server),
+    message: 'infrastructure serves features and knows none',
+  },
+  {
+    target: 'server/src',
+    // app.ts is the HTTP half of the composition: it mounts each feature's routes on its service.
+    targetExcept: [server('main.ts'), server('worker.ts'), server('services.ts'), server('app.ts'), server('admin')],
+    from: server('services.ts'),
+    message: 'only main.ts, worker.ts, app.ts and the admin CLI use the composition root; others receive what they need',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -18,6 +69,14 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    plugins: { boundaries },
+    rules: {
+      'boundaries/no-cycle': ['error', { folders: ['server/src'] }],
+      'boundaries/restricted-paths': ['error', { zones: serverZones }],
     },
   },
   {

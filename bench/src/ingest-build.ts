@@ -11,7 +11,7 @@ const bench = fileURLToPath(new URL('..', import.meta.url));
 export async function buildIngestChild(): Promise<string> {
   await bundleServer({
     absWorkingDir: bench,
-    entryPoints: ['src/ingest-child.ts', '../server/src/processing/sevenzip-worker.ts'],
+    entryPoints: ['src/ingest-child.ts', '../server/src/ingest/extract/sevenzip/sevenzip-worker.ts'],
     outdir: 'dist',
   });
   return path.join(bench, 'dist/ingest-child.js');

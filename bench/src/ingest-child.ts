@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadConfig } from '../../server/src/config/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { runProcessUpload } from '../../server/src/processing/process-upload.job.js';
+import { PROCESS_UPLOAD, processUpload } from '../../server/src/files/process-upload.job.js';
 import { createServices } from '../../server/src/services.js';
 import { createStorage } from '../../server/src/storage/create-storage.js';
 import { newUploadKey } from '../../server/src/storage/object-key.js';
@@ -43,7 +43,7 @@ async function storeUpload(services: Services, zip: string): Promise<number> {
 
 /** Runs the queued job of one stored upload as the server would; answers seconds and the last flush's. */
 async function runJob(services: Services, dataDir: string, limits: ReturnType<typeof loadConfig>['processing']['limits']) {
-  const job = await services.repos.jobs.claim('bench', 3_600_000);
+  const job = await services.repos.jobs.claim('bench', 3_600_000, PROCESS_UPLOAD.name);
   if (!job) throw new Error('no job was queued for the upload');
   // The final flush (one syncfs making every entry durable) is timed on its own as well.
   const s = services.storage;
@@ -65,7 +65,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
   };
   const started = process.hrtime.bigint();
   const deps = { files: services.repos.files, entries: services.repos.entries, storage, workDir: path.join(dataDir, 'work'), limits };
-  await runProcessUpload(deps, job, new AbortController().signal);
+  await processUpload(deps, PROCESS_UPLOAD.payload.parse(JSON.parse(job.payload)), new AbortController().signal);
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, flushSeconds };
 }
 

@@ -6,6 +6,6 @@ import { bundleServer } from './bundle.js';
 
 await bundleServer({
   absWorkingDir: path.resolve(import.meta.dirname, '..'),
-  entryPoints: ['src/main.ts', 'src/worker.ts', 'src/processing/sevenzip-worker.ts'],
+  entryPoints: ['src/main.ts', 'src/worker.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts'],
   outdir: 'dist',
 });

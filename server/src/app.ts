@@ -9,12 +9,12 @@ import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
-import { contentsRoutes } from './processing/contents.routes.js';
+import { contentsRoutes } from './files/contents.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
-import { registerAuthentication } from './http/request-auth.js';
+import { registerAuthentication } from './auth/request-auth.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';

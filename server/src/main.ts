@@ -4,10 +4,9 @@ import { bootstrapFirstAdmin } from './admin/bootstrap.js';
 import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createServices } from './services.js';
+import { createJobRunner, createServices } from './services.js';
 import { sweepUploads } from './files/upload-sweeper.js';
 import { createStorage } from './storage/create-storage.js';
-import { createJobRunner } from './processing/processing.js';
 
 const config = loadConfigOrExit();
 const handle = openDatabase(config);
@@ -29,7 +28,7 @@ const sweeper = setInterval(() => {
 }, config.uploadLeaseMs);
 sweeper.unref();
 
-const runner = config.processing.inServer ? createJobRunner(services, config, app.log) : undefined;
+const runner = config.processing.inServer ? await createJobRunner(services, config, app.log) : undefined;
 if (runner) {
   // With SQLite this is the only worker: jobs marked running died with the previous process.
   if (handle.dialect === 'sqlite') await services.repos.jobs.requeueRunning();

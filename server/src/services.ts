@@ -1,4 +1,7 @@
-// The composition root: repositories over one database, and the services built on them.
+// The composition root: repositories over one database, the services built on them, and the job
+// kinds the runner knows (the one place a new kind is registered).
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth.service.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { LoginThrottleRepository } from './auth/login-throttle.repository.js';
@@ -14,9 +17,10 @@ import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import type { Storage } from './storage/storage.js';
-import { EntriesRepository } from './processing/entries.repository.js';
-import { JobsRepository } from './processing/jobs.repository.js';
-import { ContentsService } from './processing/contents.service.js';
+import { EntriesRepository } from './files/entries.repository.js';
+import { ContentsService } from './files/contents.service.js';
+import { processUploadJob } from './files/process-upload.job.js';
+import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -50,7 +54,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     entries: new EntriesRepository(db),
     jobs: new JobsRepository(db, handle.dialect),
   };
-  const projects = new ProjectsService(repos.projects, repos.jobs);
+  const projects = new ProjectsService(repos.projects);
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
@@ -69,4 +73,32 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     files,
     contents: new ContentsService(files, repos.entries),
   };
+}
+
+function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
+  return [
+    processUploadJob({
+      files: services.repos.files,
+      entries: services.repos.entries,
+      storage: services.storage,
+      workDir: path.join(config.dataDir, 'work'),
+      limits: config.processing.limits,
+    }),
+  ];
+}
+
+/** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
+export async function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): Promise<JobRunner> {
+  const runner = new JobRunner(
+    services.repos.jobs,
+    jobKinds(services, config),
+    {
+      leaseMs: config.processing.leaseMs,
+      pollMs: 1000,
+      defaults: { concurrency: config.processing.concurrency, maxAttempts: config.processing.maxAttempts, backoffMs: config.processing.backoffMs },
+    },
+    log.child({ component: 'jobs' }),
+  );
+  await runner.refuseUnknownKinds();
+  return runner;
 }

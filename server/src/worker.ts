@@ -4,8 +4,7 @@ import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './http/logger.js';
-import { createJobRunner } from './processing/processing.js';
-import { createServices } from './services.js';
+import { createJobRunner, createServices } from './services.js';
 import { createStorage } from './storage/create-storage.js';
 
 const config = loadConfigOrExit();
@@ -13,7 +12,7 @@ const log = createLogger(config);
 const handle = openDatabase(config);
 await migrateToLatest(handle);
 const services = createServices(handle, config, createStorage(config));
-const runner = createJobRunner(services, config, log);
+const runner = await createJobRunner(services, config, log);
 runner.start();
 log.info({ workerId: runner.workerId, concurrency: config.processing.concurrency }, 'processing worker started');
 

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { createJobRunner } from '../src/processing/processing.js';
+import { uploadSubject } from '../src/files/process-upload.job.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from './factories.js';
 import { call, login } from './http.js';
 import { startServerProcess, startWorkerProcess, type ServerProcess } from './processes.js';
 import { startTestServer } from './server.js';
+import { createJobRunner } from '../src/services.js';
 import { dicomFixture, makeArchive, sha256, upload } from './uploads.js';
 
 const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'J0bs!Resume-pw' };
@@ -50,11 +51,11 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
       }
       const env = { DATA_DIR: server.database.dataDir, DATABASE_URL: server.database.databaseUrl };
       workers.push(...(await Promise.all([startWorkerProcess(env), startWorkerProcess(env)])));
-      const runner = createJobRunner(server.services, server.config, server.app.log);
+      const runner = await createJobRunner(server.services, server.config, server.app.log);
       runner.start();
       try {
         await until('every job done', async () => {
-          const jobs = await Promise.all(ids.map((id) => server.services.repos.jobs.findForFile(id)));
+          const jobs = await Promise.all(ids.map((id) => server.services.repos.jobs.findBySubject(uploadSubject(id))));
           return jobs.every(([job]) => job?.status === 'done') ? true : undefined;
         });
       } finally {
@@ -62,7 +63,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
       }
       const claimedBy = new Set<string>();
       for (const id of ids) {
-        const [job] = await server.services.repos.jobs.findForFile(id);
+        const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(id));
         expect(job?.attempts).toBe(1);
         claimedBy.add(job!.locked_by!);
         expect(await server.services.repos.entries.recordedCount(id)).toBe(12);
@@ -133,7 +134,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
             headers: { authorization: `Bearer ${await login(`${second.url}/api/v1`, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD)}` },
           });
           expect(sha256(Buffer.from(await bytes.arrayBuffer()))).toBe(last.sha256);
-          const jobs = await handle.db.selectFrom('jobs').selectAll().where('file_id', '=', id).execute();
+          const jobs = await handle.db.selectFrom('jobs').selectAll().where('subject', '=', uploadSubject(id)).execute();
           expect(jobs).toHaveLength(1);
           expect(jobs[0]).toMatchObject({ status: 'done', attempts: 2 });
         } finally {

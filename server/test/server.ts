@@ -4,10 +4,9 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { openDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { createServices, type Services } from '../src/services.js';
+import { createJobRunner, createServices, type Services } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
-import { createJobRunner } from '../src/processing/processing.js';
-import type { JobRunner } from '../src/processing/job-runner.js';
+import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 export interface TestServer {
@@ -38,7 +37,7 @@ export async function startTestServer(
   await migrateToLatest(handle);
   const services = createServices(handle, config, createStorage(config));
   const app = await buildApp(config, services);
-  const runner = opts.jobs ? createJobRunner(services, config, app.log) : undefined;
+  const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {
     services.files.onUploaded(() => runner.nudge());
     runner.start();

@@ -1,5 +1,5 @@
 import type { Services } from '../services.js';
-import { parseRole, roleName } from '../auth/roles.js';
+import { parseRole, roleName } from '../users/index.js';
 import { createUser, disableUser, setPassword } from './user-admin.js';
 
 export class UsageError extends Error {}

@@ -1,6 +1,6 @@
 // Creating users and setting passwords, shared by the admin CLI and the first-start bootstrap.
 import type { TRole } from '@portal/contract';
-import { assertStrongPassword, hashPassword } from '../auth/password.js';
+import { assertStrongPassword, hashPassword } from '../auth/index.js';
 import { nowIso } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { conflict, notFound, unprocessable } from '../errors/app-error.js';

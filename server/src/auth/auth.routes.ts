@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ZLoginRequest, ZPasswordResetRequest } from '@portal/contract';
 import { parse } from '../http/validate.js';
-import { sessionOf } from '../http/request-auth.js';
-import { presentUser } from '../users/user.presenter.js';
+import { sessionOf } from './request-auth.js';
+import { presentUser } from '../users/index.js';
 import type { AuthService } from './auth.service.js';
 
 export function authRoutes(auth: AuthService) {

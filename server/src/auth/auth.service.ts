@@ -4,12 +4,12 @@ import { ROLES } from '@portal/contract';
 import { nowIso } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError, forbidden, notFound, unauthorized, unprocessable } from '../errors/app-error.js';
-import type { UsersRepository } from '../users/users.repository.js';
-import { presentUser } from '../users/user.presenter.js';
+import type { UsersRepository } from '../users/index.js';
+import { presentUser } from '../users/index.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { assertStrongPassword, decoyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import { companyScope, type Actor } from './permissions.js';
-import { isRole } from './roles.js';
+import { isRole } from '../users/index.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import { hashToken, looksLikeToken, newToken } from './token.js';
 

@@ -1,7 +1,7 @@
 import { checkPassword, passwordIsValid, PASSWORD_SPECIALS } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './password.js';
-import { parseRole } from './roles.js';
+import { parseRole } from '../users/index.js';
 
 describe('password rules (spec §5)', () => {
   it.each([

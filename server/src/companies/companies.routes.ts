@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { idParam } from '../http/params.js';
-import { sessionOf } from '../http/request-auth.js';
+import { sessionOf } from '../auth/index.js';
 import type { CompaniesService } from './companies.service.js';
 
 export function companiesRoutes(companies: CompaniesService) {

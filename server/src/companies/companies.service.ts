@@ -1,5 +1,5 @@
 import type { TCompany } from '@portal/contract';
-import { companyScope, type Actor } from '../auth/permissions.js';
+import { companyScope, type Actor } from '../auth/index.js';
 import { notFound } from '../errors/app-error.js';
 import type { CompaniesRepository } from './companies.repository.js';
 import { presentCompany } from './company.presenter.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type ProcessingLimits } from '../processing/limits.js';
+import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -57,7 +57,7 @@ export interface Config {
     leaseMs: number;
     maxAttempts: number;
     backoffMs: number;
-    limits: Partial<ProcessingLimits>;
+    limits: Partial<IngestLimits>;
   };
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;

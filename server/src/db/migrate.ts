@@ -1,12 +1,13 @@
 // Migrations are plain modules run in order by Kysely's migrator; the only dialect difference
 // they see is how an auto-incrementing id is spelled.
 import type { Kysely } from 'kysely';
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseHandle, Dialect } from './database.js';
 import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
 import * as m004 from './migrations/004-entry-offsets.js';
+import * as m005 from './migrations/005-job-payloads.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -19,9 +20,19 @@ const steps: Record<string, Step> = {
   '002-projects-files': m002,
   '003-processing': m003,
   '004-entry-offsets': m004,
+  '005-job-payloads': m005,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  await migrate(handle, (migrator) => migrator.migrateToLatest());
+}
+
+/** The schema as it was right after migration `name`: tests of a later migration start there. */
+export async function migrateTo(handle: DatabaseHandle, name: string): Promise<void> {
+  await migrate(handle, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(handle: DatabaseHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   const ctx: MigrationContext = {
     dialect: handle.dialect,
     id: handle.dialect === 'postgres' ? 'serial' : 'integer',
@@ -33,7 +44,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
     db: handle.db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed) {
     const reason = error instanceof Error ? error.message : String(error);

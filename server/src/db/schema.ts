@@ -109,7 +109,10 @@ export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export interface JobTable {
   id: Generated<number>;
   name: string;
-  file_id: number;
+  /** JSON, checked against the kind's schema when queued and when claimed. */
+  payload: string;
+  /** What the job works on ('files/12'), so deleting that can cancel it. */
+  subject: string | null;
   status: JobStatus;
   attempts: number;
   run_at: string;

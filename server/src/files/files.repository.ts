@@ -2,10 +2,9 @@ import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
-import { enqueueJob } from '../processing/jobs.repository.js';
-import type { Scope } from '../projects/projects.repository.js';
-
-export const PROCESS_UPLOAD_JOB = 'process-upload';
+import { enqueueJob } from '../jobs/index.js';
+import type { Scope } from '../projects/index.js';
+import { PROCESS_UPLOAD } from './process-upload.job.js';
 
 export interface NewFile {
   project_id: number;
@@ -60,7 +59,7 @@ export class FilesRepository {
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
       // In the same transaction, so no committed upload is ever left without its processing job.
-      await enqueueJob(trx, PROCESS_UPLOAD_JOB, row.id);
+      await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id });
       return row;
     });
   }
@@ -89,6 +88,12 @@ export class FilesRepository {
       })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Every file the project ever had, deleted or not: what its deletion must stop working on. */
+  async idsInProject(projectId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('project_files').select('id').where('project_id', '=', projectId).execute();
+    return rows.map((r) => r.id);
   }
 
   softDelete(id: number): Promise<ProjectFileRow> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { idParam, parseId } from '../http/params.js';
-import { sessionOf } from '../http/request-auth.js';
+import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
 import { sendDownload } from './download-response.js';

@@ -1,16 +1,17 @@
 // Uploads, listings, downloads and soft deletes of a project's files (DESIGN §4, §6).
 import type { Readable } from 'node:stream';
 import type { TProjectFile } from '@portal/contract';
-import { can, companyScope, type Actor } from '../auth/permissions.js';
+import { can, companyScope, type Actor } from '../auth/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
-import type { ProjectsService } from '../projects/projects.service.js';
+import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
 import type { FilesRepository } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
-import type { JobsRepository } from '../processing/jobs.repository.js';
+import type { JobsRepository } from '../jobs/index.js';
+import { uploadSubject } from './process-upload.job.js';
 import { storeUpload } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
 
@@ -40,7 +41,9 @@ export class FilesService {
     private readonly projects: ProjectsService,
     private readonly storage: Storage,
     private readonly options: FilesOptions,
-  ) {}
+  ) {
+    projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
+  }
 
   /** The in-process job runner listens here, to start processing without waiting for its poll. */
   onUploaded(listener: (file: ProjectFileRow) => void): void {
@@ -126,7 +129,7 @@ export class FilesService {
   async remove(actor: Actor, fileId: number): Promise<TProjectFile> {
     const row = await this.require(actor, fileId, 'delete');
     const deleted = await this.files.softDelete(row.id);
-    await this.jobs.cancelForFile(row.id);
+    await this.jobs.cancel([uploadSubject(row.id)]);
     return presentFile(deleted);
   }
 }

@@ -1,7 +1,7 @@
 // Reads POST /upload-study-petitions-files: one `file` part and one `studypetitionid` field, in
 // either order. The file streams into storage as it arrives; nothing is buffered whole.
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '../auth/permissions.js';
+import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { FilesService, ReceivedUpload } from './files.service.js';

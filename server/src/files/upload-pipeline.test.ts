@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error.js';
 import { FsStorage } from '../storage/fs-storage.js';
 import { newUploadKey } from '../storage/object-key.js';
-import { HEAD_BYTES, storeUpload, UploadInterruptedError, UploadTooLargeError } from './upload-pipeline.js';
+import { UPLOAD_HEAD_BYTES, storeUpload, UploadInterruptedError, UploadTooLargeError } from './upload-pipeline.js';
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -61,7 +61,7 @@ describe('storeUpload', () => {
     expect(stored.key).toBe(key);
     expect(stored.size).toBe(bytes.length);
     expect(stored.sha256).toBe(await sha256sum(input));
-    expect(stored.head).toEqual(bytes.subarray(0, HEAD_BYTES));
+    expect(stored.head).toEqual(bytes.subarray(0, UPLOAD_HEAD_BYTES));
     expect(await sha256sum(path.join(root, ...key.split('/')))).toBe(stored.sha256);
   });
 
@@ -174,7 +174,7 @@ describe('storeUpload', () => {
       },
     });
     await expect(failure).rejects.toMatchObject({ status: 415, message: 'The content does not match the extension' });
-    expect(seen).toEqual([bytes.subarray(0, HEAD_BYTES)]);
+    expect(seen).toEqual([bytes.subarray(0, UPLOAD_HEAD_BYTES)]);
     expect(await leftovers()).toEqual([]);
   });
 

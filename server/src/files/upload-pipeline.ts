@@ -7,7 +7,7 @@ import { AppError } from '../errors/app-error.js';
 import type { Storage } from '../storage/storage.js';
 
 /** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
-export const HEAD_BYTES = 4096;
+export const UPLOAD_HEAD_BYTES = 4096;
 
 export class UploadTooLargeError extends AppError {
   constructor(readonly maxBytes: number) {
@@ -37,7 +37,7 @@ export interface StoreUploadInput {
   /** More bytes than this rejects with UploadTooLargeError (413) and stores nothing. */
   maxBytes: number;
   /**
-   * Called once with the first HEAD_BYTES bytes (fewer for a shorter file), before the object can
+   * Called once with the first UPLOAD_HEAD_BYTES bytes (fewer for a shorter file), before the object can
    * become visible. Throwing (e.g. a 415 for content that does not match its extension) stops the
    * upload, stores nothing, and rejects with what was thrown.
    */
@@ -51,7 +51,7 @@ export interface StoredUpload {
   size: number;
   /** Lower-case hex. */
   sha256: string;
-  /** The first HEAD_BYTES bytes, or all of them for a shorter file. */
+  /** The first UPLOAD_HEAD_BYTES bytes, or all of them for a shorter file. */
   head: Buffer;
 }
 
@@ -105,11 +105,11 @@ class UploadMeter extends Transform {
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) return done(new UploadTooLargeError(this.maxBytes));
     this.#hash.update(chunk);
-    if (this.#headLength < HEAD_BYTES) {
-      const part = Buffer.from(chunk.subarray(0, HEAD_BYTES - this.#headLength));
+    if (this.#headLength < UPLOAD_HEAD_BYTES) {
+      const part = Buffer.from(chunk.subarray(0, UPLOAD_HEAD_BYTES - this.#headLength));
       this.#headParts.push(part);
       this.#headLength += part.length;
-      if (this.#headLength === HEAD_BYTES) {
+      if (this.#headLength === UPLOAD_HEAD_BYTES) {
         const failure = this.#runHeadCheck();
         if (failure !== undefined) return done(failure);
       }

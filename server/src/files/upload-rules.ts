@@ -1,7 +1,7 @@
 // What an upload must be before any of its bytes are kept: a name of an accepted kind, and
 // first bytes that are what the name says.
 import { AppError, badRequest, unprocessable } from '../errors/app-error.js';
-import { acceptedExtension, detectKind, extensionMismatch } from '../processing/detect-kind.js';
+import { acceptedExtension, detectKind, extensionMismatch } from '../ingest/index.js';
 
 export const ACCEPTED_KINDS_MESSAGE =
   'Only these kinds of file are accepted: zip, rar, 7z, tar, gz, bz2, xz, lzma, dcm, dicom ' +

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ZCreateProject, ZUpdateProject } from '@portal/contract';
 import { idParam, parseId } from '../http/params.js';
-import { sessionOf } from '../http/request-auth.js';
+import { sessionOf } from '../auth/index.js';
 import { parse } from '../http/validate.js';
 import type { ProjectsService } from './projects.service.js';
 

@@ -1,9 +1,8 @@
 import { checkProjectName, type TCreateProject, type TProject, type TUpdateProject } from '@portal/contract';
-import { can, companyScope, type Action, type Actor } from '../auth/permissions.js';
+import { can, companyScope, type Action, type Actor } from '../auth/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { presentProject } from './project.presenter.js';
-import type { JobsRepository } from '../processing/jobs.repository.js';
 import type { ProjectsRepository } from './projects.repository.js';
 
 const NOT_FOUND = 'Project not found';
@@ -15,10 +14,14 @@ function validName(raw: string): string {
 }
 
 export class ProjectsService {
-  constructor(
-    private readonly projects: ProjectsRepository,
-    private readonly jobs: JobsRepository,
-  ) {}
+  readonly #removedListeners: ((projectId: number) => Promise<void>)[] = [];
+
+  constructor(private readonly projects: ProjectsRepository) {}
+
+  /** Work about a project's contents (the files feature's processing) stops when it is deleted. */
+  onRemoved(listener: (projectId: number) => Promise<void>): void {
+    this.#removedListeners.push(listener);
+  }
 
   /**
    * The project if the actor may do `action` on it: outside the actor's companies it does not
@@ -54,7 +57,7 @@ export class ProjectsService {
   async remove(actor: Actor, id: number): Promise<TProject> {
     const project = await this.require(actor, id, 'delete');
     const deleted = await this.projects.softDelete(project.id);
-    await this.jobs.cancelForProject(project.id);
+    for (const listener of this.#removedListeners) await listener(project.id);
     return presentProject(deleted);
   }
 }

@@ -1,6 +1,6 @@
 import type { TUser } from '@portal/contract';
 import type { UserRow } from '../db/schema.js';
-import { isRole } from '../auth/roles.js';
+import { isRole } from './roles.js';
 
 /** The only shape of a user that leaves the server: no hash, no flags. */
 export function presentUser(row: UserRow): TUser {

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { uploadSubject } from '../../src/files/process-upload.job.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
-import { dcmdumpTags, DICOM_DIR } from '../processing/helpers.js';
+import { dcmdumpTags, DICOM_DIR } from '../ingest/helpers.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { dicomFixture, makeArchive, sha256, upload } from '../uploads.js';
 
@@ -160,11 +161,11 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     await server.services.storage.delete(row!.storage_key);
     server.runner!.start();
     for (let i = 0; i < 300; i += 1) {
-      const [job] = await server.services.repos.jobs.findForFile(id);
+      const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(id));
       if (job?.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const [job] = await server.services.repos.jobs.findForFile(id);
+    const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(id));
     expect(job).toMatchObject({ status: 'failed', attempts: 2 });
     const list = await call(`${server.api}/study-petitions-files?study_petition_id=${project.id}`, { token });
     expect(list.body.data[0].processing.status).toBe('failed');
@@ -179,7 +180,7 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     await call(`${server.api}/study-petitions-files-delete/${id}`, { method: 'PUT', token });
     server.runner!.start();
     await new Promise((r) => setTimeout(r, 1500));
-    const [job] = await server.services.repos.jobs.findForFile(id);
+    const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(id));
     expect(job?.status).toBe('cancelled');
     expect(await server.services.repos.entries.recordedCount(id)).toBe(0);
   });
@@ -190,7 +191,7 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     const answer = await upload(server.api, token, { name: 'p.dcm', data: dicomFixture('s01_CT_small.dcm') }, project.id);
     await call(`${server.api}/study-petitions-delete/${project.id}`, { method: 'PUT', token });
     server.runner!.start();
-    const [job] = await server.services.repos.jobs.findForFile(answer.body.data[0].id);
+    const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(answer.body.data[0].id));
     expect(job?.status).toBe('cancelled');
   });
 

@@ -1,0 +1,30 @@
+// Every /api/v1 route needs a live session unless it is marked `config: { public: true }`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthenticatedSession, AuthService } from './auth.service.js';
+import { unauthorized } from '../errors/app-error.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: AuthenticatedSession | null;
+  }
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.public || !request.url.startsWith('/api/')) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer ([^\s]+)$/i.exec(header);
+    if (!match?.[1]) throw unauthorized('Authentication required');
+    request.session = await auth.authenticate(match[1]);
+  });
+}
+
+/** The session of an authenticated route; the onRequest hook guarantees it is there. */
+export function sessionOf(request: FastifyRequest): AuthenticatedSession {
+  if (!request.session) throw unauthorized('Authentication required');
+  return request.session;
+}

@@ -1,0 +1,82 @@
+// What processing found in an upload, for people: entries page by page, and the study → series tree.
+import type { TFileContents, TFileEntry, TStudyNode } from '@portal/contract';
+import type { Actor } from '../auth/index.js';
+import type { FileEntryRow } from '../db/schema.js';
+import { notFound } from '../errors/app-error.js';
+import type { FilesService } from './files.service.js';
+import type { EntriesRepository, SeriesCount } from './entries.repository.js';
+
+export const MAX_PAGE = 500;
+
+export function presentEntry(row: FileEntryRow): TFileEntry {
+  const dicom =
+    row.kind === 'dicom'
+      ? {
+          sop_instance_uid: row.sop_instance_uid,
+          sop_class_uid: row.sop_class_uid,
+          study_instance_uid: row.study_instance_uid,
+          series_instance_uid: row.series_instance_uid,
+          modality: row.modality,
+          study_date: row.study_date,
+          study_description: row.study_description,
+          series_description: row.series_description,
+          transfer_syntax_uid: row.transfer_syntax_uid,
+          rows: row.rows,
+          columns: row.columns,
+          number_of_frames: row.number_of_frames,
+        }
+      : null;
+  return { id: row.id, path: row.path, size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom };
+}
+
+export function buildTree(series: SeriesCount[]): TStudyNode[] {
+  const studies = new Map<string, TStudyNode>();
+  for (const s of series) {
+    let study = studies.get(s.study_instance_uid);
+    if (!study) {
+      study = { study_instance_uid: s.study_instance_uid, study_date: s.study_date, study_description: s.study_description, series: [] };
+      studies.set(s.study_instance_uid, study);
+    }
+    study.series.push({
+      series_instance_uid: s.series_instance_uid,
+      modality: s.modality,
+      series_description: s.series_description,
+      instances: s.instances,
+    });
+  }
+  return [...studies.values()];
+}
+
+export class ContentsService {
+  constructor(
+    private readonly files: FilesService,
+    private readonly entries: EntriesRepository,
+  ) {}
+
+  async contents(
+    actor: Actor,
+    fileId: number,
+    page: { offset: number; limit: number; kind?: TFileEntry['kind'] },
+  ): Promise<TFileContents> {
+    const file = await this.files.require(actor, fileId, 'read');
+    const [rows, total, series] = await Promise.all([
+      this.entries.page(file.id, page),
+      this.entries.count(file.id, page.kind),
+      this.entries.seriesCounts(file.id),
+    ]);
+    return {
+      entries: rows.map(presentEntry),
+      page: { offset: page.offset, limit: page.limit, total },
+      studies: buildTree(series),
+    };
+  }
+
+  /** One kept entry, for download; skipped entries have no bytes to give. */
+  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<{ row: FileEntryRow; storageKey: string; offset: number }> {
+    const file = await this.files.require(actor, fileId, 'download');
+    const row = await this.entries.find(file.id, entryId);
+    if (!row) throw notFound('Entry not found');
+    if (!row.storage_key || !row.sha256) throw notFound('This entry was skipped, so it has no content to download');
+    return { row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
+  }
+}

@@ -1,0 +1,125 @@
+// The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
+// leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
+import { mkdir } from 'node:fs/promises';
+import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
+import { z } from 'zod';
+import type { ProjectFileRow } from '../db/schema.js';
+import { ingestUpload, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
+import { defineJobKind, JobCancelled, jobType, type JobKind } from '../jobs/index.js';
+import type { Storage } from '../storage/storage.js';
+import type { EntriesRepository } from './entries.repository.js';
+import { EntryRecorder } from './entry-recorder.js';
+
+/** What deletion cancels a file's processing by. */
+export function uploadSubject(fileId: number): string {
+  return `files/${fileId}`;
+}
+
+const ZProcessUploadPayload = z.object({ fileId: z.number().int().positive() });
+export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
+
+/** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
+export const PROCESS_UPLOAD = jobType('process-upload', ZProcessUploadPayload, (p) => uploadSubject(p.fileId));
+
+/** The two things the job needs of the files repository. */
+export interface UploadsToProcess {
+  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined>;
+  setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }): Promise<void>;
+}
+
+export interface ProcessUploadDeps {
+  files: UploadsToProcess;
+  entries: EntriesRepository;
+  storage: Storage;
+  /** Scratch space on the same filesystem as storage, so kept entries are renamed, not copied. */
+  workDir: string;
+  limits: Partial<IngestLimits>;
+}
+
+/** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
+export function entryKey(fileId: number, seq: number): string {
+  return `entries/${fileId}/${seq}`;
+}
+
+/**
+ * How many entries an earlier run of this job recorded, so this run skips them. Their objects
+ * were not yet flushed if that run died with its machine: should any be missing or short, the
+ * upload is processed again from the start.
+ */
+async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<number> {
+  const recorded = await deps.entries.recordedCount(fileId);
+  if (recorded === 0) return 0;
+  for (const object of await deps.entries.storedObjects(fileId)) {
+    const stat = await deps.storage.stat(object.storage_key);
+    // An entry read in place is a range of the upload: the upload must still reach its end.
+    const intact = object.offset === null ? stat?.size === object.size : stat !== null && stat.size >= object.offset + object.size;
+    if (!intact) {
+      await deps.entries.deleteForFile(fileId);
+      return 0;
+    }
+  }
+  return recorded;
+}
+
+export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProcessUploadPayload, signal: AbortSignal): Promise<void> {
+  const file = await deps.files.findForProcessing(fileId);
+  if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
+    throw new JobCancelled('the file was deleted');
+  }
+  await deps.files.setProcessing(file.id, { status: 'processing' });
+  const alreadyRecorded = await resumePoint(deps, file.id);
+  await mkdir(deps.workDir, { recursive: true });
+  const local = await deps.storage.openLocal(file.storage_key);
+  const recorder = new EntryRecorder(deps.entries, deps.storage);
+  let seq = 0;
+  try {
+    const onEntry = async (entry: IngestedEntry): Promise<'moved' | undefined> => {
+      seq += 1;
+      if (seq <= alreadyRecorded) return undefined;
+      let storageKey: string | null = null;
+      if (entry.inUploadAt !== null) {
+        // Bytes of the upload itself, from this offset: nothing to store.
+        storageKey = file.storage_key;
+      } else if (entry.tempPath !== null) {
+        if (entry.inputIsEntry) {
+          storageKey = file.storage_key;
+        } else {
+          storageKey = entryKey(file.id, seq);
+          await recorder.store(storageKey, entry.tempPath, entry.size);
+        }
+      }
+      await recorder.record({
+        file_id: file.id,
+        company_id: file.company_id,
+        seq,
+        path: entry.path,
+        size: entry.size,
+        sha256: entry.sha256,
+        kind: entry.kind,
+        reason: entry.reason,
+        storage_key: storageKey,
+        storage_offset: entry.inUploadAt,
+        ...(entry.dicom ?? {}),
+      });
+      return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
+    };
+    const result = await ingestUpload(
+      { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
+      onEntry,
+    );
+    // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
+    await recorder.finish();
+    await deps.files.setProcessing(file.id, result);
+  } finally {
+    await local.release();
+  }
+}
+
+/** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
+export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
+  return defineJobKind(PROCESS_UPLOAD, {
+    handle: (payload, { signal }) => processUpload(deps, payload, signal),
+    onGiveUp: ({ fileId }, { message, attempts }) =>
+      deps.files.setProcessing(fileId, { status: 'failed', error: `Processing failed after ${attempts} attempts: ${message}` }),
+  });
+}

@@ -1,0 +1,268 @@
+// Runs 7-Zip (WebAssembly), and the native zip path, off the main thread. 7-Zip's calls are
+// synchronous and can run for minutes, and a stop from the write guard unwinds through
+// WebAssembly, leaving that instance unusable: so each request gets a fresh instance, and the
+// job's thread can terminate us at once.
+import { parentPort } from 'node:worker_threads';
+import path from 'node:path';
+import { createHash, type Hash } from 'node:crypto';
+import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
+import { EntryAnalyzer } from '../../entry-analysis.js';
+import { extractNativeZip } from '../zip/zip-extract.js';
+import { ListingParser } from './sevenzip-listing.js';
+import { erroredName } from './sevenzip-errors.js';
+import type {
+  ExtractRequest,
+  ExtractResult,
+  ListRequest,
+  ListResult,
+  SettledFile,
+  StopReason,
+  WorkerReply,
+  WasmModule,
+  WorkerRequest,
+} from './sevenzip-protocol.js';
+
+// A CommonJS module whose typings describe an ES default export: the factory is `.default` either way.
+const SevenZipFactory = SevenZipCjs.default;
+
+const IN = '/in';
+const OUT = '/out';
+const MAX_ERROR_LINES = 10_000;
+// Emscripten's errno numbering (not Linux's).
+const EPERM = 63;
+const EACCES = 2;
+
+class GuardStop extends Error {
+  constructor(
+    readonly reason: StopReason,
+    readonly entry: string | null,
+  ) {
+    super(`write guard: ${reason}`);
+  }
+}
+
+function errnoError(errno: number): Error {
+  // Emscripten turns an error named ErrnoError into a failed system call instead of a crash.
+  return Object.assign(new Error(`errno ${errno}`), { name: 'ErrnoError', errno });
+}
+
+class LineSplitter {
+  private bytes: number[] = [];
+  constructor(private readonly onLine: (line: string) => void) {}
+  push(byte: number | null): void {
+    if (byte === null) return;
+    if (byte === 10) this.flush();
+    else if (byte !== 13) this.bytes.push(byte);
+  }
+  flush(): void {
+    const line = Buffer.from(this.bytes).toString('utf8');
+    this.bytes = [];
+    this.onLine(line);
+  }
+}
+
+// The server compiles without the DOM library, and @types/node declares no WebAssembly functions;
+// these are all we use.
+type WasmInstance = object;
+const Wasm = (globalThis as unknown as {
+  WebAssembly: { instantiate(module: WasmModule, imports: object): Promise<WasmInstance> };
+}).WebAssembly;
+
+/**
+ * 7-Zip arrives compiled, as the first message: the job's thread compiles it once per process and
+ * V8 shares the machine code (and its optimised tier) between all the workers it is sent to.
+ * Each request still instantiates it afresh (milliseconds).
+ */
+let receiveWasm: (module: WasmModule) => void = () => undefined;
+const compiled = new Promise<WasmModule>((resolve) => (receiveWasm = resolve));
+
+type InstantiateWasm = (imports: object, receive: (instance: WasmInstance, module: WasmModule) => void) => object;
+
+async function instance(onLine: (line: string) => void): Promise<SevenZipModule> {
+  const out = new LineSplitter(onLine);
+  const err = new LineSplitter(onLine);
+  const wasm = await compiled;
+  const instantiateWasm: InstantiateWasm = (imports, receive) => {
+    Wasm.instantiate(wasm, imports).then(
+      (created) => receive(created, wasm),
+      // The factory would wait forever: crash the worker instead, which fails the job's pending calls.
+      (error: unknown) => setImmediate(() => {
+        throw error;
+      }),
+    );
+    return {};
+  };
+  const options = { stdout: (c: number) => out.push(c), stderr: (c: number) => err.push(c), instantiateWasm };
+  return SevenZipFactory(options);
+}
+
+function mountDir(module: SevenZipModule, hostDir: string, at: string): void {
+  module.FS.mkdir(at);
+  module.FS.mount(module.NODEFS, { root: hostDir }, at);
+}
+
+function describeCrash(error: unknown): string {
+  // 7-Zip's C++ exceptions reach JavaScript as bare numbers (pointers): say what they mean to a user.
+  if (typeof error === 'number') return `its structure could not be read (7-Zip internal error ${error})`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function run(module: SevenZipModule, args: string[]): { exitCode: number | null; thrown: unknown } {
+  try {
+    const code = module.callMain(args) as unknown;
+    return { exitCode: typeof code === 'number' ? code : null, thrown: undefined };
+  } catch (thrown) {
+    return { exitCode: null, thrown };
+  }
+}
+
+const COMMON = ['-bsp0', '-bb0', '-y', '-p', '-sccUTF-8'];
+
+async function list(request: ListRequest): Promise<ListResult> {
+  const parser = new ListingParser(request.cap);
+  const module = await instance((line) => parser.push(line));
+  mountDir(module, path.dirname(request.archive), IN);
+  const { exitCode, thrown } = run(module, [
+    'l',
+    '-slt',
+    ...COMMON,
+    `-t${request.format}`,
+    `${IN}/${path.basename(request.archive)}`,
+  ]);
+  return { exitCode, listing: parser.finish(), crash: thrown === undefined ? null : describeCrash(thrown) };
+}
+
+function isWriteFlags(flags: unknown): boolean {
+  if (typeof flags === 'string') return /[wa+]/.test(flags);
+  return typeof flags === 'number' && (flags & 3) !== 0;
+}
+
+/**
+ * Every byte 7-Zip writes passes here, so limits hold even when an archive's headers lie about
+ * sizes; links and special files are refused at the file-system layer, whatever the listing said.
+ */
+interface OpenFile {
+  rel: string;
+  bytes: number;
+  hash: Hash | null;
+}
+
+interface Settler {
+  /** Called when a file is final (the next one opens, or the run ends). */
+  settle(file: { rel: string; sha256: string | null }): void;
+}
+
+function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result: ExtractResult, settler: Settler): { flush: () => void } {
+  const fs = module.FS;
+  const { guard } = request;
+  const written = new Map<FSStream, OpenFile>();
+  let closed: { rel: string; sha256: string | null } | null = null;
+  const flush = (): void => {
+    if (closed !== null) settler.settle(closed);
+    closed = null;
+  };
+  const open = fs.open.bind(fs);
+  const write = fs.write.bind(fs);
+  const close = fs.close.bind(fs);
+  const mknod = (fs as unknown as { mknod: (p: string, mode: number, dev: number) => unknown }).mknod.bind(fs);
+
+  fs.open = (p: string, flags: string, mode?: number, ...rest: number[]) => {
+    const writing = isWriteFlags(flags);
+    if (writing && !p.startsWith(`${OUT}/`)) throw errnoError(EACCES);
+    if (writing) flush();
+    const stream = open(p, flags, mode, ...rest);
+    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0, hash: createHash('sha256') });
+    return stream;
+  };
+  fs.write = (stream: FSStream, buffer: ArrayBufferView, offset: number, length: number, position?: number, canOwn?: boolean) => {
+    const file = written.get(stream);
+    if (file !== undefined) {
+      const after = file.bytes + length;
+      if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large', file.rel);
+      const expected = guard.expectedSizes[file.rel];
+      if (expected !== undefined && after > expected) throw new GuardStop('header-lied', file.rel);
+      if (result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason, file.rel);
+      // Hashing here spares the job a second read; a write out of order makes the hash unusable.
+      if (position !== undefined && position !== file.bytes) file.hash = null;
+      file.hash?.update(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length));
+      file.bytes = after;
+      result.written += length;
+    }
+    return write(stream, buffer, offset, length, position, canOwn);
+  };
+  fs.close = (stream: FSStream) => {
+    const file = written.get(stream);
+    close(stream);
+    if (file !== undefined) {
+      written.delete(stream);
+      result.completed.push(file.rel);
+      closed = { rel: file.rel, sha256: file.hash?.digest('hex') ?? null };
+    }
+  };
+  fs.symlink = () => {
+    throw errnoError(EPERM);
+  };
+  (fs as unknown as { mknod: typeof mknod }).mknod = (p: string, mode: number, dev: number) => {
+    const type = mode & 0o170000;
+    if (type !== 0o040000 && type !== 0o100000) throw errnoError(EPERM);
+    // Files are created as storage keeps them (owner only), so storing one is a rename and no chmod.
+    return mknod(p, type === 0o100000 ? type | 0o600 : mode, dev);
+  };
+  // Archive modes (000, setuid…) would only get in the way of reading and deleting what we keep.
+  fs.chmod = () => undefined;
+  fs.fchmod = () => undefined;
+  fs.lchmod = () => undefined;
+  return { flush };
+}
+
+async function extract(request: ExtractRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
+  const result: ExtractResult = { exitCode: null, errors: [], completed: [], stop: null, crash: null, written: 0 };
+  let inErrorBlock = false;
+  const failed = new Set<string>();
+  const module = await instance((line) => {
+    if (line === 'ERRORS:') inErrorBlock = true;
+    else if (line === '' || line.includes(' = ')) inErrorBlock = false;
+    const isError = inErrorBlock || line.startsWith('ERROR:') || line.startsWith('Open ERROR:');
+    if (isError && line !== 'ERRORS:' && result.errors.length < MAX_ERROR_LINES) result.errors.push(line);
+    const name = erroredName(line);
+    if (name !== null) failed.add(name);
+  });
+  mountDir(module, path.dirname(request.archive), IN);
+  mountDir(module, request.outDir, OUT);
+  const args = ['x', ...COMMON, '-aos', '-spd', `-t${request.format}`, `-o${OUT}`];
+  if (request.include !== null) {
+    module.FS.writeFile('/include.txt', request.include.join('\n') + '\n');
+    args.push('-scsUTF-8', '-i@/include.txt');
+  }
+  args.push(`${IN}/${path.basename(request.archive)}`);
+  const analyzer = new EntryAnalyzer(request.outDir, request.maxDicomHeaderBytes);
+  const { flush } = guardFileSystem(module, request, result, {
+    settle: (file) => {
+      const fileFailed = failed.has(file.rel);
+      post({ ...file, failed: fileFailed, analysis: fileFailed ? null : analyzer.analyze(file.rel), inPlaceAt: null });
+    },
+  });
+  const { exitCode, thrown } = run(module, args);
+  flush();
+  result.exitCode = exitCode;
+  if (thrown instanceof GuardStop) result.stop = { reason: thrown.reason, path: thrown.entry };
+  else if (thrown !== undefined) result.crash = describeCrash(thrown);
+  return result;
+}
+
+const port = parentPort;
+if (port === null) throw new Error('sevenzip-worker must run in a worker thread');
+
+port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
+  if ('wasm' in request) {
+    receiveWasm(request.wasm);
+    return;
+  }
+  const post = (settled: SettledFile): void => port.postMessage({ id: request.id, settled } satisfies WorkerReply);
+  const work = request.op === 'list' ? list(request) : request.op === 'native-zip' ? extractNativeZip(request, post) : extract(request, post);
+  work.then(
+    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply),
+  );
+});

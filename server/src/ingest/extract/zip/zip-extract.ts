@@ -1,0 +1,263 @@
+// The native zip path, on the extraction worker: each planned entry's bytes are read at the offset
+// the central directory gave, inflated by Node's zlib when deflated, checked against their CRC-32
+// and size, hashed, and written under the already normalised name. The same write guard as
+// 7-Zip's applies to every byte, and a guard stop ends the run the same way.
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import yauzl from 'yauzl';
+import { DETECT_BYTES, detectKind, isArchiveKind } from '../../detect/detect-kind.js';
+import { EntryAnalyzer, ANALYSIS_HEAD_BYTES, analyzeHead, type EntryAnalysis } from '../../entry-analysis.js';
+import type { ExtractResult, SettledFile, StopReason, NativeZipMember, NativeZipRequest } from '../sevenzip/sevenzip-protocol.js';
+import { BlockingReader } from './zip-readers.js';
+
+const CHUNK = 1 << 20;
+/**
+ * Deflated entries up to this size (DICOM instances, mostly) are inflated in one call: no stream
+ * and no buffer per chunk, which held twice the memory and took longer. Larger ones stream.
+ */
+const INFLATE_AT_ONCE = 16 * 1024 * 1024;
+
+class GuardStop extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`write guard: ${reason}`);
+  }
+}
+
+function* storedBytes(fd: number, buffer: Buffer, start: number, length: number): Generator<Buffer> {
+  for (let position = start, left = length; left > 0; ) {
+    const read = readSync(fd, buffer, 0, Math.min(left, buffer.length), position);
+    if (read === 0) throw new Error('unexpected end of archive');
+    yield buffer.subarray(0, read);
+    position += read;
+    left -= read;
+  }
+}
+
+function* copiedBytes(fd: number, start: number, length: number): Generator<Buffer> {
+  // zlib keeps the chunks it is given until it has read them: each needs its own buffer.
+  for (const chunk of storedBytes(fd, Buffer.allocUnsafe(Math.min(length, CHUNK)), start, length)) yield Buffer.from(chunk);
+}
+
+async function* inflatedBytes(fd: number, start: number, length: number): AsyncGenerator<Buffer> {
+  const inflate = zlib.createInflateRaw({ chunkSize: 256 * 1024 });
+  const source = Readable.from(copiedBytes(fd, start, length), { objectMode: false });
+  source.on('error', (error) => inflate.destroy(error));
+  source.pipe(inflate);
+  try {
+    for await (const chunk of inflate) yield chunk as Buffer;
+  } finally {
+    source.destroy();
+    inflate.destroy();
+  }
+}
+
+function readExactly(fd: number, buffer: Buffer, start: number, length: number): Buffer {
+  for (let at = 0; at < length; ) {
+    const read = readSync(fd, buffer, at, length - at, start + at);
+    if (read === 0) throw new Error('unexpected end of archive');
+    at += read;
+  }
+  return buffer.subarray(0, length);
+}
+
+/**
+ * Our side failed (disk full, permissions), not the archive: the run rejects so the job is retried,
+ * instead of the entry being skipped as corrupt.
+ */
+class OutputError extends Error {}
+
+function writeAll(fd: number, chunk: Buffer): void {
+  try {
+    for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+  } catch (error) {
+    throw new OutputError(`writing an extracted entry failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Codes that mean this name cannot be created next to another (a file where a folder is named). */
+const NAME_CONFLICTS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR']);
+
+/** What a member's bytes proved to be, read once: their hash, and their first bytes for analysis. */
+interface ReadBack {
+  sha256: string;
+  head: Buffer;
+}
+
+class NativeZipExtractor {
+  private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
+  private readonly analyzer: EntryAnalyzer;
+  private readonly madeDirs = new Set<string>();
+  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+  private packed = Buffer.alloc(0);
+
+  constructor(
+    private readonly request: NativeZipRequest,
+    private readonly zip: yauzl.ZipFile,
+    private readonly archiveFd: number,
+    private readonly post: (file: SettledFile) => void,
+  ) {
+    this.analyzer = new EntryAnalyzer(request.outDir, request.maxDicomHeaderBytes);
+  }
+
+  async run(): Promise<ExtractResult> {
+    try {
+      for (const member of this.request.members) {
+        if (!(await this.extract(member))) break;
+      }
+    } catch (error) {
+      if (error instanceof OutputError) throw error;
+      this.result.crash = error instanceof Error ? error.message : String(error);
+    }
+    return this.result;
+  }
+
+  /**
+   * False when the guard stopped the run at this member. A stored member of the upload that is not
+   * an archive is only read (it stays where it lies); anything else is written out as it is read.
+   */
+  private async extract(member: NativeZipMember): Promise<boolean> {
+    const dataStart = await this.dataStart(member);
+    if (dataStart === null) return this.settle(member, null);
+    const inPlace = this.request.inPlace && member.method === 0 && member.size > 0 && !this.isArchiveAt(dataStart, member);
+    const out = inPlace ? null : this.create(member);
+    if (!inPlace && out === null) return this.settle(member, null);
+    try {
+      const read = await this.read(member, dataStart, out);
+      if (read === 'stopped') return false;
+      if (read === null) return this.settle(member, null);
+      if (out !== null) {
+        // Checked and analysed like any extracted file, from the head kept while writing it.
+        const analysis = this.analyzer.analyzeWritten(member.rel, read.head, out, member.size);
+        return this.settle(member, { sha256: read.sha256, analysis, inPlaceAt: null });
+      }
+      // Bytes left in place must be understood here: the job's thread has no file to read.
+      let analysis: EntryAnalysis;
+      try {
+        analysis = analyzeHead(read.head, { fd: this.archiveFd, base: dataStart, size: member.size }, this.request.maxDicomHeaderBytes);
+      } catch {
+        return this.settle(member, null);
+      }
+      return this.settle(member, { sha256: read.sha256, analysis, inPlaceAt: dataStart });
+    } finally {
+      if (out !== null) closeSync(out);
+    }
+  }
+
+  /** A nested archive must become a file of its own to be opened; anything else can stay put. */
+  private isArchiveAt(dataStart: number, member: NativeZipMember): boolean {
+    const length = Math.min(member.size, DETECT_BYTES);
+    return isArchiveKind(detectKind(readExactly(this.archiveFd, this.buffer, dataStart, length)));
+  }
+
+  /**
+   * Passes the member's bytes through the guard, CRC-32 and SHA-256, writing them to `out` when
+   * there is one. Null when they fail their CRC-32 or stated size, or cannot be read.
+   */
+  private async read(member: NativeZipMember, dataStart: number, out: number | null): Promise<ReadBack | null | 'stopped'> {
+    const hash = createHash('sha256');
+    const head = Buffer.allocUnsafe(Math.min(member.size, ANALYSIS_HEAD_BYTES));
+    let crc = 0;
+    let bytes = 0;
+    try {
+      for await (const chunk of this.bytesOf(member, dataStart)) {
+        // Bytes left in place take no room: only written ones count against the budget.
+        this.check(member, bytes + chunk.length, out === null ? 0 : chunk.length);
+        if (bytes < head.length) chunk.copy(head, bytes, 0, head.length - bytes);
+        crc = zlib.crc32(chunk, crc);
+        hash.update(chunk);
+        if (out !== null) {
+          writeAll(out, chunk);
+          this.result.written += chunk.length;
+        }
+        bytes += chunk.length;
+      }
+    } catch (error) {
+      if (error instanceof OutputError) throw error;
+      if (error instanceof GuardStop) {
+        this.result.stop = { reason: error.reason, path: member.rel };
+        return 'stopped';
+      }
+      return null;
+    }
+    return bytes === member.size && crc >>> 0 === member.crc32 >>> 0 ? { sha256: hash.digest('hex'), head } : null;
+  }
+
+  private check(member: NativeZipMember, after: number, length: number): void {
+    const { guard } = this.request;
+    if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large');
+    if (after > member.size) throw new GuardStop('header-lied');
+    if (this.result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason);
+  }
+
+  private bytesOf(member: NativeZipMember, dataStart: number): Iterable<Buffer> | AsyncIterable<Buffer> {
+    if (member.method === 0) return storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize);
+    if (member.size > INFLATE_AT_ONCE || member.compressedSize > INFLATE_AT_ONCE) return inflatedBytes(this.archiveFd, dataStart, member.compressedSize);
+    return [this.inflateAtOnce(member, dataStart)];
+  }
+
+  private inflateAtOnce(member: NativeZipMember, dataStart: number): Buffer {
+    if (this.packed.length < member.compressedSize) this.packed = Buffer.allocUnsafe(Math.max(member.compressedSize, CHUNK));
+    const packed = readExactly(this.archiveFd, this.packed, dataStart, member.compressedSize);
+    try {
+      // One byte more than stated: enough to tell a lying header without inflating all it hides.
+      return zlib.inflateRawSync(packed, { maxOutputLength: member.size + 1 });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new GuardStop('header-lied');
+      throw error;
+    }
+  }
+
+  /** Where the member's data starts, from its local header; null if that header is unusable. */
+  private async dataStart(member: NativeZipMember): Promise<number | null> {
+    try {
+      const at = Object.assign(new yauzl.Entry(), { relativeOffsetOfLocalHeader: member.localHeaderOffset, compressedSize: member.compressedSize });
+      return (await this.zip.readLocalFileHeaderPromise(at, { minimal: true })).fileDataStart;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The member's new output file; null if it cannot be made. */
+  private create(member: NativeZipMember): number | null {
+    try {
+      const file = path.join(this.request.outDir, member.rel);
+      const dir = path.dirname(file);
+      if (!this.madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        this.madeDirs.add(dir);
+      }
+      // 'wx+': never opens anything already there, link or not; readable back for a long header.
+      // Owner-only, as storage keeps it.
+      return openSync(file, 'wx+', 0o600);
+    } catch (error) {
+      if (NAME_CONFLICTS.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+      throw new OutputError(`creating an extracted entry failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Reports the member as finished: kept with what was learnt of it, or failed (null). */
+  private settle(member: NativeZipMember, kept: { sha256: string; analysis: EntryAnalysis | null; inPlaceAt: number | null } | null): true {
+    this.result.completed.push(member.rel);
+    this.post({ rel: member.rel, sha256: kept?.sha256 ?? null, failed: kept === null, analysis: kept?.analysis ?? null, inPlaceAt: kept?.inPlaceAt ?? null });
+    return true;
+  }
+
+}
+
+export async function extractNativeZip(request: NativeZipRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
+  const archiveFd = openSync(request.archive, 'r');
+  try {
+    const reader = new BlockingReader(archiveFd);
+    const zip = await yauzl.fromRandomAccessReaderPromise(reader, fstatSync(archiveFd).size, { lazyEntries: true, autoClose: false, decodeStrings: false });
+    try {
+      return await new NativeZipExtractor(request, zip, archiveFd, post).run();
+    } finally {
+      zip.close();
+    }
+  } finally {
+    closeSync(archiveFd);
+  }
+}

@@ -1,0 +1,7 @@
+// The engine's public surface: what the files feature, the config and the tests import.
+export { ingestUpload } from './ingest-upload.js';
+export type { OnEntry, IngestedEntry, IngestResult, IngestSummary, IngestInput } from './ingest-types.js';
+export { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits.js';
+export { acceptedExtension, detectKind, extensionMismatch, kindsForName, type ContentKind } from './detect/detect-kind.js';
+export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
+export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';

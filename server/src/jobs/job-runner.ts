@@ -1,0 +1,157 @@
+// Claims jobs from the database and runs them in this process, each kind up to its concurrency at
+// a time. The same runner serves the in-process default and `npm run worker` on other machines.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobRow } from '../db/schema.js';
+import { JobCancelled, type JobKind } from './job-kind.js';
+import type { JobsRepository } from './jobs.repository.js';
+
+export interface JobRunnerOptions {
+  leaseMs: number;
+  pollMs: number;
+  /** For kinds that do not set their own. */
+  defaults: { concurrency: number; maxAttempts: number; backoffMs: number };
+}
+
+/** A job kind this runner does not know is in the queue: running beside it would leave it there forever. */
+export class UnknownJobKind extends Error {}
+
+class Stopping extends Error {}
+
+export class JobRunner {
+  readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  #stopped = true;
+  #loops: Promise<void>[] = [];
+  #wake: (() => void)[] = [];
+  readonly #running = new Map<number, AbortController>();
+  readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
+
+  constructor(
+    private readonly jobs: JobsRepository,
+    kinds: readonly JobKind<unknown>[],
+    private readonly options: JobRunnerOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.#kinds = new Map(kinds.map((kind) => [kind.name, kind]));
+  }
+
+  /** Start-up check: throws UnknownJobKind naming any queued kind no definition handles. */
+  async refuseUnknownKinds(): Promise<void> {
+    const unknown = (await this.jobs.pendingNames()).filter((name) => !this.#kinds.has(name));
+    if (unknown.length > 0) {
+      throw new UnknownJobKind(`The job queue holds jobs of unknown kind ${unknown.map((n) => `'${n}'`).join(', ')}; known kinds: ${[...this.#kinds.keys()].join(', ')}`);
+    }
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#loops = [...this.#kinds.values()].flatMap((kind) =>
+      Array.from({ length: kind.concurrency ?? this.options.defaults.concurrency }, () => this.#loop(kind)),
+    );
+  }
+
+  /** A job was just queued: look now rather than at the next poll. */
+  nudge(): void {
+    for (const wake of this.#wake.splice(0)) wake();
+  }
+
+  /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    for (const controller of this.#running.values()) controller.abort(new Stopping('worker stopping'));
+    this.nudge();
+    await Promise.all(this.#loops);
+  }
+
+  async #loop(kind: JobKind<unknown>): Promise<void> {
+    while (!this.#stopped) {
+      let job: JobRow | undefined;
+      try {
+        job = await this.jobs.claim(this.workerId, this.options.leaseMs, kind.name);
+      } catch (err) {
+        this.log.error({ err }, 'claiming a job failed');
+      }
+      if (job) await this.#run(kind, job);
+      else await this.#idle();
+    }
+  }
+
+  #idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.options.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake.push(done);
+    });
+  }
+
+  async #run(kind: JobKind<unknown>, job: JobRow): Promise<void> {
+    const log = this.log.child({ jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
+    // Checked again when claimed, not only when queued: the row may predate the kind's schema.
+    const parsed = kind.payload.safeParse(parsePayload(job.payload));
+    if (!parsed.success) {
+      log.error({ err: parsed.error }, 'job payload is invalid; failed without retry');
+      await this.jobs
+        .finish(job.id, this.workerId, 'failed', `invalid payload: ${parsed.error.message}`)
+        .catch((err: unknown) => log.error({ err }, 'recording a job failure failed'));
+      return;
+    }
+    const payload = parsed.data;
+    const controller = new AbortController();
+    this.#running.set(job.id, controller);
+    const heartbeat = setInterval(() => {
+      this.jobs.renew(job.id, this.workerId, this.options.leaseMs).then(
+        (mine) => mine || controller.abort(new JobCancelled('the job was cancelled or taken over')),
+        (err: unknown) => this.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'),
+      );
+    }, this.options.leaseMs / 3);
+    try {
+      log.info('job started');
+      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts });
+      await this.jobs.finish(job.id, this.workerId, 'done');
+      log.info('job done');
+    } catch (err) {
+      await this.#failed(kind, { job, payload }, err, controller.signal, log).catch((e: unknown) => log.error({ err: e }, 'recording a job failure failed'));
+    } finally {
+      clearInterval(heartbeat);
+      this.#running.delete(job.id);
+    }
+  }
+
+  async #failed(kind: JobKind<unknown>, { job, payload }: { job: JobRow; payload: unknown }, err: unknown, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+    const reason: unknown = signal.aborted ? signal.reason : err;
+    if (reason instanceof Stopping) {
+      await this.jobs.retryLater(job.id, this.workerId, 0, 'worker stopped');
+      log.info('job handed back: worker stopping');
+      return;
+    }
+    if (reason instanceof JobCancelled || err instanceof JobCancelled) {
+      const message = reason instanceof Error ? reason.message : String(reason);
+      await this.jobs.finish(job.id, this.workerId, 'cancelled', message);
+      log.info({ reason: message }, 'job cancelled');
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (job.attempts >= (kind.maxAttempts ?? this.options.defaults.maxAttempts)) {
+      log.error({ err }, 'job failed for good');
+      await this.jobs.finish(job.id, this.workerId, 'failed', message);
+      await kind.onGiveUp(payload, { message, attempts: job.attempts });
+      return;
+    }
+    const delay = (kind.backoffMs ?? this.options.defaults.backoffMs) * 2 ** (job.attempts - 1);
+    log.warn({ err, retryInMs: delay }, 'job failed; will retry');
+    await this.jobs.retryLater(job.id, this.workerId, delay, message);
+  }
+}
+
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

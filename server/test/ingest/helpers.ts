@@ -1,0 +1,83 @@
+// Shared by the processing tests: temp dirs, real tools, and small writers for formats no tool here writes.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach } from 'vitest';
+import { ingestUpload } from '../../src/ingest/ingest-upload.js';
+import type { IngestedEntry, IngestResult } from '../../src/ingest/ingest-types.js';
+import type { IngestLimits } from '../../src/ingest/limits.js';
+
+export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+export const DICOM_DIR = path.join(FIXTURES, 'dicom');
+
+const run = promisify(execFile);
+
+export async function sh(command: string, cwd: string): Promise<string> {
+  const { stdout } = await run('sh', ['-c', command], { cwd, maxBuffer: 64 << 20 });
+  return stdout;
+}
+
+const created: string[] = [];
+afterEach(async () => {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'processing-test-'));
+  created.push(dir);
+  return dir;
+}
+
+export interface Collected {
+  result: IngestResult;
+  entries: (IngestedEntry & { existed: boolean })[];
+}
+
+/** Runs ingestUpload and records each entry, and whether its temp file existed during the callback. */
+export async function collect(
+  inputPath: string,
+  originalName: string,
+  options: { limits?: Partial<IngestLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2 } = {},
+): Promise<Collected> {
+  const workDir = options.workDir ?? (await tempDir());
+  const entries: Collected['entries'] = [];
+  const result = await ingestUpload(
+    { inputPath, originalName, workDir, limits: options.limits, signal: options.signal, threads: options.threads },
+    async (entry) => {
+      const existed = entry.tempPath !== null && (await stat(entry.tempPath)).isFile();
+      entries.push({ ...entry, existed });
+    },
+  );
+  return { result, entries };
+}
+
+/**
+ * What dcmtk's reference reader says of some tags (first occurrence each); null when absent or empty.
+ * `recover` reads a damaged file as far as it goes (+E), as dcmtk's error recovery does.
+ */
+export async function dcmdumpTags(file: string, tags: readonly string[], recover = false): Promise<Record<string, string | null>> {
+  const flags = recover ? '+E' : '';
+  // With +E, dcmdump still exits 1 after printing what it could read.
+  const out = await sh(`dcmdump -q -Un ${flags} ${tags.map((t) => `+P ${t}`).join(' ')} '${file}'${recover ? ' || true' : ''}`, path.dirname(file));
+  const values: Record<string, string | null> = Object.fromEntries(tags.map((t) => [t, null]));
+  for (const line of out.split('\n')) {
+    const match = /^\s*\(([0-9a-f]{4},[0-9a-f]{4})\) \S\S (?:\[(.*?)\]|(\d+))?/.exec(line);
+    if (match === null) continue;
+    const tag = tags.find((t) => t.toLowerCase() === match[1]);
+    if (tag === undefined || values[tag] !== null) continue;
+    const value = (match[2] ?? match[3] ?? '').replace(/\0/g, '').trim();
+    values[tag] = value === '' ? null : value;
+  }
+  return values;
+}
+
+export async function dicomFixtures(): Promise<string[]> {
+  return (await readdir(DICOM_DIR)).filter((f) => /^s\d\d_/.test(f)).sort();
+}
+
+export async function dirBytes(dir: string): Promise<number> {
+  const out = await sh(`du -sb '${dir}' | cut -f1`, dir).catch(() => '0');
+  return Number(out.trim());
+}

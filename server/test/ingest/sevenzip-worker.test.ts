@@ -1,0 +1,105 @@
+import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SevenZipWorker } from '../../src/ingest/extract/sevenzip/sevenzip-client.js';
+import type { SettledFile } from '../../src/ingest/extract/sevenzip/sevenzip-protocol.js';
+import { DICOM_DIR, sh, tempDir } from './helpers.js';
+
+const workers: SevenZipWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.close()));
+});
+
+function worker(): SevenZipWorker {
+  const w = new SevenZipWorker();
+  workers.push(w);
+  return w;
+}
+
+describe('the 7-Zip worker and its write guard', () => {
+  it('stops at once when a file grows past the size its header promised', async () => {
+    const dir = await tempDir();
+    await sh(`cp '${DICOM_DIR}/s01_CT_small.dcm' a.dcm && head -c 3000000 /dev/urandom > big.bin && bsdtar --format zip -cf s.zip a.dcm big.bin`, dir);
+    await mkdir(path.join(dir, 'out'));
+    const result = await worker().extract({
+      archive: path.join(dir, 's.zip'),
+      format: 'zip',
+      outDir: path.join(dir, 'out'),
+      include: null,
+      maxDicomHeaderBytes: 16 << 20,
+      // The real size is 3 MB: telling the guard 1000 bytes is what a lying header looks like to it.
+      guard: { maxEntryBytes: 1e9, expectedSizes: { 'big.bin': 1000 }, budgetBytes: 1e9, budgetReason: 'total' },
+    });
+    expect(result.stop).toEqual({ reason: 'header-lied', path: 'big.bin' });
+    expect(result.completed).toEqual(['a.dcm']);
+    expect((await lstat(path.join(dir, 'out/big.bin'))).size).toBeLessThanOrEqual(1000);
+  });
+
+  it('reads each file as it settles: size, kind and DICOM header, created for the owner only', async () => {
+    const dir = await tempDir();
+    await sh(`cp '${DICOM_DIR}/s01_CT_small.dcm' a.dcm && echo hello > b.txt && bsdtar --format zip -cf s.zip a.dcm b.txt`, dir);
+    const stdout = await sh(`dcmdump +P SOPInstanceUID +P Rows a.dcm`, dir);
+    const [uid, rows] = [/\[([\d.]+)\]/.exec(stdout)![1], /US (\d+)/.exec(stdout)![1]];
+    await mkdir(path.join(dir, 'out'));
+    const settled: SettledFile[] = [];
+    await worker().extract(
+      {
+        archive: path.join(dir, 's.zip'),
+        format: 'zip',
+        outDir: path.join(dir, 'out'),
+        include: null,
+        maxDicomHeaderBytes: 16 << 20,
+        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
+      },
+      (file) => settled.push(file),
+    );
+    const [dcm, txt] = settled;
+    expect(dcm?.analysis).toMatchObject({ kind: 'dicom', size: (await lstat(path.join(dir, 'a.dcm'))).size });
+    expect(dcm?.analysis?.dicom).toMatchObject({ ok: true, fields: { sop_instance_uid: uid, rows: Number(rows) } });
+    expect(txt?.analysis).toEqual({ kind: 'unknown', size: 6, dicom: null });
+    expect((await lstat(path.join(dir, 'out/a.dcm'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('stops when the run would pass its byte budget', async () => {
+    const dir = await tempDir();
+    await sh('head -c 20000000 /dev/zero | gzip > z.gz', dir);
+    await mkdir(path.join(dir, 'out'));
+    const result = await worker().extract({
+      archive: path.join(dir, 'z.gz'),
+      format: 'gzip',
+      outDir: path.join(dir, 'out'),
+      include: null,
+      maxDicomHeaderBytes: 16 << 20,
+      guard: { maxEntryBytes: null, expectedSizes: {}, budgetBytes: 5_000_000, budgetReason: 'ratio' },
+    });
+    expect(result.stop?.reason).toBe('ratio');
+    expect(result.written).toBeLessThanOrEqual(5_000_000);
+  });
+
+  it('refuses to create a symbolic link even when told to extract everything', async () => {
+    const dir = await tempDir();
+    await sh('ln -s /etc/passwd link && echo hi > f.txt && bsdtar -cf l.tar link f.txt', dir);
+    await mkdir(path.join(dir, 'out'));
+    const result = await worker().extract({
+      archive: path.join(dir, 'l.tar'),
+      format: 'tar',
+      outDir: path.join(dir, 'out'),
+      include: null,
+      maxDicomHeaderBytes: 16 << 20,
+      guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
+    });
+    expect(await readdir(path.join(dir, 'out'))).toEqual(['f.txt']);
+    expect(result.errors.some((e) => /symbolic link/i.test(e))).toBe(true);
+  });
+
+  it('lists entries with their types, sizes and encryption', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'a.txt'), 'x'.repeat(5000));
+    await sh('ln -s a.txt l && 7zz a -bso0 -bsp0 -snl a.7z a.txt l', dir);
+    const { listing } = await worker().list({ archive: path.join(dir, 'a.7z'), format: '7z', cap: 10 });
+    expect(listing.entries.map((e) => [e.rawPath, e.type, e.size, e.encrypted])).toEqual([
+      ['a.txt', 'file', 5000, false],
+      ['l', 'symlink', 5, false],
+    ]);
+  });
+});

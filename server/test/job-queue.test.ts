@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadConfig } from '../src/config/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateTo, migrateToLatest } from '../src/db/migrate.js';
+import { PROCESS_UPLOAD, uploadSubject } from '../src/files/process-upload.job.js';
+import { createLogger } from '../src/http/logger.js';
+import { enqueueJob, jobType, JobsRepository, UnknownJobKind } from '../src/jobs/index.js';
+import { createJobRunner, createServices } from '../src/services.js';
+import { createStorage } from '../src/storage/create-storage.js';
+import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
+
+describe.each(dialects())('the job queue on %s', (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+
+  async function open() {
+    database = await createTestDatabase(dialect);
+    const config = loadConfig({ DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) });
+    handle = openDatabase(config);
+    return config;
+  }
+
+  afterEach(async () => {
+    await handle.close();
+    await database.drop();
+  });
+
+  it("moves a queued job's file into its payload and subject, and deleting the file still cancels it", async () => {
+    await open();
+    await migrateTo(handle, '004-entry-offsets');
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`INSERT INTO companies (companyname, created_at, updated_at) VALUES ('C', ${at}, ${at})`.execute(handle.db);
+    await sql`INSERT INTO projects (company_id, name, valid, status, created_at, updated_at) VALUES (1, 'P', 1, 'open', ${at}, ${at})`.execute(handle.db);
+    await sql`INSERT INTO project_files (project_id, company_id, file, filesize, sha256, storage_key, kind, processing_status, created_at, updated_at)
+      VALUES (1, 1, 'a.zip', 1, ${'0'.repeat(64)}, 'uploads/a', 'archive', 'pending', ${at}, ${at})`.execute(handle.db);
+    await sql`INSERT INTO jobs (name, file_id, status, attempts, run_at, created_at, updated_at) VALUES ('process-upload', 1, 'queued', 1, ${at}, ${at}, ${at})`.execute(handle.db);
+
+    await migrateToLatest(handle);
+    const [job] = await handle.db.selectFrom('jobs').selectAll().execute();
+    expect(job).toMatchObject({ name: 'process-upload', subject: uploadSubject(1), status: 'queued', attempts: 1 });
+    expect(PROCESS_UPLOAD.payload.parse(JSON.parse(job!.payload))).toEqual({ fileId: 1 });
+    const jobs = new JobsRepository(handle.db, handle.dialect);
+    await jobs.cancel([uploadSubject(1)]);
+    expect((await jobs.findBySubject(uploadSubject(1)))[0]?.status).toBe('cancelled');
+  });
+
+  it('checks a payload when it is queued', async () => {
+    await open();
+    await migrateToLatest(handle);
+    await expect(enqueueJob(handle.db, PROCESS_UPLOAD, { fileId: -1 })).rejects.toThrow(z.ZodError);
+    expect(await handle.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('refuses to start beside a job kind it does not know, naming it', async () => {
+    const config = await open();
+    await migrateToLatest(handle);
+    await enqueueJob(handle.db, jobType('deliver-files', z.object({ to: z.string() }), () => null), { to: 'x' });
+    const services = createServices(handle, config, createStorage(config));
+    const starting = createJobRunner(services, config, createLogger(config));
+    await expect(starting).rejects.toThrow(UnknownJobKind);
+    await expect(starting).rejects.toThrow(/'deliver-files'/);
+  });
+
+  it('fails a claimed job whose payload does not fit its kind, without retrying it', async () => {
+    const config = await open();
+    await migrateToLatest(handle);
+    const at = new Date().toISOString();
+    await handle.db
+      .insertInto('jobs')
+      .values({ name: PROCESS_UPLOAD.name, payload: '{"fileId":"one"}', subject: null, status: 'queued', attempts: 0, run_at: at, created_at: at, updated_at: at })
+      .execute();
+    const runner = await createJobRunner(createServices(handle, config, createStorage(config)), config, createLogger(config));
+    runner.start();
+    try {
+      for (let i = 0; i < 100; i += 1) {
+        const [row] = await handle.db.selectFrom('jobs').selectAll().execute();
+        if (row?.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await runner.stop();
+    }
+    const [row] = await handle.db.selectFrom('jobs').selectAll().execute();
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row!.last_error).toMatch(/^invalid payload/);
+  });
+});

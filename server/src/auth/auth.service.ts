@@ -38,14 +38,13 @@ export class AuthService {
 
   async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
     const now = new Date();
-    await this.throttle.check(username, ip, now);
+    const attempt = await this.throttle.admit(username, ip);
     const user = await this.users.findByUsername(username);
     const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
     if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
-      await this.throttle.recordFailure(username, ip, now);
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
-    await this.throttle.recordSuccess(username);
+    await this.throttle.succeeded(attempt);
     const token = newToken();
     await this.sessions.create({
       user_id: user.id,

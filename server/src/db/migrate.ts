@@ -6,6 +6,7 @@ import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
 import * as m004 from './migrations/004-entry-offsets.js';
+import * as m006 from './migrations/006-throttle.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -18,6 +19,7 @@ const steps: Record<string, Step> = {
   '002-projects-files': m002,
   '003-processing': m003,
   '004-entry-offsets': m004,
+  '006-throttle': m006,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

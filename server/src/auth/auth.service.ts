@@ -92,9 +92,10 @@ export class AuthService {
 
   /**
    * Changes a password. One's own needs one's current password; a SysAdmin changing another
-   * user's password re-authenticates with their own current password instead.
+   * user's password re-authenticates with their own current password instead. `ip` is the
+   * client's address, for the throttle.
    */
-  async changePassword(session: AuthenticatedSession, body: TPasswordResetRequest): Promise<void> {
+  async changePassword(session: AuthenticatedSession, body: TPasswordResetRequest, ip: string): Promise<void> {
     const { actor } = session;
     const target = await this.users.findById(body.userid, companyScope(actor));
     if (!target) throw notFound('User not found');
@@ -104,9 +105,14 @@ export class AuthService {
     assertStrongPassword(body.new_password);
 
     const confirming = self ? target : await this.users.findById(actor.userId);
-    if (!confirming || !(await verifyPassword(confirming.password_hash, body.old_password))) {
+    if (!confirming) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    // A stolen session must not become a way to guess its owner's password: the current password
+    // is checked under the same throttle as a sign-in, sharing its counters.
+    const attempt = await this.throttle.admit(confirming.username, ip);
+    if (!(await verifyPassword(confirming.password_hash, body.old_password))) {
       throw unprocessable('The current password is incorrect');
     }
+    await this.throttle.succeeded(attempt);
     if (await verifyPassword(target.password_hash, body.new_password)) {
       throw unprocessable('New password must be different from the current one');
     }

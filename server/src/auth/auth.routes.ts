@@ -25,7 +25,7 @@ export function authRoutes(auth: AuthService) {
 
     app.post('/password_reset', async (request) => {
       const body = parse(ZPasswordResetRequest, request.body);
-      await auth.changePassword(sessionOf(request), body);
+      await auth.changePassword(sessionOf(request), body, request.ip);
       return { data: { message: 'Password changed successfully' } };
     });
   };

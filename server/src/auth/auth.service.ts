@@ -38,14 +38,13 @@ export class AuthService {
 
   async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
     const now = new Date();
-    await this.throttle.check(username, ip, now);
+    const attempt = await this.throttle.admit(username, ip);
     const user = await this.users.findByUsername(username);
     const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
     if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
-      await this.throttle.recordFailure(username, ip, now);
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
-    await this.throttle.recordSuccess(username);
+    await this.throttle.succeeded(attempt);
     const token = newToken();
     await this.sessions.create({
       user_id: user.id,
@@ -93,9 +92,10 @@ export class AuthService {
 
   /**
    * Changes a password. One's own needs one's current password; a SysAdmin changing another
-   * user's password re-authenticates with their own current password instead.
+   * user's password re-authenticates with their own current password instead. `ip` is the
+   * client's address, for the throttle.
    */
-  async changePassword(session: AuthenticatedSession, body: TPasswordResetRequest): Promise<void> {
+  async changePassword(session: AuthenticatedSession, body: TPasswordResetRequest, ip: string): Promise<void> {
     const { actor } = session;
     const target = await this.users.findById(body.userid, companyScope(actor));
     if (!target) throw notFound('User not found');
@@ -105,9 +105,14 @@ export class AuthService {
     assertStrongPassword(body.new_password);
 
     const confirming = self ? target : await this.users.findById(actor.userId);
-    if (!confirming || !(await verifyPassword(confirming.password_hash, body.old_password))) {
+    if (!confirming) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    // A stolen session must not become a way to guess its owner's password: the current password
+    // is checked under the same throttle as a sign-in, sharing its counters.
+    const attempt = await this.throttle.admit(confirming.username, ip);
+    if (!(await verifyPassword(confirming.password_hash, body.old_password))) {
       throw unprocessable('The current password is incorrect');
     }
+    await this.throttle.succeeded(attempt);
     if (await verifyPassword(target.password_hash, body.new_password)) {
       throw unprocessable('New password must be different from the current one');
     }

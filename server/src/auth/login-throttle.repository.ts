@@ -1,45 +1,67 @@
 import type { Db } from '../db/database.js';
+import type { Counter } from './login-throttle.policy.js';
 
-export interface ThrottleState {
-  failures: number;
-  windowStartedAt: number;
-}
+const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const fromIso = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
 export class LoginThrottleRepository {
   constructor(private readonly db: Db) {}
 
-  async get(key: string): Promise<ThrottleState | undefined> {
-    const row = await this.db.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirst();
-    return row && { failures: row.failures, windowStartedAt: Date.parse(row.window_started_at) };
+  /**
+   * Reads the counters of `keys` with their rows locked, lets `decide` answer the counters to
+   * write (or none), writes them and commits: the decision and the count are one step, on
+   * SQLite (one writer at a time) as on PostgreSQL (row locks held until commit). Callers pass
+   * keys in one fixed order, so two attempts never wait on each other's rows in a cycle.
+   */
+  async update<T>(
+    keys: string[],
+    decide: (counters: Counter[]) => { result: T; write?: Counter[] },
+  ): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const counters: Counter[] = [];
+      for (const key of keys) {
+        // An upsert that changes nothing still locks the row (and creates it when missing), and
+        // on PostgreSQL it answers the latest committed values even after waiting for a lock.
+        const row = await trx
+          .insertInto('login_throttle')
+          .values({ key, failures: 0, window_started_at: new Date().toISOString(), last_failure_at: null, blocked_until: null })
+          .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ failures: eb.ref('login_throttle.failures') })))
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        counters.push({
+          failures: row.failures,
+          windowStartedAt: Date.parse(row.window_started_at),
+          lastFailureAt: fromIso(row.last_failure_at),
+          blockedUntil: fromIso(row.blocked_until),
+        });
+      }
+      const { result, write } = decide(counters);
+      for (const [i, counter] of (write ?? []).entries()) {
+        await trx
+          .updateTable('login_throttle')
+          .set({
+            failures: counter.failures,
+            window_started_at: toIso(counter.windowStartedAt)!,
+            last_failure_at: toIso(counter.lastFailureAt),
+            blocked_until: toIso(counter.blockedUntil),
+          })
+          .where('key', '=', keys[i]!)
+          .execute();
+      }
+      return result;
+    });
   }
 
-  /** Counts one failure atomically, starting a new window when the old one has passed. */
-  async recordFailure(key: string, now: Date, windowMs: number): Promise<void> {
-    const nowIso = now.toISOString();
-    const windowStart = new Date(now.getTime() - windowMs).toISOString();
+  /** Gives back one counted failure (the attempt turned out right), never below zero. */
+  async release(key: string): Promise<void> {
     await this.db
-      .insertInto('login_throttle')
-      .values({ key, failures: 1, window_started_at: nowIso })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet((eb) => ({
-          failures: eb
-            .case()
-            .when('login_throttle.window_started_at', '<', windowStart)
-            .then(1)
-            .else(eb('login_throttle.failures', '+', 1))
-            .end(),
-          window_started_at: eb
-            .case()
-            .when('login_throttle.window_started_at', '<', windowStart)
-            .then(nowIso)
-            .else(eb.ref('login_throttle.window_started_at'))
-            .end(),
-        })),
-      )
+      .updateTable('login_throttle')
+      .set((eb) => ({ failures: eb.case().when('failures', '>', 0).then(eb('failures', '-', 1)).else(0).end() }))
+      .where('key', '=', key)
       .execute();
   }
 
-  async clear(key: string): Promise<void> {
-    await this.db.deleteFrom('login_throttle').where('key', '=', key).execute();
+  async clear(keys: string[]): Promise<void> {
+    await this.db.deleteFrom('login_throttle').where('key', 'in', keys).execute();
   }
 }

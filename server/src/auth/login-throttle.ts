@@ -1,13 +1,27 @@
-// Failed logins are counted per username and per client address in the database, so the limit
-// holds across restarts and across API nodes. Successful logins clear the username's count.
-import { tooManyRequests } from '../errors/app-error.js';
+// Guards every check of a password (sign-in, and the current password of a password change) with
+// counters in the database, so the limits hold across restarts and across API nodes. The rules
+// are in login-throttle.policy.ts.
+import { AppError } from '../errors/app-error.js';
 import type { LoginThrottleRepository } from './login-throttle.repository.js';
+import {
+  counted,
+  counterKeys,
+  current,
+  retryAfterSeconds,
+  tooManyAttemptsMessage,
+  waitMs,
+  type CounterKind,
+  type ThrottleLimits,
+} from './login-throttle.policy.js';
 
-export interface ThrottleLimits {
-  maxPerUser: number;
-  maxPerIp: number;
-  windowMs: number;
+export type { ThrottleLimits } from './login-throttle.policy.js';
+
+/** An admitted attempt, already counted as a failure; `succeeded` gives it back. */
+export interface PasswordAttempt {
+  keys: Record<CounterKind, string>;
 }
+
+const KINDS: CounterKind[] = ['address', 'pair', 'account'];
 
 export class LoginThrottle {
   constructor(
@@ -15,34 +29,37 @@ export class LoginThrottle {
     private readonly limits: ThrottleLimits,
   ) {}
 
-  private keys(username: string, ip: string) {
-    return [
-      { key: `user:${username.toLowerCase()}`, max: this.limits.maxPerUser },
-      { key: `ip:${ip}`, max: this.limits.maxPerIp },
-    ];
-  }
-
-  /** Throws 429 with Retry-After when either count is exhausted within its window. */
-  async check(username: string, ip: string, now: Date): Promise<void> {
-    let waitMs = 0;
-    for (const { key, max } of this.keys(username, ip)) {
-      const state = await this.repo.get(key);
-      if (!state) continue;
-      const windowEnds = state.windowStartedAt + this.limits.windowMs;
-      if (state.failures >= max && windowEnds > now.getTime()) {
-        waitMs = Math.max(waitMs, windowEnds - now.getTime());
-      }
+  /**
+   * Admits one attempt at `username`'s password from `address` and counts it, in one atomic
+   * step, or throws 429 with Retry-After. A refused attempt is not counted, so hammering a
+   * closed door neither lengthens the wait nor reaches other counters.
+   */
+  async admit(username: string, address: string): Promise<PasswordAttempt> {
+    const keys = counterKeys(username, address);
+    const wait = await this.repo.update(
+      KINDS.map((kind) => keys[kind]),
+      (rows) => {
+        // The time is read once the rows are locked: an attempt that waited for the lock must not
+        // measure its wait from before the attempt it waited for.
+        const now = Date.now();
+        const counters = KINDS.map((kind, i) => current(kind, rows[i], now, this.limits));
+        const longest = Math.max(...KINDS.map((kind, i) => waitMs(kind, counters[i]!, now, this.limits)));
+        if (longest > 0) return { result: longest };
+        return { result: 0, write: KINDS.map((kind, i) => counted(kind, counters[i]!, now, this.limits)) };
+      },
+    );
+    if (wait > 0) {
+      throw new AppError(429, tooManyAttemptsMessage(wait), { 'retry-after': String(retryAfterSeconds(wait)) });
     }
-    if (waitMs > 0) throw tooManyRequests(Math.ceil(waitMs / 1000));
+    return { keys };
   }
 
-  async recordFailure(username: string, ip: string, now: Date): Promise<void> {
-    for (const { key } of this.keys(username, ip)) {
-      await this.repo.recordFailure(key, now, this.limits.windowMs);
-    }
-  }
-
-  async recordSuccess(username: string): Promise<void> {
-    await this.repo.clear(`user:${username.toLowerCase()}`);
+  /**
+   * The password was right: the pair and the account start over (the owner is back), and the
+   * address gets its attempt back so that many people signing in behind one NAT are not throttled.
+   */
+  async succeeded(attempt: PasswordAttempt): Promise<void> {
+    await this.repo.clear([attempt.keys.pair, attempt.keys.account]);
+    await this.repo.release(attempt.keys.address);
   }
 }

@@ -19,6 +19,8 @@ describe('configuration from the environment', () => {
     ['MAX_UPLOAD_BYTES', '0'],
     ['TOKEN_IDLE_MINUTES', '1.5'],
     ['TRUST_PROXY', 'maybe'],
+    ['LOGIN_MAX_FAILURES_PER_PAIR', '0'],
+    ['LOGIN_DELAY_BASE_SECONDS', 'soon'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -33,5 +35,19 @@ describe('configuration from the environment', () => {
     const config = loadConfig({ TOKEN_IDLE_MINUTES: '30', TOKEN_ABSOLUTE_HOURS: '8' });
     expect(config.tokenIdleMs).toBe(30 * 60_000);
     expect(config.tokenAbsoluteMs).toBe(8 * 3_600_000);
+  });
+
+  it('throttles passwords per address, per pair and per account by default, with a capped delay', () => {
+    expect(loadConfig({}).loginThrottle).toEqual({
+      maxPerIp: 30,
+      maxPerPair: 5,
+      maxPerUser: 10,
+      windowMs: 900_000,
+      delayBaseMs: 5_000,
+      delayMaxMs: 300_000,
+    });
+    expect(() => loadConfig({ LOGIN_DELAY_BASE_SECONDS: '60', LOGIN_DELAY_MAX_SECONDS: '30' })).toThrow(
+      /LOGIN_DELAY_MAX_SECONDS must be at least LOGIN_DELAY_BASE_SECONDS/,
+    );
   });
 });

@@ -32,9 +32,14 @@ const ZEnv = z.object({
   JSON_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
   TOKEN_IDLE_MINUTES: int(1).default(120),
   TOKEN_ABSOLUTE_HOURS: int(1).default(12),
-  LOGIN_MAX_FAILURES_PER_USER: int(1).default(5),
+  // The pair limit stays below the account threshold, so one address alone cannot make the
+  // account's owner wait (docs/configuration.md).
+  LOGIN_MAX_FAILURES_PER_PAIR: int(1).default(5),
+  LOGIN_MAX_FAILURES_PER_USER: int(1).default(10),
   LOGIN_MAX_FAILURES_PER_IP: int(1).default(30),
   LOGIN_THROTTLE_WINDOW_SECONDS: int(1).default(15 * 60),
+  LOGIN_DELAY_BASE_SECONDS: int(1).default(5),
+  LOGIN_DELAY_MAX_SECONDS: int(1, 24 * 3600).default(5 * 60),
   TRUST_PROXY: bool.default(false),
   ADMIN_USERNAME: z.string().min(1).max(255).optional(),
   ADMIN_PASSWORD: z.string().min(1).max(1024).optional(),
@@ -62,7 +67,15 @@ export interface Config {
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;
   tokenAbsoluteMs: number;
-  loginThrottle: { maxPerUser: number; maxPerIp: number; windowMs: number };
+  /** Sign-in throttle (auth/login-throttle.policy.ts reads this shape). */
+  loginThrottle: {
+    maxPerIp: number;
+    maxPerPair: number;
+    maxPerUser: number;
+    windowMs: number;
+    delayBaseMs: number;
+    delayMaxMs: number;
+  };
   trustProxy: boolean;
   bootstrapAdmin: { username: string; password: string; company: string } | undefined;
   webDistDir: string;
@@ -92,6 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.ADMIN_USERNAME === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_USERNAME and ADMIN_PASSWORD must be set together');
   }
+  if (e.LOGIN_DELAY_MAX_SECONDS < e.LOGIN_DELAY_BASE_SECONDS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  LOGIN_DELAY_MAX_SECONDS must be at least LOGIN_DELAY_BASE_SECONDS',
+    );
+  }
   const root = baseDir(env);
   return {
     port: e.PORT,
@@ -120,9 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenIdleMs: e.TOKEN_IDLE_MINUTES * 60_000,
     tokenAbsoluteMs: e.TOKEN_ABSOLUTE_HOURS * 3_600_000,
     loginThrottle: {
-      maxPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
       maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      maxPerPair: e.LOGIN_MAX_FAILURES_PER_PAIR,
+      maxPerUser: e.LOGIN_MAX_FAILURES_PER_USER,
       windowMs: e.LOGIN_THROTTLE_WINDOW_SECONDS * 1000,
+      delayBaseMs: e.LOGIN_DELAY_BASE_SECONDS * 1000,
+      delayMaxMs: e.LOGIN_DELAY_MAX_SECONDS * 1000,
     },
     trustProxy: e.TRUST_PROXY,
     bootstrapAdmin:

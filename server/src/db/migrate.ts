@@ -8,6 +8,7 @@ import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
 import * as m004 from './migrations/004-entry-offsets.js';
 import * as m005 from './migrations/005-job-payloads.js';
+import * as m006 from './migrations/006-throttle.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -21,6 +22,7 @@ const steps: Record<string, Step> = {
   '003-processing': m003,
   '004-entry-offsets': m004,
   '005-job-payloads': m005,
+  '006-throttle': m006,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

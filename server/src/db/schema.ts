@@ -32,10 +32,14 @@ export interface SessionTable {
   revoked_at: string | null;
 }
 
+/** One counter of the password throttle (server/src/auth/login-throttle.policy.ts). */
 export interface LoginThrottleTable {
   key: string;
   failures: number;
   window_started_at: string;
+  last_failure_at: string | null;
+  /** An account past its failure threshold takes no attempt before this time. */
+  blocked_until: string | null;
 }
 
 export interface ProjectTable {

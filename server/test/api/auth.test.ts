@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../server.js';
 describe.each(dialects())('identity API on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect, { LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' });
+    server = await startTestServer(dialect, { LOGIN_MAX_FAILURES_PER_PAIR: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' });
   });
   afterAll(() => server.close());
 
@@ -94,7 +94,7 @@ describe.each(dialects())('identity API on %s', (dialect) => {
       expect(await server.services.repos.users.findById(user.id)).toBeDefined();
     });
 
-    it('throttles repeated failures for a username with 429 and Retry-After', async () => {
+    it('throttles repeated failures for a username from one address with 429, Retry-After and how long to wait', async () => {
       const user = await makeUser(server.services);
       for (let i = 0; i < 3; i += 1) {
         const answer = await call(`${server.api}/login`, { json: { username: user.username, password: 'Bad!pass1' } });
@@ -102,8 +102,21 @@ describe.each(dialects())('identity API on %s', (dialect) => {
       }
       const blocked = await call(`${server.api}/login`, { json: { username: user.username, password: PASSWORD } });
       expect(blocked.status).toBe(429);
-      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(blocked.body.message).toBe('Too many failed login attempts. Try again later.');
+      const retryAfter = Number(blocked.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect(blocked.body.message).toBe('Too many failed login attempts. Try again in 15 minutes.');
+    });
+
+    it('forgets a pair\'s failures once its owner signs in', async () => {
+      const user = await makeUser(server.services);
+      for (let round = 0; round < 3; round += 1) {
+        for (let i = 0; i < 2; i += 1) {
+          const answer = await call(`${server.api}/login`, { json: { username: user.username, password: 'Bad!pass1' } });
+          expect(answer.status).toBe(401);
+        }
+        expect(await login(server.api, user.username, PASSWORD)).toBeTruthy();
+      }
     });
   });
 

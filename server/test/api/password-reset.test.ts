@@ -10,7 +10,7 @@ const NEW_PASSWORD = 'N3w!Passw0rd';
 describe.each(dialects())('POST /password_reset on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    server = await startTestServer(dialect, { TRUST_PROXY: 'true' });
   });
   afterAll(() => server.close());
 
@@ -86,6 +86,59 @@ describe.each(dialects())('POST /password_reset on %s', (dialect) => {
     expect(answer.status).toBe(200);
     expect((await call(`${server.api}/me`, { token: victimToken })).status).toBe(401);
     expect(await login(server.api, victim.username, NEW_PASSWORD)).toBeTruthy();
+  });
+
+  it('answers 429 with Retry-After before the 12th wrong current password, and then refuses the right one too', async () => {
+    const user = await makeUser(server.services);
+    const token = await login(server.api, user.username, PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const answer = await reset(token, { userid: user.id, old_password: `Gu3ss!${i}xx`, new_password: NEW_PASSWORD });
+      statuses.push(answer.status);
+      if (answer.status === 429) {
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(answer.body).toEqual({ message: 'Too many failed login attempts. Try again in 15 minutes.' });
+      }
+    }
+    expect(statuses.slice(0, 5)).toEqual([422, 422, 422, 422, 422]);
+    expect(statuses.slice(5)).toEqual(Array(7).fill(429));
+    const right = await reset(token, { userid: user.id, old_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(right.status).toBe(429);
+    // The guesses count for sign-in from that address too: the other door is closed as well.
+    expect((await call(`${server.api}/login`, { json: { username: user.username, password: PASSWORD } })).status).toBe(429);
+  });
+
+  it('lets the owner sign in and change the password from another address while a stolen session is throttled', async () => {
+    const user = await makeUser(server.services);
+    const stolen = await login(server.api, user.username, PASSWORD);
+    for (let i = 0; i < 6; i += 1) {
+      await reset(stolen, { userid: user.id, old_password: `Gu3ss!${i}xx`, new_password: NEW_PASSWORD });
+    }
+    const elsewhere = { 'x-forwarded-for': '203.0.113.50' };
+    const signIn = await call(`${server.api}/login`, {
+      json: { username: user.username, password: PASSWORD },
+      headers: elsewhere,
+    });
+    expect(signIn.status).toBe(200);
+    const answer = await call(`${server.api}/password_reset`, {
+      token: signIn.body.token,
+      json: { userid: user.id, old_password: PASSWORD, new_password: NEW_PASSWORD },
+      headers: elsewhere,
+    });
+    expect(answer.status).toBe(200);
+    expect((await call(`${server.api}/me`, { token: stolen })).status).toBe(401);
+  });
+
+  it('counts a SysAdmin\'s wrong confirmations against the SysAdmin, not the user being changed', async () => {
+    const admin = await makeUser(server.services, { role: ROLES.SysAdmin, password: 'Adm1n!Secret' });
+    const victim = await makeUser(server.services);
+    const token = await login(server.api, admin.username, 'Adm1n!Secret');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await reset(token, { userid: victim.id, old_password: `Gu3ss!${i}xx`, new_password: NEW_PASSWORD })).status);
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
+    expect(await login(server.api, victim.username, PASSWORD)).toBeTruthy();
   });
 
   it('needs a session (401 without a token)', async () => {

@@ -32,6 +32,19 @@ describe('session', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it("shows 'Invalid Login' and how long to wait when sign-in is throttled", async () => {
+    const message = 'Too many failed login attempts. Try again in 15 minutes.';
+    fakeApi({ 'POST /login': { status: 429, data: { message } } });
+    const { user } = renderAt(appRoutes, '/');
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), 'Secret-1');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Invalid Login');
+    expect(alert).toHaveTextContent(message);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it('logs in, keeps the user with its company, and opens the projects', async () => {
     const api = fakeApi({
       'POST /login': { status: 200, data: { token: 'tok-9', user: loginUser } },

@@ -100,6 +100,16 @@ describe('ChangePasswordDialog', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it('says how long to wait when the current password was guessed too often', async () => {
+    const message = 'Too many failed login attempts. Try again in 15 minutes.';
+    fakeApi({ 'POST /password_reset': { status: 429, data: { message } } });
+    const { user, fill, onClose } = renderDialog();
+    await fill('Wrong-pass1', 'New-pass1!', 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it("falls back to 'Error changing password'", async () => {
     fakeApi({ 'POST /password_reset': { network: true } });
     const { user, fill } = renderDialog();

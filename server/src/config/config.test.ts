@@ -19,6 +19,9 @@ describe('configuration from the environment', () => {
     ['MAX_UPLOAD_BYTES', '0'],
     ['TOKEN_IDLE_MINUTES', '1.5'],
     ['TRUST_PROXY', 'maybe'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', '0'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', '3601'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', 'a minute'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -33,5 +36,10 @@ describe('configuration from the environment', () => {
     const config = loadConfig({ TOKEN_IDLE_MINUTES: '30', TOKEN_ABSOLUTE_HOURS: '8' });
     expect(config.tokenIdleMs).toBe(30 * 60_000);
     expect(config.tokenAbsoluteMs).toBe(8 * 3_600_000);
+  });
+
+  it('stops stalled uploads after 60 s unless told otherwise', () => {
+    expect(loadConfig({}).uploadIdleTimeoutMs).toBe(60_000);
+    expect(loadConfig({ UPLOAD_IDLE_TIMEOUT_SECONDS: '15' }).uploadIdleTimeoutMs).toBe(15_000);
   });
 });

@@ -12,6 +12,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerEarlyAnswers } from './http/early-answer.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
 import { registerAuthentication } from './auth/request-auth.js';
@@ -19,6 +20,7 @@ import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const HEADERS_TIMEOUT_MS = 30_000;
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
@@ -28,7 +30,16 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
+    // Never a limit on the whole request: a multi-GB upload on a slow link may take hours, and a
+    // body that keeps flowing must not be cut. Stalls are caught by idle timeouts instead: a
+    // connection silent in both directions is closed (twice the upload idle timeout, so an upload's
+    // own, shorter timeout answers first), and uploads answer 408 after their idle timeout
+    // (files/multipart-upload.ts).
+    requestTimeout: 0,
+    connectionTimeout: 2 * config.uploadIdleTimeoutMs,
   });
+  // Headers arrive in one go from any real client; a slow trickle of them only holds a connection.
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
 
   // Closing ends idle keep-alive connections once; a response still in flight at that moment would
   // leave its connection idle afterwards, holding shutdown for the whole keep-alive timeout.
@@ -53,6 +64,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
+  registerEarlyAnswers(app);
   acceptEmptyJsonBodies(app);
   registerAuthentication(app, services.auth);
   await app.register(multipart, {
@@ -75,7 +87,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(authRoutes(services.auth));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
-      await api.register(filesRoutes(services.files, services.storage));
+      await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(contentsRoutes(services.contents, services.storage));
     },
     { prefix: API_PREFIX },

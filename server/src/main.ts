@@ -7,13 +7,22 @@ import { migrateToLatest } from './db/migrate.js';
 import { createJobRunner, createServices } from './services.js';
 import { sweepUploads } from './files/upload-sweeper.js';
 import { createStorage } from './storage/create-storage.js';
+import { makeDataDirPrivate } from './storage/private-data-dir.js';
 
 const config = loadConfigOrExit();
+// Before anything is opened or written, so every file and folder made from here on is private.
+const tightened = await makeDataDirPrivate(config.dataDir);
 const handle = openDatabase(config);
 await migrateToLatest(handle);
 const services = createServices(handle, config, createStorage(config));
 const app = await buildApp(config, services);
 await bootstrapFirstAdmin(services, config, app.log);
+if (tightened.length > 0) {
+  app.log.warn(
+    { dataDir: config.dataDir, changed: tightened },
+    `made ${tightened.length} files and folders under DATA_DIR private to the service user (folders 0700, files 0600)`,
+  );
+}
 
 // SQLite means this is the only process that uploads: whatever was in flight died with the last one.
 const swept = await sweepUploads(services.storage, services.repos.pendingUploads, {

@@ -21,6 +21,9 @@ describe('configuration from the environment', () => {
     ['TRUST_PROXY', 'maybe'],
     ['LOGIN_MAX_FAILURES_PER_PAIR', '0'],
     ['LOGIN_DELAY_BASE_SECONDS', 'soon'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', '0'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', '3601'],
+    ['UPLOAD_IDLE_TIMEOUT_SECONDS', 'a minute'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -49,5 +52,10 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ LOGIN_DELAY_BASE_SECONDS: '60', LOGIN_DELAY_MAX_SECONDS: '30' })).toThrow(
       /LOGIN_DELAY_MAX_SECONDS must be at least LOGIN_DELAY_BASE_SECONDS/,
     );
+  });
+
+  it('stops stalled uploads after 60 s unless told otherwise', () => {
+    expect(loadConfig({}).uploadIdleTimeoutMs).toBe(60_000);
+    expect(loadConfig({ UPLOAD_IDLE_TIMEOUT_SECONDS: '15' }).uploadIdleTimeoutMs).toBe(15_000);
   });
 });

@@ -19,6 +19,7 @@ const ZEnv = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
   UPLOAD_LEASE_SECONDS: int(1).default(120),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
   PROCESSING_IN_SERVER: bool.default(true),
   PROCESSING_CONCURRENCY: int(1, 64).default(1),
   JOB_LEASE_SECONDS: int(3).default(60),
@@ -56,6 +57,8 @@ export interface Config {
   logFormat: z.infer<typeof ZEnv>['LOG_FORMAT'];
   maxUploadBytes: number;
   uploadLeaseMs: number;
+  /** No byte of an upload's body for this long stops it (408) and removes what it had written. */
+  uploadIdleTimeoutMs: number;
   processing: {
     inServer: boolean;
     concurrency: number;
@@ -120,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
     processing: {
       inServer: e.PROCESSING_IN_SERVER,
       concurrency: e.PROCESSING_CONCURRENCY,

@@ -25,8 +25,13 @@ export function openDatabase(opts: { databaseUrl: string | undefined; dataDir: s
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SQLite(sqliteFile(opts.dataDir));
+  // The database holds password and token hashes: private to the service user whatever the umask.
+  // SQLite gives its -wal and -shm files the database file's own mode.
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const dbFile = sqliteFile(opts.dataDir);
+  fs.closeSync(fs.openSync(dbFile, 'a', 0o600));
+  fs.chmodSync(dbFile, 0o600);
+  const file = new SQLite(dbFile);
   // WAL lets readers proceed during a write; busy_timeout waits out a worker's short write lock.
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');

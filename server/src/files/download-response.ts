@@ -7,6 +7,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import parseRange from 'range-parser';
 import type { ByteRange, Storage } from '../storage/storage.js';
+import { removeDisguisingCharacters } from './file-name.js';
 
 export interface DownloadFacts {
   size: number;
@@ -130,10 +131,7 @@ export function attachmentHeader(originalName: string): string {
  * removed, path separators become '_', and over-long names are shortened keeping the extension.
  */
 export function cleanFileName(originalName: string): string {
-  const cleaned = originalName
-    .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+  const cleaned = removeDisguisingCharacters(originalName)
     .replace(/[/\\]/g, '_')
     .trim();
   const name = cleaned === '' || /^\.+$/.test(cleaned) ? 'download' : cleaned;

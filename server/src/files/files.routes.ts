@@ -5,9 +5,9 @@ import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
 import { sendDownload } from './download-response.js';
 import type { FilesService } from './files.service.js';
-import { receiveMultipartUpload } from './multipart-upload.js';
+import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
 
-export function filesRoutes(files: FilesService, storage: Storage) {
+export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions) {
   return (app: FastifyInstance) => {
     app.get('/study-petitions-files', async (request) => {
       const { study_petition_id: projectId } = request.query as Record<string, unknown>;
@@ -16,7 +16,7 @@ export function filesRoutes(files: FilesService, storage: Storage) {
 
     app.post('/upload-study-petitions-files', async (request, reply) => {
       const { actor } = sessionOf(request);
-      const { upload, projectId } = await receiveMultipartUpload(request, files, actor);
+      const { upload, projectId } = await receiveMultipartUpload(request, files, actor, uploads);
       return reply.status(201).send({ data: [await files.commit(actor, upload, projectId)] });
     });
 

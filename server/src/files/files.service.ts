@@ -56,15 +56,16 @@ export class FilesService {
   }
 
   /**
-   * Streams one upload into storage. When the project is already known (its field came first) it
-   * is checked before any byte is read; otherwise `commit` checks it.
+   * Streams one upload into storage. The name, the actor's role and company and the project are
+   * checked before any byte is read, so a refused upload stores nothing (issue 12, item 8);
+   * `commit` checks the project again, as it may have been deleted meanwhile.
    */
   async receive(
     actor: Actor,
-    input: { fileName: string | undefined; source: Readable; projectId?: number; signal?: AbortSignal },
+    input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal },
   ): Promise<ReceivedUpload> {
     const fileName = checkFileName(input.fileName);
-    if (input.projectId !== undefined) await this.projects.require(actor, input.projectId, 'create');
+    await this.projects.require(actor, input.projectId, 'create');
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     await this.pending.begin(key, uploadLeaseMs);

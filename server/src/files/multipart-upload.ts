@@ -1,23 +1,67 @@
-// Reads POST /upload-study-petitions-files: one `file` part and one `studypetitionid` field, in
-// either order. The file streams into storage as it arrives; nothing is buffered whole.
+// Reads POST /upload-study-petitions-files: the `studypetitionid` field, then one `file` part. The
+// project is authorised before the first byte of the file is read, and the file then streams into
+// storage as it arrives; nothing is buffered whole. A file sent before the field is refused
+// without storing anything: holding its bytes while not knowing whether they may be kept is what
+// let refused uploads fill the disk (issue 12, item 8).
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { FilesService, ReceivedUpload } from './files.service.js';
 
+export const FIELD_AFTER_FILE_MESSAGE =
+  'Send the studypetitionid field before the file, so that the project can be checked before anything is stored';
+export const NO_BOUNDARY_MESSAGE =
+  'The upload is marked as multipart/form-data but names no boundary between its parts; send it as a form ' +
+  '(browsers and HTTP libraries add the boundary themselves when given form data)';
+
+/** No byte of the body arrived for the idle timeout: the upload is stopped and nothing is kept. */
+export class UploadStalledError extends AppError {
+  constructor(idleTimeoutMs: number) {
+    super(
+      408,
+      `No data arrived for ${Math.round(idleTimeoutMs / 1000)} seconds, so the upload was stopped and nothing was kept; ` +
+        'check the connection and upload the file again',
+    );
+    this.name = 'UploadStalledError';
+  }
+}
+
+export interface MultipartUploadOptions {
+  /** No byte for this long stops the upload (UPLOAD_IDLE_TIMEOUT_SECONDS). */
+  idleTimeoutMs: number;
+}
+
 export async function receiveMultipartUpload(
   request: FastifyRequest,
   files: FilesService,
   actor: Actor,
+  opts: MultipartUploadOptions,
 ): Promise<{ upload: ReceivedUpload; projectId: number }> {
   if (!request.isMultipart()) throw new AppError(415, 'The upload must be sent as multipart/form-data');
-  // The client going away aborts the write, so no partial object is left.
+  // The parser cannot split a body without its boundary and would fail with its own message (a 500).
+  if (!hasBoundary(request.headers['content-type'])) throw badRequest(NO_BOUNDARY_MESSAGE);
+  const raw = request.raw;
+  // The client going away, or stalling, aborts the write, so no partial object is left.
   const aborted = new AbortController();
   const onClose = () => {
-    if (!request.raw.complete) aborted.abort(new AppError(400, 'The upload was interrupted before the end of the file'));
+    if (!raw.complete) aborted.abort(new AppError(400, 'The upload was interrupted before the end of the file'));
   };
-  request.raw.once('close', onClose);
+  raw.once('close', onClose);
+  let storing = false;
+  const onIdle = () => {
+    const reason = new UploadStalledError(opts.idleTimeoutMs);
+    aborted.abort(reason);
+    // Before the file part the parser is waiting for bytes that will not come and nothing can stop
+    // it but the end of the connection; there is nothing stored to clean up yet.
+    if (!storing) raw.destroy(reason);
+  };
+  // A socket timeout counts bytes in either direction, so a body that keeps flowing, however slowly,
+  // is never cut. Once the body is complete the timeout is lifted: syncing a large file to disk
+  // sends nothing and must not close the connection that waits for the answer.
+  raw.setTimeout(opts.idleTimeoutMs, onIdle);
+  const bodyComplete = () => raw.socket?.setTimeout(0);
+  raw.once('end', bodyComplete);
 
   let projectId: number | undefined;
   let upload: ReceivedUpload | undefined;
@@ -31,23 +75,32 @@ export async function receiveMultipartUpload(
       }
       if (part.fieldname !== 'file') throw badRequest(`Unknown file field: ${part.fieldname}; send the file as "file"`);
       if (upload) throw badRequest('Send one file per upload');
+      if (projectId === undefined) throw badRequest(FIELD_AFTER_FILE_MESSAGE);
+      storing = true;
       upload = await files.receive(actor, {
         fileName: part.filename,
         source: part.file,
         signal: aborted.signal,
-        ...(projectId !== undefined ? { projectId } : {}),
+        projectId,
       });
+      storing = false;
     }
   } catch (err) {
     if (upload) await files.discard(upload);
-    throw err;
+    throw aborted.signal.reason instanceof UploadStalledError ? aborted.signal.reason : err;
   } finally {
-    request.raw.off('close', onClose);
+    raw.off('close', onClose);
+    raw.off('timeout', onIdle);
+    raw.off('end', bodyComplete);
+    // Back to the server-wide idle timeout for the rest of this connection.
+    raw.socket?.setTimeout(request.server.server.timeout);
   }
+  if (projectId === undefined) throw badRequest('studypetitionid and file are required');
+  // A file is only ever received once its project is known, so this is the only case left.
   if (!upload) throw badRequest('file is required');
-  if (projectId === undefined) {
-    await files.discard(upload);
-    throw badRequest('studypetitionid is required');
-  }
   return { upload, projectId };
+}
+
+function hasBoundary(contentType: string | undefined): boolean {
+  return /;\s*boundary\s*=\s*("[^"]+"|[^\s;]+)/i.test(contentType ?? '');
 }

@@ -1,6 +1,7 @@
 // What an upload must be before any of its bytes are kept: a name of an accepted kind, and
 // first bytes that are what the name says.
 import { AppError, badRequest, unprocessable } from '../errors/app-error.js';
+import { removeDisguisingCharacters } from './file-name.js';
 import { acceptedExtension, detectKind, extensionMismatch } from '../ingest/index.js';
 
 export const ACCEPTED_KINDS_MESSAGE =
@@ -8,10 +9,13 @@ export const ACCEPTED_KINDS_MESSAGE =
   '(and combined names such as .tar.gz, .tgz, .tar.bz2, .tar.xz)';
 export const MAX_FILE_NAME_LENGTH = 255;
 
-/** The name to store: control characters removed, trimmed; refused when unusable. */
+/**
+ * The name to store: control and bidirectional characters removed (the same rule downloads use),
+ * trimmed; refused when unusable. The extension is judged on the cleaned name, which is what every
+ * reader of the name will see.
+ */
 export function checkFileName(raw: string | undefined): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
-  const name = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = removeDisguisingCharacters(raw ?? '').trim();
   if (!name) throw badRequest('The file has no name');
   if ([...name].length > MAX_FILE_NAME_LENGTH) {
     throw unprocessable(`The file name must be at most ${MAX_FILE_NAME_LENGTH} characters`);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ROLES, type TRole } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { FIELD_AFTER_FILE_MESSAGE } from '../../src/files/multipart-upload.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -58,11 +59,13 @@ describe.each(dialects())('files API on %s', (dialect) => {
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
     });
 
-    it('takes the file before the project field as well', async () => {
+    it('refuses a file sent before the project field with 400, storing nothing', async () => {
       const p = await project();
       const answer = await upload(server.api, user(), { name: 'first.dcm', data: NO_PREAMBLE }, p.id, 'file-first');
-      expect(answer.status).toBe(201);
-      expect(answer.body.data[0]).toMatchObject({ kind: 'dicom', studypetitionid: p.id });
+      expect(answer).toMatchObject({ status: 400, body: { message: FIELD_AFTER_FILE_MESSAGE } });
+      await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
+      const second = await upload(server.api, user(), { name: 'second.dcm', data: NO_PREAMBLE }, p.id);
+      expect(second.body.data[0]).toMatchObject({ kind: 'dicom', studypetitionid: p.id });
     });
 
     it('accepts every kind of the spec, named in any case, made by real tools', async () => {
@@ -163,7 +166,7 @@ describe.each(dialects())('files API on %s', (dialect) => {
     it('answers 400 for a missing file or project field, leaving nothing', async () => {
       const p = await project();
       const noProject = await upload(server.api, user(), { name: 'a.dcm', data: CT }, undefined);
-      expect(noProject).toMatchObject({ status: 400, body: { message: 'studypetitionid is required' } });
+      expect(noProject).toMatchObject({ status: 400, body: { message: FIELD_AFTER_FILE_MESSAGE } });
       const form = new FormData();
       form.append('studypetitionid', String(p.id));
       const noFile = await fetch(`${server.api}/upload-study-petitions-files`, {
@@ -310,7 +313,7 @@ describe.each(dialects())('files API on %s', (dialect) => {
       expect((await listFiles(server.api, sys, theirs.id)).body.data).toHaveLength(1);
       expect((await download(server.api, sys, fileId)).status).toBe(200);
       expect((await call(`${server.api}/study-petitions-files-delete/${fileId}`, { method: 'PUT', token: sys })).status).toBe(403);
-      expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id, 'file-first')).status).toBe(403);
+      expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id, 'file-first')).status).toBe(400);
       expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id)).status).toBe(403);
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
     });

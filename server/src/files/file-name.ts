@@ -1,0 +1,18 @@
+// One rule for which characters a file name may keep, applied when an upload is stored and again
+// when a download names the file, so the API, the web app and a saved download show the same name.
+
+/**
+ * Characters that can disguise a name or break where it is shown: C0 and C1 controls and DEL
+ * (Cc: they can split headers or hide in a file manager), every Unicode format control (Cf: the
+ * bidirectional overrides, embeddings, isolates and marks such as U+202E, which turn `gpj.dcm` into
+ * what looks like `mcd.jpg`, plus invisible ones such as U+200B, U+2060, U+FEFF and the tag
+ * characters), and the line and paragraph separators (Zl, Zp). U+200C and U+200D (zero-width
+ * non-joiner and joiner) are kept: Persian and Indic spellings and emoji sequences need them, and
+ * they cannot reorder what is shown.
+ */
+const DISGUISING = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** The name without characters that can disguise it (see DISGUISING), in NFC. */
+export function removeDisguisingCharacters(name: string): string {
+  return name.normalize('NFC').replace(DISGUISING, '');
+}

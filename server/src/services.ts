@@ -81,7 +81,6 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       files: services.repos.files,
       entries: services.repos.entries,
       storage: services.storage,
-      workDir: path.join(config.dataDir, 'work'),
       limits: config.processing.limits,
     }),
   ];
@@ -94,6 +93,7 @@ export async function createJobRunner(services: Services, config: Config, log: F
     jobKinds(services, config),
     {
       leaseMs: config.processing.leaseMs,
+      workRoot: path.join(config.dataDir, 'work'),
       pollMs: 1000,
       defaults: { concurrency: config.processing.concurrency, maxAttempts: config.processing.maxAttempts, backoffMs: config.processing.backoffMs },
     },

@@ -114,6 +114,12 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
         await first.waitForExit();
         expect(before).toBeLessThan(ENTRIES);
 
+        // What a killed process leaves in DATA_DIR/work, beside a folder of a job that no longer runs.
+        const work = path.join(database.dataDir, 'work');
+        fs.mkdirSync(path.join(work, 'job-999999', 'extracted'), { recursive: true });
+        fs.writeFileSync(path.join(work, 'job-999999', 'extracted', 'left.dcm'), 'left behind');
+        expect(fs.readdirSync(work).length).toBeGreaterThan(compression === 'deflate' ? 1 : 0);
+
         const second = await startServerProcess(env);
         try {
           const file = await until('processing finished', async () => {
@@ -137,6 +143,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
           const jobs = await handle.db.selectFrom('jobs').selectAll().where('subject', '=', uploadSubject(id)).execute();
           expect(jobs).toHaveLength(1);
           expect(jobs[0]).toMatchObject({ status: 'done', attempts: 2 });
+          expect(fs.readdirSync(work)).toEqual([]);
         } finally {
           second.child.kill('SIGTERM');
           await second.waitForExit();

@@ -1,11 +1,10 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
-import { mkdir } from 'node:fs/promises';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import { z } from 'zod';
 import type { ProjectFileRow } from '../db/schema.js';
 import { ingestUpload, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
-import { defineJobKind, JobCancelled, jobType, type JobKind } from '../jobs/index.js';
+import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
@@ -32,7 +31,6 @@ export interface ProcessUploadDeps {
   entries: EntriesRepository;
   storage: Storage;
   /** Scratch space on the same filesystem as storage, so kept entries are renamed, not copied. */
-  workDir: string;
   limits: Partial<IngestLimits>;
 }
 
@@ -61,14 +59,17 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
   return recorded;
 }
 
-export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProcessUploadPayload, signal: AbortSignal): Promise<void> {
+export async function processUpload(
+  deps: ProcessUploadDeps,
+  { fileId }: TProcessUploadPayload,
+  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
   const alreadyRecorded = await resumePoint(deps, file.id);
-  await mkdir(deps.workDir, { recursive: true });
   const local = await deps.storage.openLocal(file.storage_key);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   let seq = 0;
@@ -104,7 +105,7 @@ export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProces
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
     const result = await ingestUpload(
-      { inputPath: local.path, originalName: file.file, workDir: deps.workDir, limits: deps.limits, signal },
+      { inputPath: local.path, originalName: file.file, workDir, limits: deps.limits, signal },
       onEntry,
     );
     // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
@@ -118,7 +119,7 @@ export async function processUpload(deps: ProcessUploadDeps, { fileId }: TProces
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
 export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
-    handle: (payload, { signal }) => processUpload(deps, payload, signal),
+    handle: (payload, context) => processUpload(deps, payload, context),
     onGiveUp: ({ fileId }, { message, attempts }) =>
       deps.files.setProcessing(fileId, { status: 'failed', error: `Processing failed after ${attempts} attempts: ${message}` }),
   });

@@ -24,6 +24,11 @@ export interface JobType<P> {
 export interface JobContext {
   signal: AbortSignal;
   attempt: number;
+  /**
+   * A private, empty scratch folder for this run. The runner removes it when the run ends, however
+   * it ends, and a runner starting later removes any a killed process left behind.
+   */
+  workDir: string;
 }
 
 export interface JobKind<P> extends JobType<P> {

@@ -1,6 +1,8 @@
 // Claims jobs from the database and runs them in this process, each kind up to its concurrency at
 // a time. The same runner serves the in-process default and `npm run worker` on other machines.
 import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRow } from '../db/schema.js';
 import { JobCancelled, type JobKind } from './job-kind.js';
@@ -8,6 +10,8 @@ import type { JobsRepository } from './jobs.repository.js';
 
 export interface JobRunnerOptions {
   leaseMs: number;
+  /** Where each run gets its scratch folder, `job-<id>` (DATA_DIR/work). */
+  workRoot: string;
   pollMs: number;
   /** For kinds that do not set their own. */
   defaults: { concurrency: number; maxAttempts: number; backoffMs: number };
@@ -41,6 +45,22 @@ export class JobRunner {
     if (unknown.length > 0) {
       throw new UnknownJobKind(`The job queue holds jobs of unknown kind ${unknown.map((n) => `'${n}'`).join(', ')}; known kinds: ${[...this.#kinds.keys()].join(', ')}`);
     }
+  }
+
+  /**
+   * Removes scratch folders that no live run owns: a process killed mid-job leaves its folder, and
+   * with several workers sharing DATA_DIR a folder is kept while its job runs under a live lease.
+   * Answers how many were removed.
+   */
+  async sweepWorkRoot(): Promise<number> {
+    const names = await readdir(this.options.workRoot).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    const live = new Set((await this.jobs.liveIds()).map((id) => `job-${id}`));
+    const stale = names.filter((name) => !live.has(name));
+    await Promise.all(stale.map((name) => rm(path.join(this.options.workRoot, name), { recursive: true, force: true })));
+    return stale.length;
   }
 
   start(): void {
@@ -109,9 +129,13 @@ export class JobRunner {
         (err: unknown) => this.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'),
       );
     }, this.options.leaseMs / 3);
+    const workDir = path.join(this.options.workRoot, `job-${job.id}`);
     try {
       log.info('job started');
-      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts });
+      // Whatever an earlier attempt of this job left is not this run's.
+      await rm(workDir, { recursive: true, force: true });
+      await mkdir(workDir, { recursive: true, mode: 0o700 });
+      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts, workDir });
       await this.jobs.finish(job.id, this.workerId, 'done');
       log.info('job done');
     } catch (err) {
@@ -119,6 +143,7 @@ export class JobRunner {
     } finally {
       clearInterval(heartbeat);
       this.#running.delete(job.id);
+      await rm(workDir, { recursive: true, force: true }).catch((err: unknown) => log.warn({ err }, 'removing the job work folder failed'));
     }
   }
 

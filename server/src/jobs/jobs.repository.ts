@@ -114,6 +114,17 @@ export class JobsRepository {
     }
   }
 
+  /** Jobs some worker is running under a lease that has not run out. */
+  async liveIds(): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'running')
+      .where('lease_until', '>=', nowIso())
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Names of the jobs still to run, so start-up can refuse kinds it has no definition for. */
   async pendingNames(): Promise<string[]> {
     const rows = await this.db.selectFrom('jobs').select('name').distinct().where('status', 'in', ['queued', 'running']).execute();

@@ -117,10 +117,19 @@ export async function processUpload(
 }
 
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
+/** What the owner reads when the server, not the file, kept failing. */
+export function givenUpMessage(attempts: number): string {
+  return (
+    `Processing failed after ${attempts} attempts because of a problem on the server, not in the file. ` +
+    'The file is stored: delete it and upload it again later, or ask your administrator to look at the server log.'
+  );
+}
+
 export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
     handle: (payload, context) => processUpload(deps, payload, context),
-    onGiveUp: ({ fileId }, { message, attempts }) =>
-      deps.files.setProcessing(fileId, { status: 'failed', error: `Processing failed after ${attempts} attempts: ${message}` }),
+    // The cause (a storage or database error) is in the runner's log; its text names internals.
+    onGiveUp: ({ fileId }, { attempts }) =>
+      deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
   });
 }

@@ -234,7 +234,8 @@ class UploadWalk {
 }
 
 function failureSentence(detail: string): string {
-  return `The archive could not be read: it is damaged or incomplete (${detail.replace(`${SKIP.corruptArchive} `, '').replace(/^\(|\)$/g, '')}). Upload it again or re-create it.`;
+  const meaning = detail.replace(SKIP.corruptArchive, '').trim().replace(/^\(|\)$/g, '');
+  return `The archive could not be read: it is damaged or incomplete${meaning === '' ? '' : ` (${meaning})`}. Upload it again or re-create it.`;
 }
 
 /**

@@ -229,6 +229,19 @@ describe('encrypted, corrupt and mislabelled uploads', () => {
     expect(zip.result.error).toMatch(/^The archive could not be read: it is damaged or incomplete/);
   });
 
+  it('says in words why a truncated 7z cannot be read: no internal path, library name or code', async () => {
+    const dir = await tempDir();
+    await withDicom(dir, 'a.dcm');
+    await sh('head -c 400000 /dev/urandom > noise.bin && 7zz a -bso0 -bsp0 t.7z a.dcm noise.bin && head -c 200000 t.7z > cut.7z', dir);
+    for (const name of ['cut.7z']) {
+      // Before: "… (/in/<uuid> : Unexpected end of archive)".
+      const { result } = await collect(path.join(dir, name), name);
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/^The archive could not be read: it is damaged or incomplete( \([a-z ,:]+\))?\. Upload it again or re-create it\.$/);
+      expect(result.error).not.toMatch(/\/in\/|7-?zip|error \d|ERROR|dicomParser/i);
+    }
+  });
+
   it('fails a .zip that is really a gzip stream, saying what to do', async () => {
     const dir = await tempDir();
     await withDicom(dir);

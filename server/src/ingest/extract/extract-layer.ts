@@ -95,9 +95,19 @@ function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record
   return writeGuard(input.limits, input.budget.remainingBytes, archiveBytes, expectedSizes, single);
 }
 
+/** What 7-Zip's complaints mean, in words; its own text names internal paths and codes. */
+const ARCHIVE_PROBLEMS: readonly [RegExp, string][] = [
+  [/unexpected end of (archive|data)|truncated/i, 'it ends early: the file was cut short'],
+  [/can ?not open (the )?file as|is not archive|unsupported/i, 'its format could not be recognised'],
+  [/headers? error/i, 'its headers are damaged'],
+  [/data error|crc failed/i, 'some of its data is damaged'],
+];
+
 function archiveError(errors: readonly string[], crash: string | null): string {
-  const detail = errors.find((e) => e.trim() !== '') ?? crash ?? 'no details';
-  return `${SKIP.corruptArchive} (${detail.replace(/^(Open )?ERROR: ?/, '').replace(/^\/in\/\S+ : /, '').trim()})`;
+  const said = [...errors, crash ?? ''].join('\n');
+  // A crash is already described in words by the worker.
+  const meaning = ARCHIVE_PROBLEMS.find(([pattern]) => pattern.test(said))?.[1] ?? crash ?? undefined;
+  return meaning === undefined ? SKIP.corruptArchive : `${SKIP.corruptArchive} (${meaning})`;
 }
 
 /** Names 7-Zip complained about ("ERROR: Data Error : a/b.dcm"), normalised like our own paths. */

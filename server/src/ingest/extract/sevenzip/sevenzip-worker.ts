@@ -101,11 +101,10 @@ function mountDir(module: SevenZipModule, hostDir: string, at: string): void {
   module.FS.mount(module.NODEFS, { root: hostDir }, at);
 }
 
-function describeCrash(error: unknown): string {
-  // 7-Zip's C++ exceptions reach JavaScript as bare numbers (pointers): say what they mean to a user.
-  if (typeof error === 'number') return `its structure could not be read (7-Zip internal error ${error})`;
-  if (error instanceof Error) return error.message;
-  return String(error);
+function describeCrash(_error: unknown): string {
+  // 7-Zip's C++ exceptions reach JavaScript as bare numbers (pointers), which mean nothing to a
+  // person, and its other failures name its internals. Either way the archive's structure is broken.
+  return 'its structure could not be read';
 }
 
 function run(module: SevenZipModule, args: string[]): { exitCode: number | null; thrown: unknown } {

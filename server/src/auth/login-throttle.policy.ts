@@ -10,19 +10,10 @@
 // An attempt is counted as a failure when it is admitted, before the password is verified, so
 // parallel attempts cannot all pass one check; a right password then clears its pair and account.
 import { isIPv4, isIPv6 } from 'node:net';
+import type { Config } from '../config/config.js';
 
-export interface ThrottleLimits {
-  /** Failed attempts from one address, across usernames, within the window. */
-  maxPerIp: number;
-  /** Failed attempts for one username from one address within the window. */
-  maxPerPair: number;
-  /** Failed attempts for one username, across addresses, before each further one must wait. */
-  maxPerUser: number;
-  windowMs: number;
-  /** The first wait once maxPerUser is reached; it doubles with each further failure. */
-  delayBaseMs: number;
-  delayMaxMs: number;
-}
+/** The throttle's settings, as the configuration reads them (LOGIN_* variables). */
+export type ThrottleLimits = Config['loginThrottle'];
 
 export type CounterKind = 'address' | 'pair' | 'account';
 

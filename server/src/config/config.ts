@@ -70,12 +70,16 @@ export interface Config {
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;
   tokenAbsoluteMs: number;
-  /** Sign-in throttle (auth/login-throttle.policy.ts reads this shape). */
+  /** The password throttle (auth/login-throttle.policy.ts). */
   loginThrottle: {
+    /** Failed attempts from one address, across usernames, within the window. */
     maxPerIp: number;
+    /** Failed attempts for one username from one address within the window. */
     maxPerPair: number;
+    /** Failed attempts for one username, across addresses, before each further one must wait. */
     maxPerUser: number;
     windowMs: number;
+    /** The first wait once maxPerUser is reached; it doubles with each further failure. */
     delayBaseMs: number;
     delayMaxMs: number;
   };

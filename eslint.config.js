@@ -26,9 +26,6 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // New in react-hooks 7. Its findings are the hand-written loaders that the move to TanStack
-      // Query replaces (issue 11); it is switched back on with that move.
-      'react-hooks/set-state-in-effect': 'off',
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { TProjectFile } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { isInProgress } from '../processing-summary';
 
@@ -12,12 +12,12 @@ export function pollWhileProcessing(files: TProjectFile[] | undefined): number |
 
 /** The project page's file list: the shared query, polled while any upload is pending or processing. */
 export function projectFilesWithPollingQueryOptions(projectId: number) {
-  return {
+  return queryOptions({
     ...projectFilesQueryOptions(projectId),
-    refetchInterval: (query: { state: { data: TProjectFile[] | undefined } }) => pollWhileProcessing(query.state.data),
+    refetchInterval: (query) => pollWhileProcessing(query.state.data),
     // The hand-written poll kept running in a background tab; so does this one.
     refetchIntervalInBackground: true,
-  };
+  });
 }
 
 export function useProjectFiles(projectId: number) {

@@ -46,11 +46,10 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const deleteFiles = useDeleteFiles(projectId);
   // The page appears when both the project and its files are read; a failure of either before then
   // shows the error instead. Once shown, a failed refresh of the list keeps the last files.
-  const firstError = projectQuery.error ?? (filesQuery.data === undefined ? filesQuery.error : null);
-  const loading = (projectQuery.isPending || filesQuery.isPending) && !firstError;
+  const error = projectQuery.error ?? (filesQuery.data === undefined ? filesQuery.error : null);
+  const loading = (projectQuery.isPending || filesQuery.isPending) && !error;
   const project = filesQuery.data !== undefined ? (projectQuery.data ?? null) : null;
   const files = filesQuery.data ?? [];
-  const error = loading ? null : firstError;
   const reloadFiles = () => queryClient.invalidateQueries({ queryKey: queryKeys.projectFiles(projectId) });
   const notify = useNotify();
   const [selected, setSelected] = useState<Set<number>>(new Set());

@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from './lint-rules/import-boundaries.js';
+import { webBoundaries } from './web/eslint-boundaries.js';
 
 // The server's layout (docs/architecture.md). Features own a slice of the API and reach each other
 // only through an index.ts; engines (ingest/, jobs/) know no feature; infrastructure serves all.
@@ -85,11 +86,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // New in react-hooks 7. Its findings are the hand-written loaders that the move to TanStack
-      // Query replaces (issue 11); it is switched back on with that move.
-      'react-hooks/set-state-in-effect': 'off',
     },
   },
+  ...webBoundaries,
   {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     rules: {

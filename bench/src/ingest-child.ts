@@ -3,7 +3,7 @@
 // its processing job as the server would. Prints one JSON line.
 // Usage: node bench/dist/ingest-child.js --zip Z --warm W --work DIR
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../../server/src/config/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
@@ -64,8 +64,11 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
     },
   };
   const started = process.hrtime.bigint();
-  const deps = { files: services.repos.files, entries: services.repos.entries, storage, workDir: path.join(dataDir, 'work'), limits };
-  await processUpload(deps, PROCESS_UPLOAD.payload.parse(JSON.parse(job.payload)), new AbortController().signal);
+  const deps = { files: services.repos.files, entries: services.repos.entries, storage, limits };
+  // The runner would give the run its own scratch folder; so does the benchmark.
+  const workDir = path.join(dataDir, 'work', `job-${job.id}`);
+  await mkdir(workDir, { recursive: true });
+  await processUpload(deps, PROCESS_UPLOAD.payload.parse(JSON.parse(job.payload)), { signal: new AbortController().signal, workDir });
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, flushSeconds };
 }
 

@@ -2,7 +2,9 @@ import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { styled } from '@mui/material/styles';
 import { MaterialDesignContent, SnackbarProvider } from 'notistack';
-import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { createQueryClient } from '../lib/query-client';
 import { MODE_STORAGE_KEY, theme } from './theme';
 
 /** Spec §9: at most 3 notifications, 5 s each, bottom left, 225 ms in and 195 ms out. */
@@ -27,12 +29,16 @@ const ThemedToast = styled(MaterialDesignContent)(({ theme }) => ({
 const TOAST_COMPONENTS = { success: ThemedToast, error: ThemedToast, default: ThemedToast, info: ThemedToast, warning: ThemedToast };
 
 export function AppProviders({ children }: { children: ReactNode }) {
+  // Created once per mount, so each test render starts with an empty cache.
+  const [queryClient] = useState(createQueryClient);
   return (
-    <ThemeProvider theme={theme} modeStorageKey={MODE_STORAGE_KEY} defaultMode="system">
-      <CssBaseline enableColorScheme />
-      <SnackbarProvider {...SNACKBAR_SETTINGS} Components={TOAST_COMPONENTS}>
-        {children}
-      </SnackbarProvider>
-    </ThemeProvider>
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme} modeStorageKey={MODE_STORAGE_KEY} defaultMode="system">
+        <CssBaseline enableColorScheme />
+        <SnackbarProvider {...SNACKBAR_SETTINGS} Components={TOAST_COMPONENTS}>
+          {children}
+        </SnackbarProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
   );
 }

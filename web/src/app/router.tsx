@@ -9,7 +9,7 @@ import { RouteError } from '../components/RouteError';
 
 // Screens behind the login are split out so the first visit downloads only the login screen.
 const ProjectsPage = lazy(() => import('../features/projects/components/ProjectsPage'));
-const ProjectDetailPage = lazy(() => import('../features/files/components/ProjectDetailPage'));
+const ProjectDetailPage = lazy(() => import('../features/project/components/ProjectDetailPage'));
 
 export const appRoutes: RouteObject[] = [
   {

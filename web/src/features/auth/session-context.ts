@@ -3,9 +3,11 @@ import type { SessionUser } from '../../lib/storage';
 
 export interface Session {
   user: SessionUser | null;
-  /** Spec §4: true while the stored session is read at start-up and while a login runs. */
+  /**
+   * Spec §4: true while a login runs. The stored session is read synchronously before the first
+   * render (SessionProvider), so initialisation never leaves the flag set for a visible moment.
+   */
   loading: boolean;
-  initializing: boolean;
   /** Spec §4: 'Invalid Login' after a failed login. */
   error: string | null;
   /** A second line under 'Invalid Login' when the server said more (e.g. too many attempts). */

@@ -20,20 +20,20 @@ function throttleDetails(error: unknown): string | null {
   return error.response.data?.message ?? null;
 }
 
+function restoreSession(): SessionUser | null {
+  const stored = readStoredUser();
+  return readToken() && stored ? stored : null;
+}
+
 /** Holds who is signed in; it sits inside the router so a 401 can navigate without reloading. */
 export function SessionProvider({ children }: { children?: ReactNode }) {
   const navigate = useNavigate();
-  const [user, setUser] = useState<SessionUser | null>(null);
-  const [initializing, setInitializing] = useState(true);
+  // Spec §4's restore at start: storage is read synchronously, so the first render already knows
+  // who is signed in and no render passes through a signed-out state.
+  const [user, setUser] = useState<SessionUser | null>(restoreSession);
   const [loggingIn, setLoggingIn] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [errorDetails, setErrorDetails] = useState<string | null>(null);
-
-  useEffect(() => {
-    const stored = readStoredUser();
-    if (readToken() && stored) setUser(stored);
-    setInitializing(false);
-  }, []);
 
   useEffect(
     () =>
@@ -80,8 +80,8 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
   }, [navigate]);
 
   const session = useMemo<Session>(
-    () => ({ user, loading: initializing || loggingIn, initializing, error, errorDetails, login, logout }),
-    [user, initializing, loggingIn, error, errorDetails, login, logout],
+    () => ({ user, loading: loggingIn, error, errorDetails, login, logout }),
+    [user, loggingIn, error, errorDetails, login, logout],
   );
 
   return <SessionContext.Provider value={session}>{children ?? <Outlet />}</SessionContext.Provider>;

@@ -10,8 +10,10 @@ import { BusyOverlay } from '../../../components/BusyOverlay';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
-import { createProject, deleteProject, renameProject } from '../api/projects-api';
-import { useProjects } from '../use-projects';
+import { useCreateProject } from '../api/create-project';
+import { useDeleteProject } from '../api/delete-project';
+import { useProjects } from '../api/get-projects';
+import { useUpdateProject } from '../api/update-project';
 import { ProjectFormDialog } from './ProjectFormDialog';
 import { ProjectsTable } from './ProjectsTable';
 import { ProjectsTableSkeleton } from './ProjectsTableSkeleton';
@@ -24,12 +26,17 @@ const BUSY_TEXT: Record<Exclude<Busy, null>, string> = {
 };
 
 export default function ProjectsPage() {
-  const { projects, loading, error, reload } = useProjects();
+  const projectsQuery = useProjects();
+  const projects = projectsQuery.data ?? [];
+  const createProject = useCreateProject();
+  const updateProject = useUpdateProject();
+  const deleteProject = useDeleteProject();
   const notify = useNotify();
   const [form, setForm] = useState<{ mode: 'create' | 'edit'; study: TProject | null } | null>(null);
   const [toDelete, setToDelete] = useState<TProject | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
 
+  // Each mutation reads the list again when it settles, success or failure (see its api/ file).
   const run = async (kind: Exclude<Busy, null>, action: () => Promise<unknown>) => {
     setBusy(kind);
     try {
@@ -41,21 +48,20 @@ export default function ProjectsPage() {
       return false;
     } finally {
       setBusy(null);
-      await reload();
     }
   };
 
-  const add = (name: string) => void run('creating', () => createProject(name));
-  const edit = (study: TProject, name: string) => void run('saving', () => renameProject(study, name));
+  const add = (name: string) => void run('creating', () => createProject.mutateAsync(name));
+  const edit = (study: TProject, name: string) => void run('saving', () => updateProject.mutateAsync({ project: study, name }));
   const confirmDelete = async () => {
     if (!toDelete) return;
-    const ok = await run('deleting', () => deleteProject(toDelete.id));
+    const ok = await run('deleting', () => deleteProject.mutateAsync(toDelete.id));
     setToDelete(null);
     if (ok) notify.success('Project deleted successfully');
   };
 
   const openCreate = () => setForm({ mode: 'create', study: null });
-  const loadError = error ? mapApiError(error) : null;
+  const loadError = projectsQuery.error ? mapApiError(projectsQuery.error) : null;
 
   return (
     <Box>
@@ -74,13 +80,13 @@ export default function ProjectsPage() {
       </Box>
 
       {loadError && (
-        <Alert severity="error" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void reload()}>Retry</Button>}>
+        <Alert severity="error" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void projectsQuery.refetch()}>Retry</Button>}>
           {`${loadError.message}: ${loadError.details}`}
         </Alert>
       )}
 
       <Paper variant="outlined">
-        {loading ? (
+        {projectsQuery.isPending ? (
           <ProjectsTableSkeleton />
         ) : (
           <>

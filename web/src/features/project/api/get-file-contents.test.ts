@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
-import { getFileContents } from './files-api';
+import { getFileContents } from './get-file-contents';
 
 const contents = { entries: [], page: { offset: 0, limit: 10, total: 0 }, studies: [] };
 

@@ -17,12 +17,17 @@ import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
 import { percentOf } from '../../../lib/progress';
 import { useProgressReset } from '../../../lib/use-progress-reset';
-import { deleteFile, deleteFilesSequentially, downloadFile } from '../api/files-api';
-import { saveBlob } from '../save-blob';
-import { useProjectFiles } from '../use-project-files';
+import { useQueryClient } from '@tanstack/react-query';
+import { downloadFile } from '../../../api/download-file';
+import { queryKeys } from '../../../api/query-keys';
+import { saveBlob } from '../../../lib/save-blob';
+import { useDeleteFiles } from '../api/delete-file';
+import { useProject } from '../api/get-project';
+import { useProjectFiles } from '../api/get-project-files';
 import { FilesTable } from './FilesTable';
 
-const UploadDialog = lazy(() => import('../../upload/components/UploadDialog'));
+// The upload feature is reached through its public index only (see web/README.md).
+const UploadDialog = lazy(() => import('../../upload').then((upload) => ({ default: upload.UploadDialog })));
 const FileContentsDialog = lazy(() => import('./FileContentsDialog'));
 
 export default function ProjectDetailPage() {
@@ -35,7 +40,17 @@ export default function ProjectDetailPage() {
 }
 
 function ProjectDetail({ projectId }: { projectId: number }) {
-  const { project, files, loading, error, reloadFiles } = useProjectFiles(projectId);
+  const queryClient = useQueryClient();
+  const projectQuery = useProject(projectId);
+  const filesQuery = useProjectFiles(projectId);
+  const deleteFiles = useDeleteFiles(projectId);
+  // The page appears when both the project and its files are read; a failure of either before then
+  // shows the error instead. Once shown, a failed refresh of the list keeps the last files.
+  const error = projectQuery.error ?? (filesQuery.data === undefined ? filesQuery.error : null);
+  const loading = (projectQuery.isPending || filesQuery.isPending) && !error;
+  const project = filesQuery.data !== undefined ? (projectQuery.data ?? null) : null;
+  const files = filesQuery.data ?? [];
+  const reloadFiles = () => queryClient.invalidateQueries({ queryKey: queryKeys.projectFiles(projectId) });
   const notify = useNotify();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [singleDelete, setSingleDelete] = useState<TProjectFile | null>(null);
@@ -66,8 +81,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const removeFiles = async (ids: number[], successText: string) => {
     setDeleting(true);
     try {
-      if (ids.length === 1 && ids[0] !== undefined) await deleteFile(ids[0]);
-      else await deleteFilesSequentially(ids);
+      await deleteFiles.mutateAsync(ids);
       notify.success(successText);
     } catch (failure) {
       notify.apiError(failure);
@@ -76,7 +90,6 @@ function ProjectDetail({ projectId }: { projectId: number }) {
       setSingleDelete(null);
       setBulkOpen(false);
       setSelected((current) => new Set([...current].filter((id) => !ids.includes(id))));
-      await reloadFiles();
     }
   };
 

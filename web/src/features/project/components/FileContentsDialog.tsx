@@ -17,11 +17,11 @@ import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { PAGE_SIZES } from '../../../components/use-pagination';
 import { formatUserError } from '../../../lib/error-mapping';
 import { formatFileSize } from '../../../lib/format';
-import { getFileContents } from '../api/files-api';
+import { useFileContents } from '../api/get-file-contents';
 import { ProcessingStatus } from './ProcessingStatus';
 import { StudyTree } from './StudyTree';
 
@@ -45,29 +45,10 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
   const [kind, setKind] = useState<KindFilter>('all');
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(PAGE_SIZES[1] ?? 10);
-  const [contents, setContents] = useState<TFileContents | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    setLoading(true);
-    getFileContents(file.id, { offset: page * rowsPerPage, limit: rowsPerPage, kind: kind === 'all' ? undefined : kind })
-      .then((answer) => {
-        if (cancelled) return;
-        setContents(answer);
-        setError(null);
-      })
-      .catch((failure: unknown) => {
-        if (!cancelled) setError(formatUserError(failure));
-      })
-      .finally(() => {
-        if (!cancelled) setLoading(false);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [file.id, kind, page, rowsPerPage]);
+  const contentsQuery = useFileContents(file.id, { offset: page * rowsPerPage, limit: rowsPerPage, kind: kind === 'all' ? undefined : kind });
+  const contents = contentsQuery.data ?? null;
+  const loading = contentsQuery.isFetching;
+  const error = contentsQuery.error ? formatUserError(contentsQuery.error) : null;
 
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="file-contents-title" maxWidth="md" fullWidth scroll="paper">

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { request as httpRequest, type ClientRequest } from 'node:http';
 import path from 'node:path';
 import type { Db } from '../src/db/database.js';
 import { call, type Answer } from './http.js';
@@ -78,4 +79,23 @@ export function makeArchive(dir: string, members: Record<string, Buffer>, comman
   for (const [member, data] of Object.entries(members)) fs.writeFileSync(path.join(src, member), data);
   execFileSync('sh', ['-c', command], { cwd: src });
   return fs.readFileSync(path.join(src, output));
+}
+
+/**
+ * A raw multipart POST to the upload call whose body the test writes itself, byte by byte: for
+ * stalls, cuts and bodies that lie about their length, which fetch cannot send.
+ */
+export function openUploadRequest(api: string, token: string, boundary: string, contentLength: number): ClientRequest {
+  const url = new URL(`${api}/upload-study-petitions-files`);
+  return httpRequest({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(contentLength),
+    },
+  });
 }

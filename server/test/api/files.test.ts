@@ -9,7 +9,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { dicomFixture, download, expectNoLeftovers, listFiles, makeArchive, sha256, storedFiles, upload } from '../uploads.js';
+import { dicomFixture, download, expectNoLeftovers, listFiles, makeArchive, openUploadRequest, sha256, storedFiles, upload } from '../uploads.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
 const NO_PREAMBLE = dicomFixture('s23_RTSTRUCT_no_preamble_no_meta.dcm');
@@ -223,21 +223,9 @@ describe.each(dialects())('files API on %s', (dialect) => {
 
     it('leaves nothing when the client disconnects mid-upload', async () => {
       const p = await project();
-      const { request } = await import('node:http');
-      const url = new URL(`${server.api}/upload-study-petitions-files`);
       const boundary = 'cut';
       await new Promise<void>((resolve) => {
-        const req = request({
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${user()}`,
-            'content-type': `multipart/form-data; boundary=${boundary}`,
-            'content-length': String(1024 * 1024),
-          },
-        });
+        const req = openUploadRequest(server.api, user(), boundary, 1024 * 1024);
         req.on('error', () => resolve());
         req.write(`--${boundary}\r\nContent-Disposition: form-data; name="studypetitionid"\r\n\r\n${p.id}\r\n`);
         req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.dcm"\r\n\r\n`);

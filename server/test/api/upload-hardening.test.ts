@@ -1,6 +1,5 @@
 // Issue 12, items 2, 8, 9, 10 and 11: refused, stalled and malformed uploads, through a real
 // listening server and real clients (Node's fetch and node:http), on SQLite and PostgreSQL.
-import { request as httpRequest } from 'node:http';
 import { parse as parseDisposition } from 'content-disposition';
 import { ROLES, type TRole } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { dicomFixture, download, expectNoLeftovers, storedFiles, upload } from '../uploads.js';
+import { dicomFixture, download, expectNoLeftovers, openUploadRequest, storedFiles, upload } from '../uploads.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
 const MB = 1024 * 1024;
@@ -36,7 +35,6 @@ interface StreamedAnswer {
  */
 function streamUpload(api: string, token: string, head: string, fileBytes: number): Promise<StreamedAnswer> {
   const tail = `\r\n--${BOUNDARY}--\r\n`;
-  const url = new URL(`${api}/upload-study-petitions-files`);
   return new Promise((resolve) => {
     let sent = 0;
     let answered = false;
@@ -45,17 +43,7 @@ function streamUpload(api: string, token: string, head: string, fileBytes: numbe
       if (!settled) resolve(answer);
       settled = true;
     };
-    const req = httpRequest({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-        'content-length': String(Buffer.byteLength(head) + fileBytes + tail.length),
-      },
-    });
+    const req = openUploadRequest(api, token, BOUNDARY, Buffer.byteLength(head) + fileBytes + tail.length);
     req.on('response', (res) => {
       answered = true;
       let body = '';
@@ -227,21 +215,10 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
     it('stops an upload that sends 8 KB and then nothing, removing its temp file and pending record', async () => {
       const p = await makeProject(server.services, company);
       const started = Date.now();
-      const url = new URL(`${server.api}/upload-study-petitions-files`);
       let pendingWhileStalled = -1;
       let tempWhileStalled: string[] = [];
       const answer = await new Promise<{ status: number | undefined; body: string }>((resolve) => {
-        const req = httpRequest({
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${user()}`,
-            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-            'content-length': String(10 * MB),
-          },
-        });
+        const req = openUploadRequest(server.api, user(), BOUNDARY, 10 * MB);
         req.on('response', (res) => {
           let body = '';
           res.on('data', (d: Buffer) => (body += d.toString()));
@@ -274,20 +251,9 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
 
     it('closes an upload that stalls before its file part, leaving nothing', async () => {
       const p = await makeProject(server.services, company);
-      const url = new URL(`${server.api}/upload-study-petitions-files`);
       const started = Date.now();
       await new Promise<void>((resolve) => {
-        const req = httpRequest({
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${user()}`,
-            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-            'content-length': String(MB),
-          },
-        });
+        const req = openUploadRequest(server.api, user(), BOUNDARY, MB);
         req.on('response', (res) => res.resume().on('end', resolve).on('error', resolve));
         req.on('error', () => resolve());
         req.on('close', () => resolve());
@@ -299,22 +265,11 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
 
     it('never cuts a body that keeps flowing slowly, even past the idle timeout', async () => {
       const p = await makeProject(server.services, company);
-      const url = new URL(`${server.api}/upload-study-petitions-files`);
       const data = Buffer.concat([CT, Buffer.alloc(8 * 1024)]);
       const head = fieldPart(p.id) + filePart('slow.dcm');
       const tail = `\r\n--${BOUNDARY}--\r\n`;
       const status = await new Promise<number | undefined>((resolve) => {
-        const req = httpRequest({
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${user()}`,
-            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-            'content-length': String(Buffer.byteLength(head) + data.length + tail.length),
-          },
-        });
+        const req = openUploadRequest(server.api, user(), BOUNDARY, Buffer.byteLength(head) + data.length + tail.length);
         req.on('response', (res) => {
           res.resume();
           resolve(res.statusCode);

@@ -41,8 +41,7 @@ const runner = config.processing.inServer ? await createJobRunner(services, conf
 if (runner) {
   // With SQLite this is the only worker: jobs marked running died with the previous process.
   if (handle.dialect === 'sqlite') await services.repos.jobs.requeueRunning();
-  const swept = await runner.sweepWorkRoot();
-  if (swept > 0) app.log.info({ folders: swept }, 'removed work folders that interrupted jobs left behind');
+  await runner.sweepWorkRoot();
   services.files.onUploaded(() => runner.nudge());
   runner.start();
 }

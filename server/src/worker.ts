@@ -13,8 +13,7 @@ const handle = openDatabase(config);
 await migrateToLatest(handle);
 const services = createServices(handle, config, createStorage(config));
 const runner = await createJobRunner(services, config, log);
-const swept = await runner.sweepWorkRoot();
-if (swept > 0) log.info({ folders: swept }, 'removed work folders that interrupted jobs left behind');
+await runner.sweepWorkRoot();
 runner.start();
 log.info({ workerId: runner.workerId, concurrency: config.processing.concurrency }, 'processing worker started');
 

@@ -50,9 +50,8 @@ export class JobRunner {
   /**
    * Removes scratch folders that no live run owns: a process killed mid-job leaves its folder, and
    * with several workers sharing DATA_DIR a folder is kept while its job runs under a live lease.
-   * Answers how many were removed.
    */
-  async sweepWorkRoot(): Promise<number> {
+  async sweepWorkRoot(): Promise<void> {
     const names = await readdir(this.options.workRoot).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return [];
       throw err;
@@ -60,7 +59,7 @@ export class JobRunner {
     const live = new Set((await this.jobs.liveIds()).map((id) => `job-${id}`));
     const stale = names.filter((name) => !live.has(name));
     await Promise.all(stale.map((name) => rm(path.join(this.options.workRoot, name), { recursive: true, force: true })));
-    return stale.length;
+    if (stale.length > 0) this.log.info({ folders: stale.length }, 'removed work folders that interrupted jobs left behind');
   }
 
   start(): void {

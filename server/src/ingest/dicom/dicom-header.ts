@@ -45,7 +45,7 @@ function guessSyntax(bytes: Uint8Array, at: number): string {
   if (bytes.length < at + 6) return IMPLICIT_LE;
   if (!VR.test(String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!))) return IMPLICIT_LE;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return view.getUint16(at, false) === 0x0008 && view.getUint16(at, true) !== 0x0008 ? EXPLICIT_BE : EXPLICIT_LE;
+  return view.getUint16(at, false) === 0x0008 ? EXPLICIT_BE : EXPLICIT_LE;
 }
 
 interface Meta {

@@ -17,6 +17,7 @@ import { registerEarlyAnswers } from './http/early-answer.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
 import { validatorCompiler } from './http/validate.js';
+import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
 import type { Services } from './services.js';
 
@@ -66,10 +67,11 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
-  // Routes declare zod schemas: they validate params, query and body and check answers against
-  // the contract.
+  // Routes declare zod schemas: they validate params, query and body, check answers against the
+  // contract, and are what the OpenAPI document is generated from (registered before any route).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await registerOpenApi(app, API_PREFIX);
   registerEarlyAnswers(app);
   acceptEmptyJsonBodies(app);
   registerAuthentication(app, services.auth);

@@ -268,6 +268,7 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       const p = await project();
       const created = await createUpload(server.api, user(), { name: 'notes.zip', projectId: p.id, size: 300, body: TEXT.subarray(0, 300) });
       expect(created).toMatchObject({ status: 415, body: { message: expect.stringContaining('The file is named .zip but its content is neither an archive nor DICOM') } });
+      expect(created.headers.get('location')).toBeNull();
       const multipart = await upload(server.api, user(), { name: 'notes.zip', data: TEXT.subarray(0, 300) }, p.id);
       expect(multipart.body.message).toBe(created.body.message);
       await expectNothingLeft();

@@ -25,7 +25,10 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // A check's message follows the fields once the user has tried to send them; the server's
+  // answer is about the attempt it refused, so it stays until the next attempt or until dismissed.
+  const [checksShown, setChecksShown] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [succeeded, setSucceeded] = useState(false);
 
@@ -42,7 +45,8 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     setCurrent('');
     setNext('');
     setConfirm('');
-    setError(null);
+    setChecksShown(false);
+    setServerError(null);
   };
 
   const close = () => {
@@ -54,16 +58,16 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
 
   const submit = async () => {
     if (submitting) return;
-    const problem = validatePasswordChange({ current, next, confirm });
-    setError(problem);
-    if (problem) return;
+    setServerError(null);
+    setChecksShown(true);
+    if (validatePasswordChange({ current, next, confirm })) return;
     setSubmitting(true);
     try {
       await changePassword({ userid: userId, old_password: current, new_password: next });
       reset();
       setSucceeded(true);
     } catch (failure) {
-      setError(passwordErrorMessage(failure));
+      setServerError(passwordErrorMessage(failure));
     } finally {
       setSubmitting(false);
     }
@@ -82,6 +86,11 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     void submit();
   };
 
+  const error = serverError ?? (checksShown ? validatePasswordChange({ current, next, confirm }) : null);
+  const dismissError = () => {
+    setServerError(null);
+    setChecksShown(false);
+  };
   const mismatch = confirm.length > 0 && confirm !== next;
   const canSubmit = !submitting && passwordIsValid(next) && next === confirm;
 
@@ -102,7 +111,7 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
           </Alert>
         )}
         {error && (
-          <Alert severity="error" sx={{ mb: 1 }} onClose={() => setError(null)}>
+          <Alert severity="error" sx={{ mb: 1 }} onClose={dismissError}>
             {error}
           </Alert>
         )}

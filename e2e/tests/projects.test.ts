@@ -5,7 +5,7 @@ import { apiCreateProject } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { expectSideBySide, holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
+import { holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'grace', password: 'H0pper!Cobol' };
 const NAME = 'Brain MRI 2026';
@@ -134,8 +134,9 @@ describe('projects', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await held.arrived;
     await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
-    await overlay(page, 'Deleting project...').waitFor();
-    await expectSideBySide(overlay(page, 'Deleting project...'), dialog.getByRole('button', { name: 'Deleting...' }));
+    // The state is shown once, inside the dialog it came from, not by a second overlay above it.
+    await dialog.getByRole('status').filter({ hasText: 'Deleting project...' }).waitFor();
+    expect(await page.getByRole('status').count()).toBe(1);
     await captureScreen(page, 'project-deleting');
     held.release();
     await toast(page, 'Project deleted successfully').waitFor();

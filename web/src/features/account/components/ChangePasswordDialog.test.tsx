@@ -116,8 +116,11 @@ describe('ChangePasswordDialog', () => {
     const { user, fill, field, onClose } = renderDialog(() => new Promise<void>((resolve) => (finish = resolve)));
     await fill('Old-pass1', 'New-pass1!', 'New-pass1!');
     await user.click(submitButton());
-    expect(await screen.findByText('Changing password...')).toBeInTheDocument();
-    expect(screen.getByText('Please wait while we process your request')).toBeInTheDocument();
+    // The status sits in the dialog itself, not in an overlay stacked over it.
+    const status = await within(screen.getByRole('dialog', { name: 'Change Password' })).findByRole('status');
+    expect(status).toHaveTextContent('Changing password...');
+    expect(status).toHaveTextContent('Please wait while we process your request');
+    expect(screen.getAllByRole('status', { hidden: true })).toHaveLength(1);
     expect(field('New Password')).toBeDisabled();
     await user.keyboard('{Escape}');
     expect(onClose).not.toHaveBeenCalled();

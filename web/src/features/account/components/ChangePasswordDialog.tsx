@@ -5,7 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { BusyOverlay } from '../../../components/BusyOverlay';
+import Box from '@mui/material/Box';
+import { BusyStatus } from '../../../components/BusyOverlay';
 import { changePassword as defaultChangePassword, passwordErrorMessage } from '../api/password-api';
 import { PASSWORDS_DO_NOT_MATCH, passwordIsValid, validatePasswordChange } from '../password-rules';
 import { PasswordChecklist } from './PasswordChecklist';
@@ -104,29 +105,39 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     >
       <form onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <DialogTitle id="change-password-title">Change Password</DialogTitle>
-      <DialogContent>
-        {succeeded && (
-          <Alert severity="success" sx={{ mb: 1 }}>
-            Password changed successfully
-          </Alert>
+      {/* While the change is sent its status covers the form in this dialog (spec §2's overlay
+          texts): a second overlay stacked on the dialog showed the one state twice, half hidden.
+          The disabled fields stay in place underneath, so the dialog keeps its size. */}
+      <DialogContent sx={{ position: 'relative' }}>
+        <Box sx={{ visibility: submitting ? 'hidden' : 'visible' }}>
+          {succeeded && (
+            <Alert severity="success" sx={{ mb: 1 }}>
+              Password changed successfully
+            </Alert>
+          )}
+          {error && (
+            <Alert severity="error" sx={{ mb: 1 }} onClose={dismissError}>
+              {error}
+            </Alert>
+          )}
+          <PasswordField label="Current Password" value={current} onChange={setCurrent} disabled={submitting} autoComplete="current-password" autoFocus />
+          <PasswordField label="New Password" value={next} onChange={setNext} disabled={submitting} autoComplete="new-password" />
+          <PasswordField
+            label="Confirm New Password"
+            value={confirm}
+            onChange={setConfirm}
+            disabled={submitting}
+            autoComplete="new-password"
+            error={mismatch}
+            helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}
+          />
+          <PasswordChecklist password={next} />
+        </Box>
+        {submitting && (
+          <Box sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 3 }}>
+            <BusyStatus title="Changing password..." subtitle="Please wait while we process your request" />
+          </Box>
         )}
-        {error && (
-          <Alert severity="error" sx={{ mb: 1 }} onClose={dismissError}>
-            {error}
-          </Alert>
-        )}
-        <PasswordField label="Current Password" value={current} onChange={setCurrent} disabled={submitting} autoComplete="current-password" autoFocus />
-        <PasswordField label="New Password" value={next} onChange={setNext} disabled={submitting} autoComplete="new-password" />
-        <PasswordField
-          label="Confirm New Password"
-          value={confirm}
-          onChange={setConfirm}
-          disabled={submitting}
-          autoComplete="new-password"
-          error={mismatch}
-          helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}
-        />
-        <PasswordChecklist password={next} />
       </DialogContent>
       <DialogActions>
         <Button onClick={close} disabled={submitting}>
@@ -137,7 +148,6 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
         </Button>
       </DialogActions>
       </form>
-      <BusyOverlay open={submitting} title="Changing password..." subtitle="Please wait while we process your request" />
     </Dialog>
   );
 }

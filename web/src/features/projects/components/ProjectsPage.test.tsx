@@ -79,8 +79,12 @@ describe('ProjectsPage', () => {
     const { user } = renderWithProviders(<ProjectsPage />);
     await user.click(await screen.findByRole('button', { name: 'Delete project Brain MRI' }));
     await user.click(within(screen.getByRole('dialog', { name: 'Confirm Delete' })).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('button', { name: 'Deleting...', hidden: true })).toBeDisabled();
-    expect(screen.getByText('Deleting project...')).toBeInTheDocument();
+    const dialog = screen.getByRole('dialog', { name: 'Confirm Delete' });
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    // The state shows once, in the dialog it came from: no second overlay stacked above it.
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Deleting project...');
+    expect(screen.getAllByRole('status', { hidden: true })).toHaveLength(1);
+    expect(screen.getAllByText('Deleting project...', { exact: true })).toHaveLength(1);
     finish({ status: 200, data: { data: [] } });
     expect(await screen.findByText('Project deleted successfully')).toBeInTheDocument();
   });

@@ -120,11 +120,13 @@ export default function ProjectsPage() {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={busy === 'deleting'}
+        busyMessage={BUSY_TEXT.deleting}
         onConfirm={() => void confirmDelete()}
         onClose={() => setToDelete(null)}
       />
-      {/* Deleting keeps the confirm dialog open ('Deleting...'): the card then sits above it. */}
-      <BusyOverlay open={busy !== null} title={busy ? BUSY_TEXT[busy] : ''} placement={busy === 'deleting' ? 'top' : 'center'} />
+      {/* Creating and renaming close their dialog first; deleting keeps the confirm dialog open
+          and shows its state there, so no second overlay stacks over it. */}
+      <BusyOverlay open={busy === 'creating' || busy === 'saving'} title={busy ? BUSY_TEXT[busy] : ''} />
     </Box>
   );
 }

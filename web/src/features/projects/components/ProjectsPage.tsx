@@ -85,25 +85,23 @@ export default function ProjectsPage() {
         </Alert>
       )}
 
-      <Paper variant="outlined">
-        {projectsQuery.isPending ? (
+      {projectsQuery.isPending ? (
+        <Paper variant="outlined">
           <ProjectsTableSkeleton />
-        ) : (
-          <>
-            {projects.length === 0 && !loadError && (
-              <Typography variant="h5" component="h2" sx={{ px: 2, pt: 3, textAlign: 'center' }}>
-                No projects found
-              </Typography>
-            )}
+        </Paper>
+      ) : (
+        // A list that failed to load is not an empty one: the alert above says so and offers Retry.
+        (projects.length > 0 || !loadError) && (
+          <Paper variant="outlined">
             <ProjectsTable
               projects={projects}
               onAdd={openCreate}
               onEdit={(study) => setForm({ mode: 'edit', study })}
               onDelete={setToDelete}
             />
-          </>
-        )}
-      </Paper>
+          </Paper>
+        )
+      )}
 
       <ProjectFormDialog
         open={form !== null}

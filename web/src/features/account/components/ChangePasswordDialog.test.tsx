@@ -111,7 +111,7 @@ describe('ChangePasswordDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 3000 });
   });
 
-  it('shows the overlay, disables the fields and cannot be closed while submitting', async () => {
+  it('shows its busy status in the dialog, disables the fields and cannot be closed while submitting', async () => {
     let finish: () => void = () => undefined;
     const { user, fill, field, onClose } = renderDialog(() => new Promise<void>((resolve) => (finish = resolve)));
     await fill('Old-pass1', 'New-pass1!', 'New-pass1!');

@@ -166,6 +166,10 @@ describe('signed in', () => {
     await captureScreen(page, 'change-password-checklist');
 
     await next.fill(NEW_PASSWORD);
+    // The message follows the fields: with every rule green the requirements message goes at once,
+    // and the next check in the spec's order speaks (the confirmation still differs).
+    await alert.filter({ hasText: 'Passwords do not match' }).waitFor();
+    expect(await alert.allInnerTexts()).toEqual(['Passwords do not match']);
     await confirm.fill(`${NEW_PASSWORD}x`);
     // The confirmation's helper text says it before any submit.
     await dialog.locator('.MuiFormHelperText-root').filter({ hasText: 'Passwords do not match' }).waitFor();
@@ -187,6 +191,9 @@ describe('signed in', () => {
     await submit.click();
     await held.arrived;
     await overlay(page, 'Changing password...').getByText('Please wait while we process your request', { exact: true }).waitFor();
+    // Shown once, in the dialog it came from: no second overlay stacked over the dialog.
+    await dialog.getByRole('status').filter({ hasText: 'Changing password...' }).waitFor();
+    expect(await page.getByRole('status').count()).toBe(1);
     expect(await current.isDisabled()).toBe(true);
     // Closing is blocked while submitting.
     await page.keyboard.press('Escape');

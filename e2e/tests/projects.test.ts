@@ -1,11 +1,11 @@
 // The projects screen: empty state, create, rename and delete through the dialogs, pagination.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject } from '../src/api.js';
-import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { expectSideBySide, holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
+import { escapeRegExp, holdRequests, overlay, signIn, storedSession, toast, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'grace', password: 'H0pper!Cobol' };
 const NAME = 'Brain MRI 2026';
@@ -24,6 +24,32 @@ beforeAll(async () => {
 });
 
 tearDownSuite(() => ({ session, browser, portal }));
+
+const PHONE = { width: 375, height: 740 };
+
+/** The signed-in user on a phone-sized window, in the colour mode asked for (stored under 'mode'). */
+async function phoneSession(mode: 'light' | 'dark'): Promise<Session> {
+  const phone = await openSession(browser, portal.url, { viewport: PHONE, storageState: await session.context.storageState() });
+  await phone.page.goto('/home');
+  await phone.page.evaluate((m) => localStorage.setItem('mode', m), mode);
+  await phone.page.reload();
+  await phone.page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+  return phone;
+}
+
+/** Fails when the page is wider than its window: a phone user would have to scroll sideways. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Fails unless the element is fully inside the window, left to right. */
+async function expectInView(locator: Locator, width: number): Promise<void> {
+  const box = await locator.boundingBox();
+  if (box === null) throw new Error('not on screen');
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(width);
+}
 
 function projectsTable(page: Page) {
   return page.getByRole('table', { name: 'Projects' });
@@ -44,7 +70,24 @@ describe('projects', () => {
     await page.getByRole('button', { name: 'Add Study' }).waitFor();
     const headers = await projectsTable(page).getByRole('columnheader').allInnerTexts();
     expect(headers).toEqual(['Name', 'Date Created', 'Date Updated', 'Actions']);
+    // One state with one action: the title, the table's text, the description and 'Add Study'
+    // together, and no second title or button for the same thing.
+    const state = page.getByRole('group', { name: 'No projects found' });
+    await state.getByText('No studies found', { exact: true }).waitFor();
+    await state.getByText('Create your first project to start organizing your projects.', { exact: true }).waitFor();
+    expect(await state.getByRole('button').allInnerTexts()).toEqual(['Add Study']);
+    expect(await page.getByRole('button', { name: 'Add Study' }).count()).toBe(1);
+    expect(await page.getByText('No projects found', { exact: true }).count()).toBe(1);
     await captureScreen(page, 'projects-empty');
+    for (const mode of ['light', 'dark'] as const) {
+      const phone = await phoneSession(mode);
+      const phoneState = phone.page.getByRole('group', { name: 'No projects found' });
+      expect(await phoneState.getByRole('button').allInnerTexts()).toEqual(['Add Study']);
+      await expectInView(phoneState.getByRole('button', { name: 'Add Study' }), PHONE.width);
+      await expectNoSidewaysScroll(phone.page);
+      await captureScreen(phone.page, `projects-empty-phone-${mode}`);
+      await phone.context.close();
+    }
     // The empty table's 'Add Study' opens the same create dialog.
     await page.getByRole('button', { name: 'Add Study' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Project' });
@@ -86,6 +129,13 @@ describe('projects', () => {
     const today = new Date().toLocaleDateString('en-GB', { timeZone: 'UTC' });
     expect(cells.slice(1, 3)).toEqual([today, today]);
     await captureScreen(page, 'projects-one-row');
+    // Hovering a date shows its local date and time (rows changed on one day differ by the time).
+    await row.getByRole('cell').nth(2).getByText(today, { exact: true }).hover();
+    const tooltip = page.getByRole('tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.innerText()).toMatch(new RegExp(`^${escapeRegExp(today)}, \\d{2}:\\d{2}:\\d{2}$`));
+    await captureScreen(page, 'projects-date-time');
+    await moveAwayFromTooltips(page);
   });
 
   test('rename a project: the dialog starts from its name', async () => {
@@ -124,6 +174,45 @@ describe('projects', () => {
     expect(await shownNames(page)).toHaveLength(7);
   });
 
+  test('on a phone each project is a card with its name, dates and actions in view, and nothing scrolls sideways', async () => {
+    for (const mode of ['light', 'dark'] as const) {
+      const { page, context } = await phoneSession(mode);
+      const cards = page.getByRole('list', { name: 'Projects' }).getByRole('listitem');
+      await cards.first().waitFor();
+      expect(await page.getByRole('table').count()).toBe(0);
+      expect(await cards.count()).toBe(5);
+      for (const card of await cards.all()) {
+        const name = await card.getByRole('link').innerText();
+        await card.getByText(/^Date Created: \d{2}\/\d{2}\/\d{4}$/).waitFor();
+        await card.getByText(/^Date Updated: \d{2}\/\d{2}\/\d{4}$/).waitFor();
+        await expectInView(card.getByRole('link', { name, exact: true }), PHONE.width);
+        await expectInView(card.getByRole('button', { name: `Edit project ${name}` }), PHONE.width);
+        await expectInView(card.getByRole('button', { name: `Delete project ${name}` }), PHONE.width);
+      }
+      await expectNoSidewaysScroll(page);
+      await captureScreen(page, `projects-phone-${mode}`);
+      // The pager fits too, and the last card's actions work from the phone.
+      await page.getByRole('button', { name: 'Go to next page' }).click();
+      await page.getByText('6–7 of 7', { exact: true }).waitFor();
+      await expectNoSidewaysScroll(page);
+      const last = page.getByRole('listitem', { name: RENAMED });
+      await last.getByRole('button', { name: `Edit project ${RENAMED}` }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit Project' });
+      expect(await edit.getByRole('textbox', { name: 'Project Name' }).inputValue()).toBe(RENAMED);
+      await expectNoSidewaysScroll(page);
+      await captureScreen(page, `project-edit-phone-${mode}`);
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await last.getByRole('button', { name: `Delete project ${RENAMED}` }).click();
+      const confirm = page.getByRole('dialog', { name: 'Confirm Delete' });
+      await confirm.getByText('Are you sure you want to delete this project?', { exact: true }).waitFor();
+      await captureScreen(page, `project-delete-phone-${mode}`);
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await context.close();
+    }
+  });
+
   test('delete a project through the confirmation dialog', async () => {
     const { page } = session;
     await page.getByRole('button', { name: `Delete project ${RENAMED}` }).click();
@@ -134,8 +223,9 @@ describe('projects', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await held.arrived;
     await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
-    await overlay(page, 'Deleting project...').waitFor();
-    await expectSideBySide(overlay(page, 'Deleting project...'), dialog.getByRole('button', { name: 'Deleting...' }));
+    // The state is shown once, inside the dialog it came from, not by a second overlay above it.
+    await dialog.getByRole('status').filter({ hasText: 'Deleting project...' }).waitFor();
+    expect(await page.getByRole('status').count()).toBe(1);
     await captureScreen(page, 'project-deleting');
     held.release();
     await toast(page, 'Project deleted successfully').waitFor();

@@ -5,6 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useId } from 'react';
+import { BusyStatus } from './BusyOverlay';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -13,13 +14,15 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   busyLabel?: string;
   busy?: boolean;
+  /** Shown in the dialog while busy (e.g. 'Deleting project...'), instead of an overlay above it. */
+  busyMessage?: string;
   onConfirm: () => void;
   onClose: () => void;
 }
 
 /** A destructive action asks first; while it runs the dialog cannot be dismissed. */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, message, confirmLabel, busyLabel, busy = false, onConfirm, onClose } = props;
+  const { open, title, message, confirmLabel, busyLabel, busy = false, busyMessage, onConfirm, onClose } = props;
   const titleId = useId();
   const textId = useId();
   return (
@@ -34,6 +37,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={textId}>{message}</DialogContentText>
+        {busy && busyMessage && <BusyStatus title={busyMessage} layout="inline" />}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>

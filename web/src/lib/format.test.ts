@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDicomDate, formatFileSize } from './format';
+import { formatDate, formatDateTime, formatDicomDate, formatFileSize } from './format';
 
 describe('formatFileSize', () => {
   it.each([
@@ -29,6 +29,19 @@ describe('formatDate', () => {
 
   it.each([null, undefined, '', 'not a date'])("shows 'N/A' for %s", (value) => {
     expect(formatDate(value)).toBe('N/A');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('uses the local date and time format, so two times on one day differ', () => {
+    const morning = '2026-03-01T08:15:00Z';
+    const evening = '2026-03-01T19:40:00Z';
+    expect(formatDateTime(morning)).toBe(new Date(morning).toLocaleString());
+    expect(formatDateTime(morning)).not.toBe(formatDateTime(evening));
+  });
+
+  it.each([null, undefined, '', 'not a date'])("shows 'N/A' for %s", (value) => {
+    expect(formatDateTime(value)).toBe('N/A');
   });
 });
 

@@ -19,6 +19,16 @@ export function formatDate(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString();
 }
 
+/**
+ * The local date and time, for a hover over a date: rows changed on the same day read the same
+ * date, and only the time tells them apart. 'N/A' when missing or unreadable.
+ */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return 'N/A';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleString();
+}
+
 /** DICOM dates come as YYYYMMDD; shown as YYYY-MM-DD, anything else as given. */
 export function formatDicomDate(value: string | null | undefined): string | null {
   if (!value) return null;

@@ -65,6 +65,40 @@ describe('ChangePasswordDialog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('New password must be different from the current one');
   });
 
+  it('lets the message follow the fields: it changes as they are fixed and goes once all is well', async () => {
+    const { user, field, fill } = renderDialog();
+    await fill('Old-pass1', 'weak', 'weak');
+    await user.type(field('Confirm New Password'), '{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent('Password does not meet all requirements');
+
+    // Every rule turns green: the requirement message goes, the next check in order speaks.
+    await user.type(field('New Password'), 'Pass1!');
+    expect(rule('One special character (!@#$%^&*)')).not.toHaveTextContent('not met');
+    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+    expect(screen.queryByText('Password does not meet all requirements')).not.toBeInTheDocument();
+
+    await user.type(field('Confirm New Password'), 'Pass1!');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(submitButton()).toBeEnabled();
+
+    // Breaking a rule again brings its message back.
+    await user.type(field('New Password'), '{Backspace}');
+    expect(screen.getByRole('alert')).toHaveTextContent('Password does not meet all requirements');
+  });
+
+  it('keeps a refusal from the server until the next attempt, and no check message before any attempt', async () => {
+    fakeApi({ 'POST /password_reset': { status: 422, data: { message: 'Current password is incorrect' } } });
+    const { user, field, fill } = renderDialog();
+    await fill('Wrong-pass1', 'New', '');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.type(field('New Password'), '-pass1!');
+    await user.type(field('Confirm New Password'), 'New-pass1!');
+    await user.click(submitButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Current password is incorrect');
+    await user.type(field('Current Password'), 'x');
+    expect(screen.getByRole('alert')).toHaveTextContent('Current password is incorrect');
+  });
+
   it('sends the change, shows the success banner, clears the fields and closes', async () => {
     const api = fakeApi({ 'POST /password_reset': { status: 200, data: { data: { message: 'ok' } } } });
     const { user, fill, field, onClose } = renderDialog();
@@ -77,13 +111,16 @@ describe('ChangePasswordDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 3000 });
   });
 
-  it('shows the overlay, disables the fields and cannot be closed while submitting', async () => {
+  it('shows its busy status in the dialog, disables the fields and cannot be closed while submitting', async () => {
     let finish: () => void = () => undefined;
     const { user, fill, field, onClose } = renderDialog(() => new Promise<void>((resolve) => (finish = resolve)));
     await fill('Old-pass1', 'New-pass1!', 'New-pass1!');
     await user.click(submitButton());
-    expect(await screen.findByText('Changing password...')).toBeInTheDocument();
-    expect(screen.getByText('Please wait while we process your request')).toBeInTheDocument();
+    // The status sits in the dialog itself, not in an overlay stacked over it.
+    const status = await within(screen.getByRole('dialog', { name: 'Change Password' })).findByRole('status');
+    expect(status).toHaveTextContent('Changing password...');
+    expect(status).toHaveTextContent('Please wait while we process your request');
+    expect(screen.getAllByRole('status', { hidden: true })).toHaveLength(1);
     expect(field('New Password')).toBeDisabled();
     await user.keyboard('{Escape}');
     expect(onClose).not.toHaveBeenCalled();

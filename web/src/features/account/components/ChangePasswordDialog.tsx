@@ -5,7 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { BusyOverlay } from '../../../components/BusyOverlay';
+import Box from '@mui/material/Box';
+import { BusyStatus } from '../../../components/BusyOverlay';
 import { changePassword as defaultChangePassword, passwordErrorMessage } from '../api/password-api';
 import { PASSWORDS_DO_NOT_MATCH, passwordIsValid, validatePasswordChange } from '../password-rules';
 import { PasswordChecklist } from './PasswordChecklist';
@@ -25,7 +26,10 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // A check's message follows the fields once the user has tried to send them; the server's
+  // answer is about the attempt it refused, so it stays until the next attempt or until dismissed.
+  const [checksShown, setChecksShown] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [succeeded, setSucceeded] = useState(false);
 
@@ -42,7 +46,8 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     setCurrent('');
     setNext('');
     setConfirm('');
-    setError(null);
+    setChecksShown(false);
+    setServerError(null);
   };
 
   const close = () => {
@@ -54,16 +59,16 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
 
   const submit = async () => {
     if (submitting) return;
-    const problem = validatePasswordChange({ current, next, confirm });
-    setError(problem);
-    if (problem) return;
+    setServerError(null);
+    setChecksShown(true);
+    if (validatePasswordChange({ current, next, confirm })) return;
     setSubmitting(true);
     try {
       await changePassword({ userid: userId, old_password: current, new_password: next });
       reset();
       setSucceeded(true);
     } catch (failure) {
-      setError(passwordErrorMessage(failure));
+      setServerError(passwordErrorMessage(failure));
     } finally {
       setSubmitting(false);
     }
@@ -82,6 +87,11 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     void submit();
   };
 
+  const error = serverError ?? (checksShown ? validatePasswordChange({ current, next, confirm }) : null);
+  const dismissError = () => {
+    setServerError(null);
+    setChecksShown(false);
+  };
   const mismatch = confirm.length > 0 && confirm !== next;
   const canSubmit = !submitting && passwordIsValid(next) && next === confirm;
 
@@ -95,29 +105,39 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     >
       <form onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <DialogTitle id="change-password-title">Change Password</DialogTitle>
-      <DialogContent>
-        {succeeded && (
-          <Alert severity="success" sx={{ mb: 1 }}>
-            Password changed successfully
-          </Alert>
+      {/* While the change is sent its status covers the form in this dialog (spec §2's overlay
+          texts): a second overlay stacked on the dialog showed the one state twice, half hidden.
+          The disabled fields stay in place underneath, so the dialog keeps its size. */}
+      <DialogContent sx={{ position: 'relative' }}>
+        <Box sx={{ visibility: submitting ? 'hidden' : 'visible' }}>
+          {succeeded && (
+            <Alert severity="success" sx={{ mb: 1 }}>
+              Password changed successfully
+            </Alert>
+          )}
+          {error && (
+            <Alert severity="error" sx={{ mb: 1 }} onClose={dismissError}>
+              {error}
+            </Alert>
+          )}
+          <PasswordField label="Current Password" value={current} onChange={setCurrent} disabled={submitting} autoComplete="current-password" autoFocus />
+          <PasswordField label="New Password" value={next} onChange={setNext} disabled={submitting} autoComplete="new-password" />
+          <PasswordField
+            label="Confirm New Password"
+            value={confirm}
+            onChange={setConfirm}
+            disabled={submitting}
+            autoComplete="new-password"
+            error={mismatch}
+            helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}
+          />
+          <PasswordChecklist password={next} />
+        </Box>
+        {submitting && (
+          <Box sx={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 3 }}>
+            <BusyStatus title="Changing password..." subtitle="Please wait while we process your request" />
+          </Box>
         )}
-        {error && (
-          <Alert severity="error" sx={{ mb: 1 }} onClose={() => setError(null)}>
-            {error}
-          </Alert>
-        )}
-        <PasswordField label="Current Password" value={current} onChange={setCurrent} disabled={submitting} autoComplete="current-password" autoFocus />
-        <PasswordField label="New Password" value={next} onChange={setNext} disabled={submitting} autoComplete="new-password" />
-        <PasswordField
-          label="Confirm New Password"
-          value={confirm}
-          onChange={setConfirm}
-          disabled={submitting}
-          autoComplete="new-password"
-          error={mismatch}
-          helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}
-        />
-        <PasswordChecklist password={next} />
       </DialogContent>
       <DialogActions>
         <Button onClick={close} disabled={submitting}>
@@ -128,7 +148,6 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
         </Button>
       </DialogActions>
       </form>
-      <BusyOverlay open={submitting} title="Changing password..." subtitle="Please wait while we process your request" />
     </Dialog>
   );
 }

@@ -17,6 +17,34 @@ describe('ProjectsPage', () => {
     expect(screen.getByRole('button', { name: 'Add Study' })).toBeInTheDocument();
   });
 
+  it('lays the empty texts out as one state with one action inside it', async () => {
+    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } } });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    const state = await screen.findByRole('group', { name: 'No projects found' });
+    expect(within(state).getByText('No studies found')).toBeInTheDocument();
+    expect(within(state).getByText('Create your first project to start organizing your projects.')).toBeInTheDocument();
+    expect(within(state).getAllByRole('button').map((b) => b.textContent)).toEqual(['Add Study']);
+    // One empty state on the page: the title is not repeated outside it.
+    expect(screen.getAllByText(/^No (projects|studies) found$/)).toHaveLength(2);
+    expect(screen.getAllByRole('heading', { name: 'No projects found' })).toHaveLength(1);
+    await user.click(within(state).getByRole('button', { name: 'Add Study' }));
+    expect(screen.getByRole('dialog', { name: 'Create Project' })).toBeInTheDocument();
+  });
+
+  it('does not call a list that failed to load empty, and offers to load it again', async () => {
+    let fail = true;
+    fakeApi({
+      'GET /study-petitions': () => (fail ? { status: 500 } : { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } }),
+    });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    expect(await screen.findByText('Internal Server Error: A server error has occurred. Please try again later.')).toBeInTheDocument();
+    expect(screen.queryByText('No projects found')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add Study' })).not.toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'Brain MRI' })).toBeInTheDocument();
+  });
+
   it("creates a project as valid and 'Pendant', then lists it", async () => {
     let listed = [aProject({ id: 1, name: 'Brain MRI' })];
     const api = fakeApi({
@@ -79,8 +107,12 @@ describe('ProjectsPage', () => {
     const { user } = renderWithProviders(<ProjectsPage />);
     await user.click(await screen.findByRole('button', { name: 'Delete project Brain MRI' }));
     await user.click(within(screen.getByRole('dialog', { name: 'Confirm Delete' })).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('button', { name: 'Deleting...', hidden: true })).toBeDisabled();
-    expect(screen.getByText('Deleting project...')).toBeInTheDocument();
+    const dialog = screen.getByRole('dialog', { name: 'Confirm Delete' });
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    // The state shows once, in the dialog it came from: no second overlay stacked above it.
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Deleting project...');
+    expect(screen.getAllByRole('status', { hidden: true })).toHaveLength(1);
+    expect(screen.getAllByText('Deleting project...', { exact: true })).toHaveLength(1);
     finish({ status: 200, data: { data: [] } });
     expect(await screen.findByText('Project deleted successfully')).toBeInTheDocument();
   });

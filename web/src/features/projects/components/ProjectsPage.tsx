@@ -85,25 +85,23 @@ export default function ProjectsPage() {
         </Alert>
       )}
 
-      <Paper variant="outlined">
-        {projectsQuery.isPending ? (
+      {projectsQuery.isPending ? (
+        <Paper variant="outlined">
           <ProjectsTableSkeleton />
-        ) : (
-          <>
-            {projects.length === 0 && !loadError && (
-              <Typography variant="h5" component="h2" sx={{ px: 2, pt: 3, textAlign: 'center' }}>
-                No projects found
-              </Typography>
-            )}
+        </Paper>
+      ) : (
+        // A list that failed to load is not an empty one: the alert above says so and offers Retry.
+        (projects.length > 0 || !loadError) && (
+          <Paper variant="outlined">
             <ProjectsTable
               projects={projects}
               onAdd={openCreate}
               onEdit={(study) => setForm({ mode: 'edit', study })}
               onDelete={setToDelete}
             />
-          </>
-        )}
-      </Paper>
+          </Paper>
+        )
+      )}
 
       <ProjectFormDialog
         open={form !== null}
@@ -120,11 +118,13 @@ export default function ProjectsPage() {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={busy === 'deleting'}
+        busyMessage={BUSY_TEXT.deleting}
         onConfirm={() => void confirmDelete()}
         onClose={() => setToDelete(null)}
       />
-      {/* Deleting keeps the confirm dialog open ('Deleting...'): the card then sits above it. */}
-      <BusyOverlay open={busy !== null} title={busy ? BUSY_TEXT[busy] : ''} placement={busy === 'deleting' ? 'top' : 'center'} />
+      {/* Creating and renaming close their dialog first; deleting keeps the confirm dialog open
+          and shows its state there, so no second overlay stacks over it. */}
+      <BusyOverlay open={busy === 'creating' || busy === 'saving'} title={busy ? BUSY_TEXT[busy] : ''} />
     </Box>
   );
 }

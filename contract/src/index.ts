@@ -124,6 +124,9 @@ export const ZDicomFields = z.object({
   rows: z.number().int().nullable(),
   columns: z.number().int().nullable(),
   number_of_frames: z.number().int().nullable(),
+  /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
+  patient_name: z.string().nullable(),
+  patient_id: z.string().nullable(),
 });
 export type TDicomFields = z.infer<typeof ZDicomFields>;
 

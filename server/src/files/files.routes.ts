@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { ZFilesQuery, type TFilesQuery } from '@portal/contract';
 import { idParam, parseId } from '../http/params.js';
+import { parse } from '../http/validate.js';
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
@@ -7,11 +9,19 @@ import { sendDownload } from './download-response.js';
 import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
 
+/** The spec's call, unchanged, unless the caller asks to search, filter, sort or page. */
+function isFinding(find: TFilesQuery): boolean {
+  return Object.values(find).some((value) => value !== undefined);
+}
+
 export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions) {
   return (app: FastifyInstance) => {
     app.get('/study-petitions-files', async (request) => {
       const { study_petition_id: projectId } = request.query as Record<string, unknown>;
-      return { data: await files.list(sessionOf(request).actor, parseId(projectId, 'Project')) };
+      const find = parse(ZFilesQuery, request.query);
+      const { actor } = sessionOf(request);
+      if (!isFinding(find)) return { data: await files.list(actor, parseId(projectId, 'Project')) };
+      return files.find(actor, parseId(projectId, 'Project'), find);
     });
 
     app.post('/upload-study-petitions-files', async (request, reply) => {

@@ -10,6 +10,7 @@ import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
+import { studiesRoutes } from './studies/studies.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(projectsRoutes(services.projects));
       await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(contentsRoutes(services.contents, services.storage));
+      await api.register(studiesRoutes(services.studies));
     },
     { prefix: API_PREFIX },
   );

@@ -21,6 +21,8 @@ import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
 import { processUploadJob } from './files/process-upload.job.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
+import { StudiesRepository } from './studies/studies.repository.js';
+import { StudiesService } from './studies/studies.service.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -40,6 +42,7 @@ export interface Services {
   projects: ProjectsService;
   files: FilesService;
   contents: ContentsService;
+  studies: StudiesService;
 }
 
 export function createServices(handle: DatabaseHandle, config: Config, storage: Storage): Services {
@@ -72,6 +75,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     storage,
     files,
     contents: new ContentsService(files, repos.entries),
+    studies: new StudiesService(projects, new StudiesRepository(db)),
   };
 }
 

@@ -12,5 +12,10 @@ describe('the OpenAPI description', () => {
     const file = JSON.stringify(doc.paths['/study-petitions-files']!.get!.responses['200']);
     expect(file).toContain('sha256');
     expect(file).toContain('processing');
+    const files = doc.paths['/study-petitions-files']!.get! as unknown as { parameters: { name: string; schema: { enum?: string[] } }[] };
+    expect(files.parameters.map((p) => p.name)).toEqual(['study_petition_id', 'q', 'sort', 'order', 'page', 'per_page', 'status']);
+    expect(files.parameters.find((p) => p.name === 'sort')!.schema.enum).toEqual(['file', 'filesize', 'created_at', 'updated_at']);
+    const studies = JSON.stringify(doc.paths['/study-petitions/{id}/studies']!.get!.responses['200']);
+    for (const field of ['study_instance_uid', 'patient_name', 'modalities', 'series_instance_uid', 'sources', 'per_page', 'total']) expect(studies).toContain(field);
   });
 });

@@ -1,6 +1,12 @@
 // The OpenAPI description served at /api/v1/openapi.json, built from the same zod schemas the
 // server validates with, so it cannot drift from the code.
 import {
+  FILE_SORT_KEYS,
+  LIST_PAGE_MAX,
+  LIST_PER_PAGE_DEFAULT,
+  LIST_PER_PAGE_MAX,
+  LIST_Q_MAX,
+  STUDY_SORT_KEYS,
   ZCompany,
   ZCreateProject,
   ZErrorBody,
@@ -9,7 +15,10 @@ import {
   ZLoginResponse,
   ZPasswordResetRequest,
   ZProject,
+  ZFilesList,
+  ZProcessingStatus,
   ZProjectFile,
+  ZProjectStudies,
   ZUpdateProject,
   ZUser,
 } from '@portal/contract';
@@ -21,6 +30,19 @@ const list = (s: ZodType) => json(z.object({ data: z.array(s) }));
 const ok = (description: string, content?: object) => ({ description, ...(content ? { content } : {}) });
 const error = (description: string) => ({ description, content: json(ZErrorBody) });
 const idParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
+
+const query = (name: string, description: string, schema: object) => ({ name, in: 'query', required: false, description, schema });
+
+/** The finding parameters both tables share (issue 14, item 6). */
+function findingParams(sortKeys: readonly string[], qDescription: string, defaultSort: string) {
+  return [
+    query('q', `${qDescription}; a substring, letters without case, % and _ matched as themselves`, { type: 'string', maxLength: LIST_Q_MAX }),
+    query('sort', `Sort key (default: ${defaultSort})`, { type: 'string', enum: [...sortKeys] }),
+    query('order', 'asc (the default with a sort key) or desc; ties are broken by id in the same direction', { type: 'string', enum: ['asc', 'desc'] }),
+    query('page', '1-based page number', { type: 'integer', minimum: 1, maximum: LIST_PAGE_MAX, default: 1 }),
+    query('per_page', 'Rows per page', { type: 'integer', minimum: 1, maximum: LIST_PER_PAGE_MAX, default: LIST_PER_PAGE_DEFAULT }),
+  ];
+}
 
 const STANDARD_ERRORS = {
   '401': error('No session, or an expired, revoked or unknown token'),
@@ -94,9 +116,32 @@ export function openApiDocument(): object {
         }),
       },
       '/study-petitions-files': {
-        get: operation('Files of a project, with processing status and summary', { '200': ok('Files', list(ZProjectFile)) }, {
-          parameters: [{ name: 'study_petition_id', in: 'query', required: true, schema: { type: 'integer' } }],
-        }),
+        get: operation(
+          'Files of a project, with processing status and summary. Without q, sort, order, status, page and per_page: every file, newest first, and no `page` in the answer (the spec’s call); with any of them: one page, with `page: {page, per_page, total}` beside `data`',
+          { '200': ok('Files', json(ZFilesList)), '400': error('A bad finding parameter, named in the message') },
+          {
+            parameters: [
+              { name: 'study_petition_id', in: 'query', required: true, schema: { type: 'integer' } },
+              ...findingParams(FILE_SORT_KEYS, 'Search by file name', 'newest first'),
+              query('status', `Processing status (${ZProcessingStatus.options.join(', ')}), or several separated by commas`, {
+                type: 'string',
+                example: 'pending,processing',
+              }),
+            ],
+          },
+        ),
+      },
+      '/study-petitions/{id}/studies': {
+        get: operation(
+          'The project’s studies across its live uploads: each SOP Instance UID counted once, with series, modalities and the uploads holding them; paged, with the total',
+          { '200': ok('Studies', json(ZProjectStudies)), '400': error('A bad or unknown parameter, named in the message') },
+          {
+            parameters: [
+              idParam('id'),
+              ...findingParams(STUDY_SORT_KEYS, 'Search by patient name or ID, study or series description, study or series UID', 'study_date desc, studies without a date last'),
+            ],
+          },
+        ),
       },
       '/upload-study-petitions-files': {
         post: operation(

@@ -138,7 +138,7 @@ export function openApiDocument(): object {
           {
             parameters: [
               idParam('id'),
-              ...findingParams(STUDY_SORT_KEYS, 'Search by patient name or ID, study or series description, study or series UID', 'study_date desc, studies without a date last'),
+              ...findingParams(STUDY_SORT_KEYS, 'Search by patient name or ID, study description or Study Instance UID', 'study_date desc, studies without a date last'),
             ],
           },
         ),

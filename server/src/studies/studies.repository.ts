@@ -65,22 +65,23 @@ export class StudiesRepository {
     return query;
   }
 
-  /** One page of studies and how many match. Descriptive fields: the least value when uploads disagree. */
+  /**
+   * One page of studies and how many match, in one pass over the project's instances (the total is
+   * a window over the groups). Descriptive fields: the least value when uploads disagree.
+   */
   async page(projectId: number, scope: Scope, find: StudyFind): Promise<{ rows: StudyRow[]; total: number }> {
     let grouped = this.instances(projectId, scope).groupBy('e.study_instance_uid');
     if (find.q) {
-      // A study matches when any of its instances does, and then shows all of them.
+      // The values a study shows are matched, once per study rather than once per instance.
       const q = find.q;
       const words = nameWords(q);
       const matches: Expression<SqlBool>[] = [
-        containsText(sql.ref('e.patient_id'), q),
-        containsText(sql.ref('e.study_description'), q),
-        containsText(sql.ref('e.series_description'), q),
+        containsText(sql`min(${sql.ref('e.patient_id')})`, q),
+        containsText(sql`min(${sql.ref('e.study_description')})`, q),
         containsText(sql.ref('e.study_instance_uid'), q),
-        containsText(sql.ref('e.series_instance_uid'), q),
       ];
-      if (words) matches.push(containsText(sql`replace(replace(${sql.ref('e.patient_name')}, '^', ' '), '=', ' ')`, words));
-      grouped = grouped.having(sql<SqlBool>`max(case when ${sql.join(matches, sql` or `)} then 1 else 0 end)`, '=', 1);
+      if (words) matches.push(containsText(sql`replace(replace(min(${sql.ref('e.patient_name')}), '^', ' '), '=', ' ')`, words));
+      grouped = grouped.having(sql<SqlBool>`${sql.join(matches, sql` or `)}`);
     }
     const sortValue = {
       study_date: sql`min(e.study_date)`,
@@ -88,7 +89,7 @@ export class StudiesRepository {
       patient_name: sql`lower(min(e.patient_name))`,
       instances: sql`count(distinct e.sop_instance_uid)`,
     }[find.sort];
-    const rowsQuery = grouped
+    const rows = await grouped
       .select((eb) => [
         'e.study_instance_uid',
         eb.fn.min('e.patient_name').as('patient_name'),
@@ -96,20 +97,32 @@ export class StudiesRepository {
         eb.fn.min('e.study_date').as('study_date'),
         eb.fn.min('e.study_description').as('study_description'),
         eb.fn.count<number | string>('e.sop_instance_uid').distinct().as('instances'),
+        eb.fn.countAll<number | string>().over().as('total'),
       ])
       // Studies without the value come last in either order, the same on both engines.
       .orderBy(sql`${sortValue} is null`)
       .orderBy(sortValue, find.order)
       .orderBy('e.study_instance_uid', find.order)
       .offset(find.offset)
-      .limit(find.limit);
-    const countQuery = this.db
-      .selectFrom(grouped.select('e.study_instance_uid').as('s'))
-      .select((eb) => eb.fn.countAll<number | string>().as('n'));
-    const [rows, count] = await Promise.all([rowsQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
+      .limit(find.limit)
+      .execute();
+    const first = rows[0];
+    // Past the last page there is no row to carry the total: count the groups alone.
+    const total = first
+      ? Number(first.total)
+      : find.offset === 0
+        ? 0
+        : Number(
+            (
+              await this.db
+                .selectFrom(grouped.select('e.study_instance_uid').as('s'))
+                .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
     return {
-      rows: rows.map((r) => ({ ...r, study_instance_uid: r.study_instance_uid!, instances: Number(r.instances) })),
-      total: Number(count.n),
+      rows: rows.map(({ total: _total, ...r }) => ({ ...r, study_instance_uid: r.study_instance_uid!, instances: Number(r.instances) })),
+      total,
     };
   }
 

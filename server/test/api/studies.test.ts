@@ -224,7 +224,7 @@ describe.each(dialects())("a project's studies on %s", (dialect) => {
     },
   );
 
-  it('searches patient name (as shown or as written) and ID, descriptions and UIDs, wildcards literally', async () => {
+  it('searches what a study shows: patient name (as shown or as written) and ID, description and UID, wildcards literally', async () => {
     const found = async (q: string) => {
       const answer = await studies(`?q=${encodeURIComponent(q)}&sort=instances&order=desc`);
       expect(answer.status).toBe(200);
@@ -238,12 +238,13 @@ describe.each(dialects())("a project's studies on %s", (dialect) => {
     expect(await found('doe^peter')).toEqual([ct]);
     expect(await found('DOE')).toEqual([ct, cr]);
     expect(await found('98890234')).toEqual([ct]);
-    expect(await found('second SERIES')).toEqual([ct]);
+    // A series' description is inside the study, not on its row: not searched.
+    expect(await found('second SERIES')).toEqual([]);
     expect(await found('spine comp')).toEqual([cr]);
     expect(await found(rtdose.slice(-9))).toEqual([rtdose]);
     expect(await found('山田')).toEqual([headers.get('s37_OT_charset_iso2022_japanese.dcm')!.study]);
     // Every instance of a matching study still counts.
-    expect((await studies('?q=second%20series')).body.data[0].instances).toBe(6);
+    expect((await studies('?q=peter')).body.data[0].instances).toBe(6);
     for (const literal of ['%', '_', '\\', '1.2.%.9']) expect([literal, await found(literal)]).toEqual([literal, []]);
     expect(await found('1.2.')).toEqual(expect.arrayContaining([rtdose]));
   });

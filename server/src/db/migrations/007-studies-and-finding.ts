@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // The project's studies show who each study is of (issue 14, item 5). Entries recorded before
-  // this migration keep null here until their upload is processed again.
+  // this migration keep null here: their headers are not read again.
   await db.schema.alterTable('file_entries').addColumn('patient_name', 'text').execute();
   await db.schema.alterTable('file_entries').addColumn('patient_id', 'text').execute();
 

@@ -38,6 +38,7 @@ export const ZPasswordResetRequest = z.strictObject({
   new_password: z.string().max(1024),
 });
 export type TPasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
+export const ZPasswordResetResponse = z.object({ data: z.object({ message: z.string() }) });
 
 export const ZProject = z.object({
   id: z.number().int(),
@@ -81,6 +82,9 @@ export const ZProjectFile = z.object({
 export type TProjectFile = z.infer<typeof ZProjectFile>;
 
 export const ZErrorBody = z.object({ message: z.string() });
+
+/** Lists and single objects travel as {data: [...]} (DESIGN §4); login's answer alone is bare. */
+export const listResponse = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** Spec §5: the characters that count as "special" in a new password. */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
@@ -163,6 +167,9 @@ export const ZFileContents = z.object({
   studies: z.array(ZStudyNode),
 });
 export type TFileContents = z.infer<typeof ZFileContents>;
+/** The contents travel wrapped in {data} like every other answer; this is the only shape sent. */
+export const ZFileContentsResponse = z.object({ data: ZFileContents });
+export type TFileContentsResponse = z.infer<typeof ZFileContentsResponse>;
 
 export const PROJECT_NAME_REQUIRED = 'The name of the study is required';
 export const PROJECT_NAME_MAX = 255;
@@ -222,20 +229,27 @@ function wholeNumber(min: number, max: number, message: string) {
   return z
     .custom<string>((value) => typeof value === 'string' && /^[0-9]{1,10}$/.test(value), { error: message })
     .transform(Number)
-    .pipe(z.number().min(min, { error: message }).max(max, { error: message }));
+    .pipe(z.number().min(min, { error: message }).max(max, { error: message }))
+    .meta({ type: 'integer', minimum: min, maximum: max });
 }
 
 function oneOf<const T extends readonly [string, ...string[]]>(values: T, message: string) {
-  return single(message).pipe(z.enum(values, { error: message }));
+  // Documented as the enum it is (a custom check has no JSON Schema of its own).
+  return single(message)
+    .pipe(z.enum(values, { error: message }))
+    .meta({ type: 'string', enum: [...values] });
 }
 
 const listParams = {
   q: single('must be given once, as text')
     .pipe(z.string().max(LIST_Q_MAX, { error: `must be at most ${LIST_Q_MAX} characters` }))
+    .meta({ type: 'string', maxLength: LIST_Q_MAX, description: 'A substring to find; letters without case, % and _ match themselves' })
     .optional(),
   order: oneOf(['asc', 'desc'], 'must be asc or desc').optional(),
-  page: wholeNumber(1, LIST_PAGE_MAX, 'must be a whole number from 1').optional(),
-  per_page: wholeNumber(1, LIST_PER_PAGE_MAX, `must be a whole number from 1 to ${LIST_PER_PAGE_MAX}`).optional(),
+  page: wholeNumber(1, LIST_PAGE_MAX, 'must be a whole number from 1').meta({ description: '1-based page number (default 1)' }).optional(),
+  per_page: wholeNumber(1, LIST_PER_PAGE_MAX, `must be a whole number from 1 to ${LIST_PER_PAGE_MAX}`)
+    .meta({ description: `Rows per page (default ${LIST_PER_PAGE_DEFAULT})` })
+    .optional(),
 };
 
 /** Columns of the files table the server sorts by; without `sort`, newest first. */
@@ -250,7 +264,8 @@ export const ZStatusFilter = z
   .custom<string>((value) => typeof value === 'string' && value.split(',').every((s) => (STATUSES as readonly string[]).includes(s.trim())), {
     error: STATUS_MESSAGE,
   })
-  .transform((value) => [...new Set(value.split(',').map((s) => s.trim()))] as TProcessingStatus[]);
+  .transform((value) => [...new Set(value.split(',').map((s) => s.trim()))] as TProcessingStatus[])
+  .meta({ type: 'string', example: 'pending,processing', description: `${STATUSES.join(', ')}, or several separated by commas` });
 
 /**
  * GET /study-petitions-files?study_petition_id=&q=&sort=&order=&status=&page=&per_page=. Without

@@ -133,6 +133,9 @@ export const ZDicomFields = z.object({
   rows: z.number().int().nullable(),
   columns: z.number().int().nullable(),
   number_of_frames: z.number().int().nullable(),
+  /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
+  patient_name: z.string().nullable(),
+  patient_id: z.string().nullable(),
 });
 export type TDicomFields = z.infer<typeof ZDicomFields>;
 
@@ -204,3 +207,118 @@ export const ZUpdateProject = z.strictObject({
   updated_at: z.string().max(64).optional(),
 });
 export type TUpdateProject = z.infer<typeof ZUpdateProject>;
+
+/**
+ * Finding things (issue 14, item 6): the files table and the project's studies are searched,
+ * sorted, filtered and paged by the server. `page` is 1-based; the answer's `page.total` counts
+ * every match, not only this page.
+ */
+export const LIST_PER_PAGE_DEFAULT = 25;
+export const LIST_PER_PAGE_MAX = 500;
+export const LIST_PAGE_MAX = 1_000_000;
+export const LIST_Q_MAX = 200;
+
+export const ZSortOrder = z.enum(['asc', 'desc']);
+export type TSortOrder = z.infer<typeof ZSortOrder>;
+
+export const ZListPage = z.object({ page: z.number().int(), per_page: z.number().int(), total: z.number().int() });
+export type TListPage = z.infer<typeof ZListPage>;
+
+/** A query parameter given once (twice, it arrives as an array): refused with `message` otherwise. */
+function single(message: string) {
+  return z.custom<string>((value) => typeof value === 'string', { error: message });
+}
+
+/** A query parameter holding a whole number in [min, max]; anything else is refused with `message`. */
+function wholeNumber(min: number, max: number, message: string) {
+  return z
+    .custom<string>((value) => typeof value === 'string' && /^[0-9]{1,10}$/.test(value), { error: message })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: message }).max(max, { error: message }))
+    .meta({ type: 'integer', minimum: min, maximum: max });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, message: string) {
+  // Documented as the enum it is (a custom check has no JSON Schema of its own).
+  return single(message)
+    .pipe(z.enum(values, { error: message }))
+    .meta({ type: 'string', enum: [...values] });
+}
+
+const listParams = {
+  q: single('must be given once, as text')
+    .pipe(z.string().max(LIST_Q_MAX, { error: `must be at most ${LIST_Q_MAX} characters` }))
+    .meta({ type: 'string', maxLength: LIST_Q_MAX, description: 'A substring to find; letters without case, % and _ match themselves' })
+    .optional(),
+  order: oneOf(['asc', 'desc'], 'must be asc or desc').optional(),
+  page: wholeNumber(1, LIST_PAGE_MAX, 'must be a whole number from 1').meta({ description: '1-based page number (default 1)' }).optional(),
+  per_page: wholeNumber(1, LIST_PER_PAGE_MAX, `must be a whole number from 1 to ${LIST_PER_PAGE_MAX}`)
+    .meta({ description: `Rows per page (default ${LIST_PER_PAGE_DEFAULT})` })
+    .optional(),
+};
+
+/** Columns of the files table the server sorts by; without `sort`, newest first. */
+export const FILE_SORT_KEYS = ['file', 'filesize', 'created_at', 'updated_at'] as const;
+export const ZFileSort = oneOf(FILE_SORT_KEYS, `must be one of ${FILE_SORT_KEYS.join(', ')}`);
+export type TFileSort = z.infer<typeof ZFileSort>;
+
+const STATUSES = ZProcessingStatus.options;
+/** One processing status or several, comma-separated ('pending,processing'). */
+const STATUS_MESSAGE = `must be one or more of ${STATUSES.join(', ')}, separated by commas`;
+export const ZStatusFilter = z
+  .custom<string>((value) => typeof value === 'string' && value.split(',').every((s) => (STATUSES as readonly string[]).includes(s.trim())), {
+    error: STATUS_MESSAGE,
+  })
+  .transform((value) => [...new Set(value.split(',').map((s) => s.trim()))] as TProcessingStatus[])
+  .meta({ type: 'string', example: 'pending,processing', description: `${STATUSES.join(', ')}, or several separated by commas` });
+
+/**
+ * GET /study-petitions-files?study_petition_id=&q=&sort=&order=&status=&page=&per_page=. Without
+ * any of the finding parameters the answer is the spec's: every file, newest first, and no `page`.
+ * Other parameters are ignored, as they always were here.
+ */
+export const ZFilesQuery = z.object({
+  ...listParams,
+  sort: ZFileSort.optional(),
+  status: ZStatusFilter.optional(),
+});
+export type TFilesQuery = z.infer<typeof ZFilesQuery>;
+
+export const ZFilesList = z.object({ data: z.array(ZProjectFile), page: ZListPage.optional() });
+export type TFilesList = z.infer<typeof ZFilesList>;
+
+/** The project's studies (issue 14, item 5): every live upload's DICOM instances, each counted once. */
+export const STUDY_SORT_KEYS = ['study_date', 'study_description', 'patient_name', 'instances'] as const;
+export const ZStudySort = oneOf(STUDY_SORT_KEYS, `must be one of ${STUDY_SORT_KEYS.join(', ')}`);
+export type TStudySort = z.infer<typeof ZStudySort>;
+
+/** GET /study-petitions/{id}/studies?q=&sort=&order=&page=&per_page= */
+export const ZStudiesQuery = z.strictObject({ ...listParams, sort: ZStudySort.optional() });
+export type TStudiesQuery = z.infer<typeof ZStudiesQuery>;
+
+export const ZProjectStudySeries = z.object({
+  series_instance_uid: z.string(),
+  modality: z.string().nullable(),
+  series_description: z.string().nullable(),
+  instances: z.number().int(),
+});
+
+export const ZProjectStudy = z.object({
+  study_instance_uid: z.string(),
+  /** PatientName formatted for reading: 'Doe, John' from 'Doe^John' (docs/api.md). */
+  patient_name: z.string().nullable(),
+  patient_id: z.string().nullable(),
+  /** As stored, YYYYMMDD. */
+  study_date: z.string().nullable(),
+  study_description: z.string().nullable(),
+  modalities: z.array(z.string()),
+  series: z.array(ZProjectStudySeries),
+  /** Distinct SOP Instance UIDs: an instance found in two uploads counts once. */
+  instances: z.number().int(),
+  /** The live uploads holding instances of the study. */
+  sources: z.array(z.object({ file_id: z.number().int(), file: z.string() })),
+});
+export type TProjectStudy = z.infer<typeof ZProjectStudy>;
+
+export const ZProjectStudies = z.object({ data: z.array(ZProjectStudy), page: ZListPage });
+export type TProjectStudies = z.infer<typeof ZProjectStudies>;

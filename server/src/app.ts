@@ -12,6 +12,7 @@ import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './files/tus.routes.js';
+import { studiesRoutes } from './studies/studies.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(
         tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),
       );
+      await api.register(studiesRoutes(services.studies));
     },
     { prefix: API_PREFIX },
   );

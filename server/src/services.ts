@@ -23,6 +23,8 @@ import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
 import { processUploadJob } from './files/process-upload.job.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
+import { StudiesRepository } from './studies/studies.repository.js';
+import { StudiesService } from './studies/studies.service.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -45,6 +47,7 @@ export interface Services {
   /** Resumable uploads (tus) in progress. */
   tusUploads: TusUploadsService;
   contents: ContentsService;
+  studies: StudiesService;
 }
 
 export interface ServiceOptions {
@@ -89,6 +92,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
       maxOpenPerUser: config.resumable.maxOpenPerUser,
     }),
     contents: new ContentsService(files, repos.entries),
+    studies: new StudiesService(projects, new StudiesRepository(db)),
   };
 }
 

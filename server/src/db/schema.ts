@@ -121,6 +121,9 @@ export interface FileEntryTable {
   rows: number | null;
   columns: number | null;
   number_of_frames: number | null;
+  /** PatientName as written (a PN value, 'Doe^John'); the studies view formats it for reading. */
+  patient_name: string | null;
+  patient_id: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';

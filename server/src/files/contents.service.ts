@@ -24,6 +24,8 @@ export function presentEntry(row: FileEntryRow): TFileEntry {
           rows: row.rows,
           columns: row.columns,
           number_of_frames: row.number_of_frames,
+          patient_name: row.patient_name,
+          patient_id: row.patient_id,
         }
       : null;
   return { id: row.id, path: row.path, size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { listResponse, ZProjectFile } from '@portal/contract';
+import { ZFilesList, ZFilesQuery, ZProjectFile, listResponse, type TFilesQuery } from '@portal/contract';
 import { z } from 'zod';
 import { zId } from '../http/params.js';
 import { DOWNLOAD_RESPONSES, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
@@ -12,6 +12,14 @@ import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
 
 const FileParams = z.object({ id: zId('File') });
+
+/** The project first, so that a bad id answers 404 before any finding parameter is judged. */
+const FilesQuery = z.object({ study_petition_id: zId('Project'), ...ZFilesQuery.shape });
+
+/** The spec's call, unchanged, unless the caller asks to search, filter, sort or page. */
+function isFinding(find: TFilesQuery): boolean {
+  return Object.values(find).some((value) => value !== undefined);
+}
 
 /** The upload's form, read as a stream by multipart-upload.ts (documented, not parsed by Fastify). */
 const UploadForm = z.object({
@@ -27,12 +35,19 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       '/study-petitions-files',
       {
         schema: {
-          summary: 'Files of a project, with processing status and summary',
-          querystring: z.object({ study_petition_id: zId('Project') }),
-          response: { 200: listResponse(ZProjectFile).describe('Files'), 404: NOT_FOUND },
+          summary:
+            'Files of a project, with processing status and summary. Without q, sort, order, status, page and per_page: every file, newest first, ' +
+            'and no `page` (the spec’s call); with any of them: one page, searched, filtered and sorted, with `page: {page, per_page, total}` beside `data`',
+          querystring: FilesQuery,
+          response: { 200: ZFilesList.describe('Files'), 400: errorResponse('A bad finding parameter, named in the message'), 404: NOT_FOUND },
         },
       },
-      async (request) => ({ data: await files.list(sessionOf(request).actor, request.query.study_petition_id) }),
+      async (request) => {
+        const { actor } = sessionOf(request);
+        const { study_petition_id: projectId, ...find } = request.query;
+        if (!isFinding(find)) return { data: await files.list(actor, projectId) };
+        return files.find(actor, projectId, find);
+      },
     );
 
     app.post(

@@ -1,6 +1,6 @@
 // Uploads, listings, downloads and soft deletes of a project's files (DESIGN §4, §6).
 import type { Readable } from 'node:stream';
-import type { TProjectFile } from '@portal/contract';
+import { LIST_PER_PAGE_DEFAULT, type TFilesList, type TFilesQuery, type TProjectFile } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
@@ -53,6 +53,22 @@ export class FilesService {
   async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
     const project = await this.projects.require(actor, projectId, 'read');
     return (await this.files.listForProject(project.id, companyScope(actor))).map(presentFile);
+  }
+
+  /** A page of the project's files as the files table asks for it: searched, filtered, sorted by the server. */
+  async find(actor: Actor, projectId: number, find: TFilesQuery): Promise<TFilesList> {
+    const project = await this.projects.require(actor, projectId, 'read');
+    const page = find.page ?? 1;
+    const perPage = find.per_page ?? LIST_PER_PAGE_DEFAULT;
+    const { rows, total } = await this.files.findInProject(project.id, companyScope(actor), {
+      q: find.q,
+      status: find.status,
+      sort: find.sort,
+      order: find.order ?? (find.sort ? 'asc' : 'desc'),
+      offset: (page - 1) * perPage,
+      limit: perPage,
+    });
+    return { data: rows.map(presentFile), page: { page, per_page: perPage, total } };
   }
 
   /**

@@ -8,12 +8,14 @@ import {
   ZCreateProject,
   ZErrorBody,
   ZFileContentsResponse,
+  ZFilesList,
   ZLoginRequest,
   ZLoginResponse,
   ZPasswordResetRequest,
   ZPasswordResetResponse,
   ZProject,
   ZProjectFile,
+  ZProjectStudies,
   ZUpdateProject,
   ZUser,
 } from '@portal/contract';
@@ -46,10 +48,11 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /study-petitions/{id}': listResponse(ZProject),
   'PUT /study-petitions/{id}': listResponse(ZProject),
   'PUT /study-petitions-delete/{id}': listResponse(ZProject),
-  'GET /study-petitions-files': listResponse(ZProjectFile),
+  'GET /study-petitions-files': ZFilesList,
   'POST /upload-study-petitions-files': listResponse(ZProjectFile),
   'PUT /study-petitions-files-delete/{id}': listResponse(ZProjectFile),
   'GET /study-petitions-files/{fileId}/contents': ZFileContentsResponse,
+  'GET /study-petitions/{id}/studies': ZProjectStudies,
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -63,7 +66,8 @@ const BODIES: Record<string, ZodType> = {
 /** The query parameters routes read. */
 const QUERIES: Record<string, string[]> = {
   'GET /study-petitions': ['company_id'],
-  'GET /study-petitions-files': ['study_petition_id'],
+  'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status'],
+  'GET /study-petitions/{id}/studies': ['q', 'order', 'page', 'per_page', 'sort'],
   'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind'],
 };
 
@@ -115,7 +119,7 @@ describe.each(dialects())('the OpenAPI document on %s', (dialect) => {
     const api = registeredRoutes(server)
       .filter((route) => route.split(' ')[1]!.startsWith('/api/v1/'))
       .map((route) => route.replace(' /api/v1', ' ').replace(/:(\w+)/g, '{$1}'));
-    expect(api.length).toBeGreaterThanOrEqual(17);
+    expect(api.length).toBeGreaterThanOrEqual(18);
     expect(operations().map(([route]) => route).sort()).toEqual([...api].sort());
 
     for (const [route, op] of operations()) {
@@ -155,6 +159,18 @@ describe.each(dialects())('the OpenAPI document on %s', (dialect) => {
         expect(op.security, route).toEqual([{ bearer: [] }]);
         expect(op.responses['401']?.description, route).toMatch(/session/);
       }
+    }
+  });
+
+  it('documents the finding parameters of the files and studies tables with their values and limits', () => {
+    const schemaOf = (path: string, name: string) =>
+      (doc.paths[path]!.get!.parameters as unknown as { name: string; schema: Record<string, unknown> }[]).find((p) => p.name === name)!.schema;
+    expect(schemaOf('/study-petitions-files', 'sort')).toEqual({ type: 'string', enum: ['file', 'filesize', 'created_at', 'updated_at'] });
+    expect(schemaOf('/study-petitions/{id}/studies', 'sort')).toEqual({ type: 'string', enum: ['study_date', 'study_description', 'patient_name', 'instances'] });
+    for (const path of ['/study-petitions-files', '/study-petitions/{id}/studies']) {
+      expect(schemaOf(path, 'order')).toEqual({ type: 'string', enum: ['asc', 'desc'] });
+      expect(schemaOf(path, 'per_page')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
+      expect(schemaOf(path, 'q')).toMatchObject({ type: 'string', maxLength: 200 });
     }
   });
 

@@ -203,6 +203,9 @@ function fieldsOf(parsed: Parsed): { fields: TDicomFields; charsets: string[] } 
       rows: integer(dataSet.uint16('x00280010')),
       columns: integer(dataSet.uint16('x00280011')),
       number_of_frames: integerString(dataSet, 'x00280008'),
+      // PN and LO: decoded by the character set like the descriptions; padding is not part of a name.
+      patient_name: text(dataSet, 'x00100010', charsets),
+      patient_id: text(dataSet, 'x00100020', charsets),
     },
   };
 }

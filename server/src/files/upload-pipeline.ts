@@ -1,11 +1,10 @@
 // An upload streams through the server once (DESIGN §6): the bytes go straight into storage while
 // their SHA-256, size and first bytes are taken on the way, so a 4 GiB file costs no more memory
-// than a 4 KiB one. Backpressure from the disk (and from the SHA-256 worker) reaches the client
-// through pipeline().
+// than a 4 KiB one. Backpressure from the disk reaches the client through pipeline().
+import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { AppError } from '../errors/app-error.js';
 import type { Storage } from '../storage/storage.js';
-import { OffThreadSha256 } from './sha256-off-thread.js';
 
 /** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
 export const UPLOAD_HEAD_BYTES = 4096;
@@ -89,10 +88,7 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
 
 class UploadMeter extends Transform {
   #size = 0;
-  // Hashed on a worker thread as the chunks pass; the digest is taken before the stream ends, so
-  // storage only ever publishes an object whose SHA-256 is known.
-  readonly #hash = new OffThreadSha256();
-  #sha256: string | undefined;
+  readonly #hash = createHash('sha256');
   readonly #headParts: Buffer[] = [];
   #headLength = 0;
   #headChecked = false;
@@ -108,6 +104,7 @@ class UploadMeter extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) return done(new UploadTooLargeError(this.maxBytes));
+    this.#hash.update(chunk);
     if (this.#headLength < UPLOAD_HEAD_BYTES) {
       const part = Buffer.from(chunk.subarray(0, UPLOAD_HEAD_BYTES - this.#headLength));
       this.#headParts.push(part);
@@ -117,31 +114,17 @@ class UploadMeter extends Transform {
         if (failure !== undefined) return done(failure);
       }
     }
-    const hashing = this.#hash.update(chunk);
-    if (hashing === undefined) return done(null, chunk);
-    hashing.then(() => done(null, chunk), done);
+    done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
     // Ending the stream is what lets storage publish the object, so every refusal happens here.
     if (this.truncated()) return done(new UploadTooLargeError(this.maxBytes));
-    const failure = this.#runHeadCheck();
-    if (failure !== undefined) return done(failure);
-    this.#hash.digest().then((hex) => {
-      this.#sha256 = hex;
-      done();
-    }, done);
+    done(this.#runHeadCheck() ?? null);
   }
 
-  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-    this.#hash.close();
-    done(error);
-  }
-
-  /** Known once the stream has ended. */
   sha256(): string {
-    if (this.#sha256 === undefined) throw new Error('the SHA-256 is only known once the upload has ended');
-    return this.#sha256;
+    return this.#hash.digest('hex');
   }
 
   head(): Buffer {

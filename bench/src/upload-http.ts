@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 
 export interface HttpAnswer {
   status: number;
+  headers: http.IncomingHttpHeaders;
   body: string;
   seconds: number;
   /** CPU this (client) process used while the request ran, in seconds. */
@@ -103,6 +104,7 @@ function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnsw
       response.once('end', () =>
         resolve({
           status: response.statusCode ?? 0,
+          headers: response.headers,
           body: Buffer.concat(chunks).toString(),
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
           clientCpuSeconds: cpuTotal(process.cpuUsage(cpuBefore)),

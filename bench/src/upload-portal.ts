@@ -29,7 +29,7 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
   // The bundle `npm start` runs (the bench script builds it first).
-  const child = startChild(process.execPath, [path.join('server', 'dist', 'main.js')], {
+  const child = startChild(process.execPath, [...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -16,6 +16,7 @@ export function startChild(command: string, args: string[], options: SpawnOption
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   let tail = '';
   const keep = (chunk: Buffer) => {
+    if (process.env.BENCH_CHILD_LOG) process.stderr.write(chunk);
     tail = (tail + chunk.toString()).slice(-4000);
   };
   child.stdout?.on('data', keep);

@@ -1,6 +1,8 @@
 // The benchmark's verdict: each path's runs side by side with the bare pipe's, and issue 13's
 // targets checked: every portal path at ≥ 90% of the pipe's throughput (the median of the ratios
-// taken round by round, each against the pipe run just before or after it), peak RSS < 200 MB.
+// taken round by round, each against the pipe run just before or after it), peak RSS < 200 MB,
+// and a tus upload cut mid-chunk and resumed re-sends at most one chunk.
+import type { ResumeResult } from './upload-resume.js';
 
 export interface Measurement {
   seconds: number;
@@ -12,14 +14,15 @@ export interface Measurement {
   clientCpuSeconds: number;
 }
 
-export type PathName = 'pipe' | 'pipe-16k' | 'multipart';
+export type PathName = 'pipe' | 'pipe-16k' | 'multipart' | 'tus';
 export const BASELINE: PathName = 'pipe';
-export const PORTAL_PATHS: readonly PathName[] = ['multipart'];
+export const PORTAL_PATHS: readonly PathName[] = ['multipart', 'tus'];
 
 /** One size: for each path, one measurement per round (rounds in the same order for every path). */
 export interface SizeResult {
   sizeBytes: number;
   runs: Map<PathName, Measurement[]>;
+  resume?: ResumeResult;
 }
 
 export const TARGET_THROUGHPUT_RATIO = 0.9;
@@ -75,4 +78,23 @@ export function formatTable(results: SizeResult[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** Bytes that reached the server beyond the file's own (request heads included). */
+export const resent = (r: ResumeResult) => r.bytesToServer - r.fileBytes;
+
+export function resumeMeetsTarget(result: SizeResult): boolean | undefined {
+  return result.resume === undefined ? undefined : resent(result.resume) <= result.resume.chunkBytes;
+}
+
+export function formatResume(results: SizeResult[]): string[] {
+  return results.flatMap(({ sizeBytes, resume }) => {
+    if (resume === undefined) return [];
+    const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+    return [
+      `${(sizeBytes / 1024 ** 2).toFixed(0)} MiB tus cut mid-chunk, resumed at ${mib(resume.resumedAt)}: the server received ` +
+        `${resume.bytesToServer} bytes for ${resume.fileBytes}, ${mib(resent(resume))} re-sent ` +
+        `(one chunk is ${mib(resume.chunkBytes)}): ${resumeMeetsTarget({ sizeBytes, runs: new Map(), resume }) ? 'ok' : 'MISSED'}`,
+    ];
+  });
 }

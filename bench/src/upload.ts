@@ -5,8 +5,11 @@
 //
 // Environment:
 //   BENCH_SIZES_MB=1024,4096          sizes in MiB (default 1 GiB and 4 GiB)
-//   BENCH_PATHS=pipe,multipart        which paths (pipe-16k: the pipe with Node's default buffer)
+//   BENCH_PATHS=pipe,multipart,tus    which paths (pipe-16k: the pipe with the old baseline's buffer)
 //   BENCH_RUNS=3                      rounds per size
+//   BENCH_TUS_CHUNK_MB=16             tus chunk size in MiB (the web app's)
+//   BENCH_RESUME=1                    with tus: also cut one tus upload mid-chunk, resume it, count
+//                                     the bytes that reached the server (0: skip)
 //   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
 // Exits 1 when a portal path missed a target.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,14 +19,27 @@ import { DEFAULT_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './up
 import { writeInputFile, type InputFile } from './upload-input.js';
 import { uploadMultipart } from './upload-multipart.js';
 import { measurePortal } from './upload-portal.js';
-import { formatTable, meetsTargets, mibPerSecond, type Measurement, type PathName, type SizeResult } from './upload-report.js';
+import {
+  formatResume,
+  formatTable,
+  meetsTargets,
+  mibPerSecond,
+  resumeMeetsTarget,
+  type Measurement,
+  type PathName,
+  type SizeResult,
+} from './upload-report.js';
+import { measureResume } from './upload-resume.js';
+import { uploadTus } from './upload-tus.js';
 
-const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart'];
+const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus'];
 
 interface Settings {
   sizesMiB: number[];
   paths: PathName[];
   runs: number;
+  tusChunkBytes: number;
+  resume: boolean;
   workDir: string | undefined;
 }
 
@@ -32,15 +48,24 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
     throw new Error(`BENCH_SIZES_MB must be a comma-separated list of positive whole MiB, got ${env.BENCH_SIZES_MB}`);
   }
-  const paths = (env.BENCH_PATHS ?? 'pipe,multipart').split(',').map((s) => s.trim());
+  const paths = (env.BENCH_PATHS ?? 'pipe,multipart,tus').split(',').map((s) => s.trim());
   const unknown = paths.filter((p) => !PATHS.includes(p as PathName));
   if (paths.length === 0 || unknown.length > 0) throw new Error(`BENCH_PATHS takes ${PATHS.join(', ')}; got ${unknown.join(', ')}`);
   const runs = Number(env.BENCH_RUNS ?? '3');
   if (!Number.isInteger(runs) || runs <= 0) throw new Error(`BENCH_RUNS must be a positive whole number, got ${env.BENCH_RUNS}`);
-  return { sizesMiB: sizes, paths: paths as PathName[], runs, workDir: env.BENCH_DIR };
+  const chunkMiB = Number(env.BENCH_TUS_CHUNK_MB ?? '16');
+  if (!(chunkMiB > 0)) throw new Error(`BENCH_TUS_CHUNK_MB must be a positive number of MiB, got ${env.BENCH_TUS_CHUNK_MB}`);
+  return {
+    sizesMiB: sizes,
+    paths: paths as PathName[],
+    runs,
+    tusChunkBytes: Math.round(chunkMiB * 1024 * 1024),
+    resume: paths.includes('tus') && env.BENCH_RESUME !== '0',
+    workDir: env.BENCH_DIR,
+  };
 }
 
-function measure(name: PathName, input: InputFile, dir: string, repoRoot: string): Promise<Measurement> {
+function measure(name: PathName, input: InputFile, dir: string, repoRoot: string, settings: Settings): Promise<Measurement> {
   switch (name) {
     case 'pipe':
       return measurePipe(input, dir, PIPE_HIGH_WATER_MARK);
@@ -48,6 +73,8 @@ function measure(name: PathName, input: InputFile, dir: string, repoRoot: string
       return measurePipe(input, dir, DEFAULT_HIGH_WATER_MARK);
     case 'multipart':
       return measurePortal(input, dir, repoRoot, (portal) => uploadMultipart(portal, input));
+    case 'tus':
+      return measurePortal(input, dir, repoRoot, (portal) => uploadTus(portal, input, settings.tusChunkBytes));
   }
 }
 
@@ -72,7 +99,7 @@ async function main(): Promise<number> {
           const order = settings.paths.map((_, i) => settings.paths[(i + round) % settings.paths.length]!);
           for (const name of order) {
             const dir = path.join(workDir, `${name}-${sizeMiB}-${round}`);
-            const m = await measure(name, input, dir, repoRoot);
+            const m = await measure(name, input, dir, repoRoot, settings);
             await rm(dir, { recursive: true, force: true });
             result.runs.get(name)!.push(m);
             console.log(
@@ -81,6 +108,11 @@ async function main(): Promise<number> {
                 `client CPU ${m.clientCpuSeconds.toFixed(1)} s; load ${loadAverage()}`,
             );
           }
+        }
+        if (settings.resume) {
+          const dir = path.join(workDir, `resume-${sizeMiB}`);
+          result.resume = await measureResume(input, dir, repoRoot, settings.tusChunkBytes);
+          await rm(dir, { recursive: true, force: true });
         }
         results.push(result);
       } finally {
@@ -91,8 +123,11 @@ async function main(): Promise<number> {
     await removeWorkDir();
   }
   console.log(`\n${formatTable(results)}`);
-  console.log('targets: multipart and tus ≥ 0.90 of the pipe (median of the per-round ratios), peak RSS < 200 MB (10^6 bytes)');
-  return results.some((r) => settings.paths.some((p) => meetsTargets(r, p) === false)) ? 1 : 0;
+  for (const line of formatResume(results)) console.log(line);
+  console.log('targets: multipart and tus ≥ 0.90 of the pipe (median of the per-round ratios), peak RSS < 200 MB (10^6 bytes),');
+  console.log('         a resumed tus upload re-sends at most one chunk');
+  const missed = results.some((r) => settings.paths.some((p) => meetsTargets(r, p) === false) || resumeMeetsTarget(r) === false);
+  return missed ? 1 : 0;
 }
 
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');

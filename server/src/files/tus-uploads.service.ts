@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Transform } from 'node:stream';
 import type { TProjectFile } from '@portal/contract';
 import { FileStore } from '@tus/file-store';
 import { Metadata } from '@tus/utils';
@@ -16,6 +17,7 @@ import { AppError, badRequest, notFound } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { FilesService } from './files.service.js';
+import { ResumableSha256 } from './resumable-sha256.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -46,6 +48,7 @@ export interface CreationHeaders {
 
 export class TusUploadsService {
   readonly store: FileStore;
+  readonly #sha256 = new ResumableSha256();
 
   constructor(
     private readonly uploads: TusUploadsRepository,
@@ -129,8 +132,21 @@ export class TusUploadsService {
     return offset === size ? this.#finish(actor, row) : undefined;
   }
 
+  /**
+   * Hashes the bytes of a chunk starting at `offset` as tus reads them, so that the last chunk
+   * needs no second pass over the file; `settleChunk` must follow with the offset tus answered.
+   */
+  hashChunk(id: string, offset: number): Promise<Transform | undefined> {
+    return this.#sha256.tap(id, this.#dataPath(id), offset);
+  }
+
+  settleChunk(id: string, offset: number | undefined): void {
+    this.#sha256.settle(id, offset);
+  }
+
   /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
   async remove(id: string): Promise<void> {
+    this.#sha256.forget(id);
     await rm(this.#dataPath(id), { force: true });
     await rm(`${this.#dataPath(id)}.json`, { force: true });
     await this.uploads.remove(id);
@@ -174,6 +190,7 @@ export class TusUploadsService {
         fileName: row.file_name,
         path: this.#dataPath(row.id),
         projectId: row.project_id,
+        sha256: this.#sha256.digest(row.id, Number(row.size)),
       });
       if (received.size !== Number(row.size)) {
         await this.files.discard(received);

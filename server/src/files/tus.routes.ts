@@ -4,7 +4,7 @@
 // and gives its answer back through Fastify, so errors are `{message}` like every other answer and
 // a finished upload is committed before the final answer leaves.
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, pipeline, type Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/index.js';
@@ -57,7 +57,11 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           : undefined;
       const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
 
-      const body = request.headers['content-type'] === TUS_CONTENT_TYPE ? watchBody(request.raw, opts.idleTimeoutMs) : undefined;
+      const hasBody = request.headers['content-type'] === TUS_CONTENT_TYPE;
+      // The SHA-256 is taken as the bytes pass (tus-uploads.service.ts hashChunk).
+      const hashedId = hasBody ? (createdId ?? row?.id) : undefined;
+      const hashing = hashedId === undefined ? undefined : await uploads.hashChunk(hashedId, createdId !== undefined ? 0 : chunkOffset(request));
+      const body = hasBody ? watchBody(request.raw, opts.idleTimeoutMs, hashing) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),
@@ -68,10 +72,15 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       try {
         response = await tus.handleWeb(tusRequest);
       } catch (err) {
+        if (hashedId !== undefined) uploads.settleChunk(hashedId, undefined);
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         throw err;
       } finally {
         body?.release(request.server.server.timeout);
+      }
+      if (hashedId !== undefined) {
+        const stored = response.status < 400 ? response.headers.get('upload-offset') : null;
+        uploads.settleChunk(hashedId, stored === null ? undefined : Number(stored));
       }
       const text = await response.text();
       if (response.status >= 400) {
@@ -111,6 +120,18 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
   };
 }
 
+/** A client's Upload-Offset; tus itself refuses a missing or malformed one. */
+function chunkOffset(request: FastifyRequest): number {
+  const offset = Number(header(request, 'upload-offset'));
+  return Number.isSafeInteger(offset) && offset >= 0 ? offset : -1;
+}
+
+/** `source` through `transform`, failing with `source` (a client gone away fails the chunk). */
+function passThrough(source: PassThrough, transform: Transform): Transform {
+  pipeline(source, transform, () => undefined);
+  return transform;
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
@@ -127,7 +148,7 @@ function headersOf(raw: IncomingMessage): Headers {
  * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
  * away fails the body, which tus also survives, keeping what it wrote.
  */
-function watchBody(raw: IncomingMessage, idleTimeoutMs: number) {
+function watchBody(raw: IncomingMessage, idleTimeoutMs: number, hashing: Transform | undefined) {
   const body = new PassThrough();
   let stalled = false;
   const onIdle = () => {
@@ -145,7 +166,9 @@ function watchBody(raw: IncomingMessage, idleTimeoutMs: number) {
   raw.once('end', onEnd);
   raw.pipe(body);
   return {
-    stream: Readable.toWeb(body) as ReadableStream<Uint8Array>,
+    // Not Readable.toWeb: it copies every chunk, which doubled the garbage a large upload makes
+    // and the collections it costs (docs/performance.md); ReadableStream.from passes them as they are.
+    stream: ReadableStream.from<Uint8Array>(hashing ? passThrough(body, hashing) : body),
     stalled: () => stalled,
     release(serverTimeout: number) {
       raw.off('timeout', onIdle);

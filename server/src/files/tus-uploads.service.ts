@@ -9,7 +9,7 @@ import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transform } from 'node:stream';
 import type { TProjectFile } from '@portal/contract';
-import { FileStore } from '@tus/file-store';
+import type { FileStore } from '@tus/file-store';
 import { Metadata } from '@tus/utils';
 import type { Actor } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
@@ -18,6 +18,7 @@ import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { FilesService } from './files.service.js';
 import { ResumableSha256 } from './resumable-sha256.js';
+import { BatchedFileStore } from './tus-file-store.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -57,7 +58,7 @@ export class TusUploadsService {
     readonly options: TusUploadsOptions,
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
-    this.store = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
+    this.store = new BatchedFileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**

@@ -11,11 +11,13 @@
 //   BENCH_RESUME=1                    with tus: also cut one tus upload mid-chunk, resume it, count
 //                                     the bytes that reached the server (0: skip)
 //   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
+//   BENCH_PIPE_NODE=/usr/bin/node     run the pipe on another Node binary
+//   BENCH_SERVER_FLAGS="--cpu-prof"   Node flags for the portal (profiling), BENCH_CHILD_LOG=1 its output
 // Exits 1 when a portal path missed a target.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './upload-baseline.js';
+import { OLD_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './upload-baseline.js';
 import { writeInputFile, type InputFile } from './upload-input.js';
 import { uploadMultipart } from './upload-multipart.js';
 import { measurePortal } from './upload-portal.js';
@@ -70,7 +72,7 @@ function measure(name: PathName, input: InputFile, dir: string, repoRoot: string
     case 'pipe':
       return measurePipe(input, dir, PIPE_HIGH_WATER_MARK);
     case 'pipe-16k':
-      return measurePipe(input, dir, DEFAULT_HIGH_WATER_MARK);
+      return measurePipe(input, dir, OLD_HIGH_WATER_MARK);
     case 'multipart':
       return measurePortal(input, dir, repoRoot, (portal) => uploadMultipart(portal, input));
     case 'tus':

@@ -91,19 +91,17 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           'tus-resumable': '1.0.0',
         });
       }
-      for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
-      reply.status(response.status);
-
-      if (request.method === 'DELETE') {
-        if (row) await uploads.remove(row.id);
-        return reply.send();
-      }
+      if (request.method === 'DELETE' && row) await uploads.remove(row.id);
       const offsetHeader = response.headers.get('upload-offset');
-      const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
-      if (current && offsetHeader !== null) {
-        const file = await uploads.afterWrite(actor, current, Number(offsetHeader));
+      // Bytes arrived: check the first ones, and finish the upload if they were the last. A refusal
+      // here answers with its own status alone (no Location of an upload that is gone).
+      if (request.method !== 'DELETE' && offsetHeader !== null) {
+        const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
+        const file = current ? await uploads.afterWrite(actor, current, Number(offsetHeader)) : undefined;
         if (file) reply.header(FILE_ID_HEADER, String(file.id));
       }
+      for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
+      reply.status(response.status);
       if (body?.stalled()) {
         throw new AppError(
           408,

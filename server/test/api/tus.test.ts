@@ -1,5 +1,7 @@
 // The resumable upload endpoint (tus 1.0 at /api/v1/uploads) through a real listening server.
 import { ROLES, type TRole } from '@portal/contract';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
@@ -266,6 +268,7 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       const p = await project();
       const created = await createUpload(server.api, user(), { name: 'notes.zip', projectId: p.id, size: 300, body: TEXT.subarray(0, 300) });
       expect(created).toMatchObject({ status: 415, body: { message: expect.stringContaining('The file is named .zip but its content is neither an archive nor DICOM') } });
+      expect(created.headers.get('location')).toBeNull();
       const multipart = await upload(server.api, user(), { name: 'notes.zip', data: TEXT.subarray(0, 300) }, p.id);
       expect(multipart.body.message).toBe(created.body.message);
       await expectNothingLeft();
@@ -323,5 +326,108 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
     // Deleting the original hands the mark on to the next live copy.
     await call(`${server.api}/study-petitions-files-delete/${first.id}`, { method: 'PUT', token: user() });
     expect(await marks()).toMatchObject({ [secondId]: null, [third.id]: secondId });
+  });
+  it('finishes on HEAD an upload whose last bytes were written by a request that died before finishing it', async () => {
+    const p = await project();
+    const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
+    // The bytes land as a PATCH would write them, but no request lives to commit them; tus clients
+    // that resume then see the whole length and ask nothing more than HEAD.
+    await server.services.tusUploads.store.write(Readable.from([CT.subarray(9000)]), url.split('/').pop()!, 9000);
+    const head = await headUpload(url, user());
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(CT.length));
+    const fileId = Number(head.headers.get('portal-file-id'));
+    expect((await listFiles(server.api, user(), p.id)).body.data).toMatchObject([{ id: fileId, sha256: sha256(CT) }]);
+    await expectNothingLeft();
+  });
+
+  it('ends an upload on DELETE by its creator, removing every byte it had', async () => {
+    const p = await project();
+    const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
+    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(await deleteUpload(url, user())).toMatchObject({ status: 204 });
+    expect((await headUpload(url, user())).status).toBe(404);
+    expect(await patchUpload(url, user(), 9000, CT.subarray(9000))).toMatchObject({ status: 404 });
+    expect((await listFiles(server.api, user(), p.id)).body.data).toEqual([]);
+    await expectNothingLeft();
+  });
+});
+
+describe.each(dialects())('resumable uploads that expire, on %s', (dialect) => {
+  let server: TestServer;
+  let token: string;
+  let projectId: number;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { UPLOAD_EXPIRY_SECONDS: '1' });
+    const company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    projectId = (await makeProject(server.services, company)).id;
+  });
+  afterAll(() => server.close());
+
+  it('stops answering for an expired upload, and the sweep removes everything of it', async () => {
+    const created = await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length, body: CT.subarray(0, 5000) });
+    const url = uploadUrl(server.api, created);
+    expect(new Date(created.headers.get('upload-expires')!).getTime()).toBeLessThanOrEqual(Date.now() + 2000);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await headUpload(url, token)).status).toBe(404);
+    expect(await patchUpload(url, token, 5000, CT.subarray(5000))).toMatchObject({ status: 404 });
+    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(await server.services.tusUploads.sweep({ startup: false })).toBe(1);
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+    expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);
+    await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
+  });
+
+});
+
+describe.each(dialects())('resumable uploads that stall, on %s', (dialect) => {
+  let server: TestServer;
+  let token: string;
+  let projectId: number;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { UPLOAD_IDLE_TIMEOUT_SECONDS: '1' });
+    const company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    projectId = (await makeProject(server.services, company)).id;
+  });
+  afterAll(() => server.close());
+
+  it('answers a PATCH that stalls 408 after the idle timeout, keeping what arrived for the resume', async () => {
+    const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length }));
+    const target = new URL(url);
+    const answer = await new Promise<{ status: number; body: string; offset: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'PATCH',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'tus-resumable': '1.0.0',
+            'upload-offset': '0',
+            'content-type': 'application/offset+octet-stream',
+            'content-length': String(CT.length),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body, offset: res.headers['upload-offset'] as string | undefined }));
+        },
+      );
+      req.on('error', reject);
+      // 6000 bytes, then silence.
+      req.write(CT.subarray(0, 6000));
+    });
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body).message).toContain('No data arrived for 1 seconds, so the upload was paused');
+    expect(answer.offset).toBe('6000');
+    expect((await headUpload(url, token)).headers.get('upload-offset')).toBe('6000');
+    const rest = await patchUpload(url, token, 6000, CT.subarray(6000));
+    expect(rest.status).toBe(204);
+    const fileId = Number(rest.headers.get('portal-file-id'));
+    expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(CT));
   });
 });

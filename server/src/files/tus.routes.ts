@@ -4,12 +4,12 @@
 // and gives its answer back through Fastify, so errors are `{message}` like every other answer and
 // a finished upload is committed before the final answer leaves.
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, pipeline, type Transform } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import type { TusUploadsService } from './tus-uploads.service.js';
+import type { DigestTap, TusUploadsService } from './tus-uploads.service.js';
 
 export interface TusRoutesOptions {
   /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
@@ -57,11 +57,11 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           : undefined;
       const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
 
-      const hasBody = request.headers['content-type'] === TUS_CONTENT_TYPE;
-      // The SHA-256 is taken as the bytes pass (tus-uploads.service.ts hashChunk).
-      const hashedId = hasBody ? (createdId ?? row?.id) : undefined;
-      const hashing = hashedId === undefined ? undefined : await uploads.hashChunk(hashedId, createdId !== undefined ? 0 : chunkOffset(request));
-      const body = hasBody ? watchBody(request.raw, opts.idleTimeoutMs, hashing) : undefined;
+      const uploadId = row?.id ?? createdId;
+      const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
+      const startOffset = request.method === 'PATCH' ? Number(header(request, 'upload-offset')) : 0;
+      const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset) : undefined;
+      const body = bringsBytes ? watchBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),
@@ -72,15 +72,15 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       try {
         response = await tus.handleWeb(tusRequest);
       } catch (err) {
-        if (hashedId !== undefined) uploads.settleChunk(hashedId, undefined);
+        if (tap && uploadId !== undefined) uploads.endDigest(uploadId, tap, undefined);
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         throw err;
       } finally {
         body?.release(request.server.server.timeout);
       }
-      if (hashedId !== undefined) {
+      if (tap && uploadId !== undefined) {
         const stored = response.status < 400 ? response.headers.get('upload-offset') : null;
-        uploads.settleChunk(hashedId, stored === null ? undefined : Number(stored));
+        uploads.endDigest(uploadId, tap, stored === null ? undefined : Number(stored));
       }
       const text = await response.text();
       if (response.status >= 400) {
@@ -118,18 +118,6 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
   };
 }
 
-/** A client's Upload-Offset; tus itself refuses a missing or malformed one. */
-function chunkOffset(request: FastifyRequest): number {
-  const offset = Number(header(request, 'upload-offset'));
-  return Number.isSafeInteger(offset) && offset >= 0 ? offset : -1;
-}
-
-/** `source` through `transform`, failing with `source` (a client gone away fails the chunk). */
-function passThrough(source: PassThrough, transform: Transform): Transform {
-  pipeline(source, transform, () => undefined);
-  return transform;
-}
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
@@ -144,10 +132,18 @@ function headersOf(raw: IncomingMessage): Headers {
 /**
  * The request body for tus, watched for stalls: a body that sends nothing for the idle timeout is
  * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
- * away fails the body, which tus also survives, keeping what it wrote.
+ * away fails the body, which tus also survives, keeping what it wrote. Every byte is fed to `tap`
+ * (the upload's running SHA-256) on its way.
  */
-function watchBody(raw: IncomingMessage, idleTimeoutMs: number, hashing: Transform | undefined) {
-  const body = new PassThrough();
+function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap | undefined) {
+  const body = tap
+    ? new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          tap.update(chunk);
+          done(null, chunk);
+        },
+      })
+    : new PassThrough();
   let stalled = false;
   const onIdle = () => {
     stalled = true;
@@ -166,7 +162,7 @@ function watchBody(raw: IncomingMessage, idleTimeoutMs: number, hashing: Transfo
   return {
     // Not Readable.toWeb: it copies every chunk, which doubled the garbage a large upload makes
     // and the collections it costs (docs/performance.md); ReadableStream.from passes them as they are.
-    stream: ReadableStream.from<Uint8Array>(hashing ? passThrough(body, hashing) : body),
+    stream: ReadableStream.from<Uint8Array>(body),
     stalled: () => stalled,
     release(serverTimeout: number) {
       raw.off('timeout', onIdle);

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error.js';
 import { FsStorage } from '../storage/fs-storage.js';
 import { newUploadKey } from '../storage/object-key.js';
-import { UPLOAD_HEAD_BYTES, storeLocalFile, storeUpload, UploadInterruptedError, UploadTooLargeError } from './upload-pipeline.js';
+import { UPLOAD_HEAD_BYTES, storeUpload, UploadInterruptedError, UploadTooLargeError } from './upload-pipeline.js';
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -233,56 +233,5 @@ describe('storeUpload', () => {
       clearInterval(sampler);
     }
     expect(peak - start).toBeLessThan(64 * 1024 * 1024);
-  });
-});
-
-describe('storeLocalFile', () => {
-  it('moves a finished local file into storage with the size and SHA-256 that sha256sum reports', async () => {
-    const input = path.join(dir, 'finished.bin');
-    const bytes = randomBytes(3 * 1024 * 1024 + 7);
-    await writeFile(input, bytes);
-    const key = newUploadKey();
-    const stored = await storeLocalFile({ path: input, storage, key, maxBytes: 1e9 });
-    expect(stored).toMatchObject({ key, size: bytes.length, sha256: sha256(bytes), head: bytes.subarray(0, UPLOAD_HEAD_BYTES) });
-    expect(await buffer(await storage.get(key))).toEqual(bytes);
-  });
-
-  it('with a SHA-256 taken as the bytes arrived, checks the head, keeps that SHA-256 and stores the bytes', async () => {
-    const input = path.join(dir, 'finished.bin');
-    const bytes = randomBytes(2 * 1024 * 1024);
-    await writeFile(input, bytes);
-    const seen: Buffer[] = [];
-    const key = newUploadKey();
-    const stored = await storeLocalFile({
-      path: input,
-      storage,
-      key,
-      maxBytes: 1e9,
-      sha256: sha256(bytes),
-      checkHead: (head) => seen.push(head),
-    });
-    expect(seen).toEqual([bytes.subarray(0, UPLOAD_HEAD_BYTES)]);
-    expect(stored).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
-    expect(await sha256sum(path.join(root, ...key.split('/')))).toBe(sha256(bytes));
-  });
-
-  it('with a SHA-256 given, still refuses a head that does not pass, or a file over the limit, and stores nothing', async () => {
-    const input = path.join(dir, 'finished.bin');
-    const bytes = randomBytes(10_000);
-    await writeFile(input, bytes);
-    const refused = storeLocalFile({
-      path: input,
-      storage,
-      key: newUploadKey(),
-      maxBytes: 1e9,
-      sha256: sha256(bytes),
-      checkHead: () => {
-        throw new AppError(415, 'The content does not match the extension');
-      },
-    });
-    await expect(refused).rejects.toMatchObject({ status: 415 });
-    const tooLarge = storeLocalFile({ path: input, storage, key: newUploadKey(), maxBytes: 9_999, sha256: sha256(bytes) });
-    await expect(tooLarge).rejects.toBeInstanceOf(UploadTooLargeError);
-    expect(await leftovers()).toEqual([]);
   });
 });

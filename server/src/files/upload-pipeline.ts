@@ -93,8 +93,8 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
   /** A file already written in full on this machine (a finished tus upload); it is moved, not copied. */
   path: string;
   /**
-   * Its SHA-256 if it was taken as the bytes arrived (resumable-sha256.ts): then only the first
-   * bytes are read back, for `checkHead`, instead of the whole file.
+   * The file's SHA-256 when it was already computed over exactly these bytes as they arrived: the
+   * file is then not read again, only its size and first bytes are checked.
    */
   sha256?: string;
 }
@@ -106,7 +106,7 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
  * where it was and nothing is stored.
  */
 export async function storeLocalFile(input: StoreLocalFileInput): Promise<StoredUpload> {
-  if (input.sha256 !== undefined) return storeHashedLocalFile({ ...input, sha256: input.sha256 });
+  if (input.sha256 !== undefined) return storeMeasuredFile(input, input.sha256);
   const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
@@ -114,22 +114,21 @@ export async function storeLocalFile(input: StoreLocalFileInput): Promise<Stored
   return { key: input.key, size, sha256: meter.sha256(), head: meter.head() };
 }
 
-async function storeHashedLocalFile(input: StoreLocalFileInput & { sha256: string }): Promise<StoredUpload> {
-  input.signal?.throwIfAborted();
+async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
   const file = await open(input.path, 'r');
   let head: Buffer;
   try {
     const { size } = await file.stat();
     if (size > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
-    const buffer = Buffer.alloc(Math.min(UPLOAD_HEAD_BYTES, size));
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
     head = buffer.subarray(0, bytesRead);
   } finally {
     await file.close();
   }
   input.checkHead?.(head);
   const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
-  return { key: input.key, size, sha256: input.sha256, head };
+  return { key: input.key, size, sha256, head };
 }
 
 class UploadMeter extends Transform {

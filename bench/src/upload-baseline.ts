@@ -1,21 +1,25 @@
-// The baseline: the least a Node server can do with an upload, a bare http server piping the
-// request body into a file on the same disk. By default it also fsyncs before answering, because
-// the portal may only answer once the bytes are durable (DESIGN §6); without that the baseline
-// would be timing the page cache against the portal timing the disk.
+// The baseline: the least a Node server can do with an upload, a bare `http` server piping the
+// request body into `fs.createWriteStream` and fsyncing the file and its directory before it
+// answers, because the portal may only answer once the bytes are durable (DESIGN §6). Plain
+// JavaScript run with `node -e`: no loader, no framework, nothing but the pipe.
+//
+// The write stream's buffer is the one knob. The pipe measured until issue 13 had Node's default,
+// 16 KiB on the Node 20 it ran on: the pipe then pauses the socket after every 64 KiB read until
+// that one write is done, so reading and writing take turns. With 1 MiB they overlap; that is the
+// faster simple pipe, and the baseline now (docs/performance.md has the figures for both).
 import { mkdir } from 'node:fs/promises';
-import { peakRssBytes, startChild, stopChild, waitForLine } from './upload-process.js';
+import { cpuSeconds, peakRssBytes, startChild, stopChild, waitForLine } from './upload-process.js';
 import { streamRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import type { Measurement } from './upload-report.js';
 
-// Plain JavaScript run with `node -e`: no loader, no framework, nothing but the pipe.
-const BASELINE_SERVER = String.raw`
+const PIPE_SERVER = String.raw`
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
-const dir = process.env.BASELINE_DIR;
-const durable = process.env.BASELINE_FSYNC === '1';
+const dir = process.env.PIPE_DIR;
+const highWaterMark = Number(process.env.PIPE_HIGH_WATER_MARK);
 let count = 0;
 function fsyncPath(p, done) {
   fs.open(p, 'r', (err, fd) => {
@@ -25,13 +29,13 @@ function fsyncPath(p, done) {
 }
 const server = http.createServer((req, res) => {
   const file = path.join(dir, 'upload-' + count++ + '.bin');
-  const out = fs.createWriteStream(file);
+  const out = fs.createWriteStream(file, { highWaterMark });
   pipeline(req, out, (err) => {
     const answer = (e) => {
       res.statusCode = e ? 500 : 201;
       res.end(e ? String(e) : JSON.stringify({ bytes: out.bytesWritten }));
     };
-    if (err || !durable) return answer(err);
+    if (err) return answer(err);
     fsyncPath(file, (e) => (e ? answer(e) : fsyncPath(dir, answer)));
   });
 });
@@ -39,22 +43,36 @@ server.requestTimeout = 0;
 server.listen(0, '127.0.0.1', () => console.log('LISTENING ' + server.address().port));
 `;
 
-export async function measureBaseline(input: InputFile, dir: string, durable: boolean): Promise<Measurement> {
+/** The baseline's buffer. */
+export const PIPE_HIGH_WATER_MARK = 1024 * 1024;
+/** The old baseline's: Node 20's default (Node 22 raised it to 64 KiB). */
+export const OLD_HIGH_WATER_MARK = 16 * 1024;
+
+export async function measurePipe(input: InputFile, dir: string, highWaterMark: number): Promise<Measurement> {
   await mkdir(dir, { recursive: true });
-  const child = startChild(process.execPath, ['--input-type=module', '-e', BASELINE_SERVER], {
-    env: { ...process.env, BASELINE_DIR: dir, BASELINE_FSYNC: durable ? '1' : '0' },
+  // BENCH_PIPE_NODE runs the pipe on another Node (the old figures came from Node 20).
+  const child = startChild(process.env.BENCH_PIPE_NODE ?? process.execPath, ['--input-type=module', '-e', PIPE_SERVER], {
+    env: { ...process.env, PIPE_DIR: dir, PIPE_HIGH_WATER_MARK: String(highWaterMark) },
   });
   try {
     const [, port] = await waitForLine(child, /LISTENING (\d+)/, 30_000);
+    const cpuBefore = await cpuSeconds(child.pid);
     const answer = await streamRequest(
       `http://127.0.0.1:${port}/`,
       { 'content-type': 'application/octet-stream' },
       { file: input.path, fileBytes: input.bytes },
     );
-    if (answer.status !== 201) throw new Error(`baseline answered ${answer.status}: ${answer.body}`);
+    const serverCpuSeconds = (await cpuSeconds(child.pid)) - cpuBefore;
+    if (answer.status !== 201) throw new Error(`the pipe answered ${answer.status}: ${answer.body}`);
     const { bytes } = JSON.parse(answer.body) as { bytes: number };
-    if (bytes !== input.bytes) throw new Error(`baseline stored ${bytes} of ${input.bytes} bytes`);
-    return { seconds: answer.seconds, bytes: input.bytes, peakRssBytes: await peakRssBytes(child.pid) };
+    if (bytes !== input.bytes) throw new Error(`the pipe stored ${bytes} of ${input.bytes} bytes`);
+    return {
+      seconds: answer.seconds,
+      bytes: input.bytes,
+      peakRssBytes: await peakRssBytes(child.pid),
+      serverCpuSeconds,
+      clientCpuSeconds: answer.clientCpuSeconds,
+    };
   } finally {
     await stopChild(child);
   }

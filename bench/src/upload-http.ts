@@ -6,15 +6,20 @@ import { pipeline } from 'node:stream/promises';
 
 export interface HttpAnswer {
   status: number;
+  headers: http.IncomingHttpHeaders;
   body: string;
   seconds: number;
+  /** CPU this (client) process used while the request ran, in seconds. */
+  clientCpuSeconds: number;
 }
 
 export interface StreamedBody {
   /** Sent before the file (multipart preamble and fields). */
   before?: Buffer;
   file: string;
+  /** How many bytes of `file` to send, from `fileStart` (default 0). */
   fileBytes: number;
+  fileStart?: number;
   /** Sent after the file (multipart closing boundary). */
   after?: Buffer;
 }
@@ -23,19 +28,23 @@ export async function streamRequest(
   url: string,
   headers: Record<string, string>,
   body: StreamedBody,
+  method = 'POST',
 ): Promise<HttpAnswer> {
   const before = body.before ?? Buffer.alloc(0);
   const after = body.after ?? Buffer.alloc(0);
   const started = process.hrtime.bigint();
   const request = http.request(url, {
-    method: 'POST',
+    method,
     headers: { ...headers, 'content-length': String(before.length + body.fileBytes + after.length) },
   });
   const answer = collect(request, started);
   // A server may answer (413, 401) and close before taking the whole body; its answer is the result.
   const sending = pipeline(async function* () {
     if (before.length > 0) yield before;
-    yield* createReadStream(body.file, { highWaterMark: 1024 * 1024 });
+    if (body.fileBytes > 0) {
+      const start = body.fileStart ?? 0;
+      yield* createReadStream(body.file, { highWaterMark: 1024 * 1024, start, end: start + body.fileBytes - 1 });
+    }
     if (after.length > 0) yield after;
   }, request).catch(() => undefined);
   const result = await answer;
@@ -85,6 +94,7 @@ export function multipartFrame(
 }
 
 function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnswer> {
+  const cpuBefore = process.cpuUsage();
   return new Promise((resolve, reject) => {
     request.once('error', reject);
     request.once('response', (response) => {
@@ -94,10 +104,14 @@ function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnsw
       response.once('end', () =>
         resolve({
           status: response.statusCode ?? 0,
+          headers: response.headers,
           body: Buffer.concat(chunks).toString(),
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
+          clientCpuSeconds: cpuTotal(process.cpuUsage(cpuBefore)),
         }),
       );
     });
   });
 }
+
+const cpuTotal = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;

@@ -26,6 +26,8 @@ export async function writeInputFile(path: string, bytes: number): Promise<Input
       hash.update(chunk);
       written += length;
     }
+    // On disk before the first measurement, which would otherwise share the disk with its writeback.
+    await handle.sync();
   } finally {
     await handle.close();
   }

@@ -1,22 +1,35 @@
 // The portal under test: the real server started as `npm start` would, on an empty DATA_DIR whose
-// first SysAdmin comes from ADMIN_USERNAME/ADMIN_PASSWORD, then one upload through the real route.
+// first SysAdmin comes from ADMIN_USERNAME/ADMIN_PASSWORD, signed in, with one project to upload to.
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
-import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
+import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
+import { jsonRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import type { Measurement } from './upload-report.js';
 
 const API = '/api/v1';
 
-export async function measurePortal(input: InputFile, dataDir: string, repoRoot: string): Promise<Measurement> {
+export interface Portal {
+  child: Child;
+  /** http://127.0.0.1:<port>/api/v1 */
+  base: string;
+  token: string;
+  projectId: number;
+}
+
+export interface StoredFile {
+  filesize: number;
+  sha256: string;
+}
+
+export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number): Promise<Portal> {
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
   // The bundle `npm start` runs (the bench script builds it first).
-  const child = startChild(process.execPath, [path.join('server', 'dist', 'main.js')], {
+  const child = startChild(process.execPath, [...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -26,7 +39,7 @@ export async function measurePortal(input: InputFile, dataDir: string, repoRoot:
       LOG_LEVEL: 'warn',
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
-      MAX_UPLOAD_BYTES: String(Math.max(input.bytes * 2, 20 * 1024 ** 3)),
+      MAX_UPLOAD_BYTES: String(maxUploadBytes),
     },
   });
   try {
@@ -34,40 +47,60 @@ export async function measurePortal(input: InputFile, dataDir: string, repoRoot:
     const login = await jsonRequest(`${base}/login`, 'POST', admin);
     const token = (login.json as { token?: string } | undefined)?.token;
     if (login.status !== 200 || token === undefined) throw new Error(`login answered ${login.status}`);
-
     const created = await jsonRequest(
       `${base}/study-petitions`,
       'POST',
-      { name: `bench ${input.bytes} bytes`, valid: true, status: 'Pendant' },
+      { name: 'bench', valid: true, status: 'Pendant' },
       token,
     );
     const projectId = (created.json as { data?: { id: number }[] } | undefined)?.data?.[0]?.id;
     if (created.status !== 201 || projectId === undefined) {
       throw new Error(`creating the project answered ${created.status}: ${JSON.stringify(created.json)}`);
     }
+    return { child, base, token, projectId };
+  } catch (err) {
+    await stopChild(child);
+    throw withServerOutput(err, child);
+  }
+}
 
-    const frame = multipartFrame(
-      { studypetitionid: String(projectId) },
-      { field: 'file', name: `bench-${input.bytes}.dcm`, contentType: 'application/dicom' },
-    );
-    const answer = await streamRequest(
-      `${base}/upload-study-petitions-files`,
-      { 'content-type': frame.contentType, authorization: `Bearer ${token}` },
-      { before: frame.before, file: input.path, fileBytes: input.bytes, after: frame.after },
-    );
-    // Read before anything else can run in the server (processing starts after the answer).
-    const peak = await peakRssBytes(child.pid);
-    if (answer.status !== 201) throw new Error(`upload answered ${answer.status}: ${answer.body.slice(0, 500)}`);
-    const file = (JSON.parse(answer.body) as { data: { filesize: number; sha256: string }[] }).data[0];
-    if (file?.filesize !== input.bytes || file.sha256 !== input.sha256) {
+/**
+ * Runs `upload` against a fresh portal and measures it. `upload` resolves with what the portal
+ * reports having stored, which must be the input's size and SHA-256; the peak RSS is read as soon
+ * as it resolves, before the processing job that follows can run.
+ */
+export async function measurePortal(
+  input: InputFile,
+  dataDir: string,
+  repoRoot: string,
+  upload: (portal: Portal) => Promise<{ seconds: number; clientCpuSeconds: number; file: StoredFile }>,
+): Promise<Measurement> {
+  const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3));
+  try {
+    const cpuBefore = await cpuSeconds(portal.child.pid);
+    const result = await upload(portal);
+    const peak = await peakRssBytes(portal.child.pid);
+    const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
+    const { file } = result;
+    if (file.filesize !== input.bytes || file.sha256 !== input.sha256) {
       throw new Error(`the portal stored ${JSON.stringify(file)}, expected ${input.bytes} bytes, sha256 ${input.sha256}`);
     }
-    return { seconds: answer.seconds, bytes: input.bytes, peakRssBytes: peak };
+    return {
+      seconds: result.seconds,
+      bytes: input.bytes,
+      peakRssBytes: peak,
+      serverCpuSeconds,
+      clientCpuSeconds: result.clientCpuSeconds,
+    };
   } catch (err) {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${child.output()}`, { cause: err });
+    throw withServerOutput(err, portal.child);
   } finally {
-    await stopChild(child);
+    await stopChild(portal.child);
   }
+}
+
+function withServerOutput(err: unknown, child: Child): Error {
+  return new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${child.output()}`, { cause: err });
 }
 
 async function waitUntilHealthy(child: Child, base: string, timeoutMs: number): Promise<void> {

@@ -16,6 +16,7 @@ export function startChild(command: string, args: string[], options: SpawnOption
   if (child.pid === undefined) throw new Error(`could not start ${command}`);
   let tail = '';
   const keep = (chunk: Buffer) => {
+    if (process.env.BENCH_CHILD_LOG) process.stderr.write(chunk);
     tail = (tail + chunk.toString()).slice(-4000);
   };
   child.stdout?.on('data', keep);
@@ -39,6 +40,19 @@ export async function stopChild(child: Child): Promise<void> {
   const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * CPU time (user + system, every thread) a live process has used so far, in seconds, from
+ * /proc/<pid>/stat. Sampled before and after an upload it shows what the upload cost the server,
+ * which on a 2-core machine shared with the client decides the throughput as much as the disk.
+ */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may itself hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (USER_HZ, 100 on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Resolves with the first stdout line matching `pattern`, or rejects if the child exits first. */

@@ -1,27 +1,48 @@
-// Upload benchmark (issue 3): for each size, the same file is uploaded to a bare Node baseline and
-// to the real portal over loopback, on the same disk, each in a fresh process; the table compares
-// throughput and peak RSS. Targets: portal ≥ 75% of the baseline's throughput, peak RSS < 200 MB.
+// Upload benchmark (issues 3 and 13): for each size, the same file goes over loopback to the bare
+// Node pipe (the baseline, upload-baseline.ts) and to the real portal by each of its upload paths,
+// each run in a fresh server process, on the same disk, in rounds whose order rotates so that no
+// path always runs first. The table gives medians and ranges; see upload-report.ts for the targets.
 //
 // Environment:
-//   BENCH_SIZES_MB=1024,4096   sizes in MiB (default 1 GiB and 4 GiB)
-//   BENCH_ONLY=baseline|portal|both   (default both)
-//   BENCH_DIR=/path            where the inputs and stored copies go (default: a fresh dir in the OS temp dir)
-//   BENCH_BASELINE_FSYNC=0     let the baseline answer before its bytes are durable (default 1)
-// Exits 1 when the portal ran and missed a target.
+//   BENCH_SIZES_MB=1024,4096          sizes in MiB (default 1 GiB and 4 GiB)
+//   BENCH_PATHS=pipe,multipart,tus    which paths (pipe-16k: the pipe with the old baseline's buffer)
+//   BENCH_RUNS=3                      rounds per size
+//   BENCH_TUS_CHUNK_MB=16             tus chunk size in MiB (the web app's)
+//   BENCH_RESUME=1                    with tus: also cut one tus upload mid-chunk, resume it, count
+//                                     the bytes that reached the server (0: skip)
+//   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
+//   BENCH_PIPE_NODE=/usr/bin/node     run the pipe on another Node binary
+//   BENCH_SERVER_FLAGS="--cpu-prof"   Node flags for the portal (profiling), BENCH_CHILD_LOG=1 its output
+// Exits 1 when a portal path missed a target.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { measureBaseline } from './upload-baseline.js';
-import { writeInputFile } from './upload-input.js';
+import { OLD_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './upload-baseline.js';
+import { writeInputFile, type InputFile } from './upload-input.js';
+import { uploadMultipart } from './upload-multipart.js';
 import { measurePortal } from './upload-portal.js';
-import { formatTable, meetsTargets, type SizeResult } from './upload-report.js';
+import {
+  formatResume,
+  formatTable,
+  meetsTargets,
+  mibPerSecond,
+  resumeMeetsTarget,
+  type Measurement,
+  type PathName,
+  type SizeResult,
+} from './upload-report.js';
+import { measureResume } from './upload-resume.js';
+import { uploadTus } from './upload-tus.js';
+
+const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus'];
 
 interface Settings {
   sizesMiB: number[];
-  runBaseline: boolean;
-  runPortal: boolean;
+  paths: PathName[];
+  runs: number;
+  tusChunkBytes: number;
+  resume: boolean;
   workDir: string | undefined;
-  baselineFsync: boolean;
 }
 
 function readSettings(env: NodeJS.ProcessEnv): Settings {
@@ -29,15 +50,34 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n <= 0)) {
     throw new Error(`BENCH_SIZES_MB must be a comma-separated list of positive whole MiB, got ${env.BENCH_SIZES_MB}`);
   }
-  const only = env.BENCH_ONLY ?? 'both';
-  if (!['baseline', 'portal', 'both'].includes(only)) throw new Error(`BENCH_ONLY must be baseline, portal or both`);
+  const paths = (env.BENCH_PATHS ?? 'pipe,multipart,tus').split(',').map((s) => s.trim());
+  const unknown = paths.filter((p) => !PATHS.includes(p as PathName));
+  if (paths.length === 0 || unknown.length > 0) throw new Error(`BENCH_PATHS takes ${PATHS.join(', ')}; got ${unknown.join(', ')}`);
+  const runs = Number(env.BENCH_RUNS ?? '3');
+  if (!Number.isInteger(runs) || runs <= 0) throw new Error(`BENCH_RUNS must be a positive whole number, got ${env.BENCH_RUNS}`);
+  const chunkMiB = Number(env.BENCH_TUS_CHUNK_MB ?? '16');
+  if (!(chunkMiB > 0)) throw new Error(`BENCH_TUS_CHUNK_MB must be a positive number of MiB, got ${env.BENCH_TUS_CHUNK_MB}`);
   return {
     sizesMiB: sizes,
-    runBaseline: only !== 'portal',
-    runPortal: only !== 'baseline',
+    paths: paths as PathName[],
+    runs,
+    tusChunkBytes: Math.round(chunkMiB * 1024 * 1024),
+    resume: paths.includes('tus') && env.BENCH_RESUME !== '0',
     workDir: env.BENCH_DIR,
-    baselineFsync: env.BENCH_BASELINE_FSYNC !== '0',
   };
+}
+
+function measure(name: PathName, input: InputFile, dir: string, repoRoot: string, settings: Settings): Promise<Measurement> {
+  switch (name) {
+    case 'pipe':
+      return measurePipe(input, dir, PIPE_HIGH_WATER_MARK);
+    case 'pipe-16k':
+      return measurePipe(input, dir, OLD_HIGH_WATER_MARK);
+    case 'multipart':
+      return measurePortal(input, dir, repoRoot, (portal) => uploadMultipart(portal, input));
+    case 'tus':
+      return measurePortal(input, dir, repoRoot, (portal) => uploadTus(portal, input, settings.tusChunkBytes));
+  }
 }
 
 async function main(): Promise<number> {
@@ -49,23 +89,32 @@ async function main(): Promise<number> {
   const onSignal = () => void removeWorkDir().finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  console.log(`upload benchmark in ${workDir} (baseline fsync: ${settings.baselineFsync ? 'on' : 'off'})`);
+  console.log(`upload benchmark in ${workDir}; ${settings.runs} round(s) of ${settings.paths.join(', ')}; load ${loadAverage()}`);
   try {
     for (const sizeMiB of settings.sizesMiB) {
       const input = await writeInputFile(path.join(workDir, `input-${sizeMiB}.dcm`), sizeMiB * 1024 * 1024);
+      const result: SizeResult = { sizeBytes: input.bytes, runs: new Map(settings.paths.map((p) => [p, []])) };
       try {
-        const result: SizeResult = { sizeBytes: input.bytes };
-        if (settings.runBaseline) {
-          const dir = path.join(workDir, `baseline-${sizeMiB}`);
-          result.baseline = await measureBaseline(input, dir, settings.baselineFsync);
-          await rm(dir, { recursive: true, force: true });
-          console.log(`${sizeMiB} MiB baseline: ${(input.bytes / 1e6 / result.baseline.seconds).toFixed(1)} MB/s`);
+        for (let round = 0; round < settings.runs; round += 1) {
+          // Rotated, so that each path runs first in some round (the first run after writing the
+          // input, and after a cold start, is not like the others).
+          const order = settings.paths.map((_, i) => settings.paths[(i + round) % settings.paths.length]!);
+          for (const name of order) {
+            const dir = path.join(workDir, `${name}-${sizeMiB}-${round}`);
+            const m = await measure(name, input, dir, repoRoot, settings);
+            await rm(dir, { recursive: true, force: true });
+            result.runs.get(name)!.push(m);
+            console.log(
+              `${sizeMiB} MiB round ${round + 1} ${name}: ${mibPerSecond(m).toFixed(0)} MiB/s, ` +
+                `peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB, server CPU ${m.serverCpuSeconds.toFixed(1)} s, ` +
+                `client CPU ${m.clientCpuSeconds.toFixed(1)} s; load ${loadAverage()}`,
+            );
+          }
         }
-        if (settings.runPortal) {
-          const dir = path.join(workDir, `portal-${sizeMiB}`);
-          result.portal = await measurePortal(input, dir, repoRoot);
+        if (settings.resume) {
+          const dir = path.join(workDir, `resume-${sizeMiB}`);
+          result.resume = await measureResume(input, dir, repoRoot, settings.tusChunkBytes);
           await rm(dir, { recursive: true, force: true });
-          console.log(`${sizeMiB} MiB portal: ${(input.bytes / 1e6 / result.portal.seconds).toFixed(1)} MB/s`);
         }
         results.push(result);
       } finally {
@@ -76,8 +125,13 @@ async function main(): Promise<number> {
     await removeWorkDir();
   }
   console.log(`\n${formatTable(results)}`);
-  console.log('targets: portal/baseline ≥ 0.75, portal peak RSS < 200 MB (MB = 10^6 bytes)');
-  return results.some((r) => meetsTargets(r) === false) ? 1 : 0;
+  for (const line of formatResume(results)) console.log(line);
+  console.log('targets: multipart and tus ≥ 0.90 of the pipe (median of the per-round ratios), peak RSS < 200 MB (10^6 bytes),');
+  console.log('         a resumed tus upload re-sends at most one chunk');
+  const missed = results.some((r) => settings.paths.some((p) => meetsTargets(r, p) === false) || resumeMeetsTarget(r) === false);
+  return missed ? 1 : 0;
 }
+
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 process.exitCode = await main();

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TProjectFile } from '@portal/contract';
-import { FileStore } from '@tus/file-store';
+import type { FileStore } from '@tus/file-store';
 import { Metadata } from '@tus/utils';
 import type { Actor } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
@@ -16,6 +16,7 @@ import { AppError, badRequest, notFound } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { FilesService } from './files.service.js';
+import { BatchedFileStore } from './tus-file-store.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -73,7 +74,7 @@ export class TusUploadsService {
     readonly options: TusUploadsOptions,
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
-    this.store = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
+    this.store = new BatchedFileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**

@@ -13,7 +13,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { useRef, useState, type ChangeEvent } from 'react';
-import { queryKeys } from '../../../api/query-keys';
+import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
@@ -68,8 +68,9 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const folderInput = useRef<HTMLInputElement | null>(null);
 
   /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
-  const findDuplicates = (done: UploadRow[]): Map<string, RowNote> => {
-    const files = queryClient.getQueryData<FileWithDuplicate[]>(queryKeys.projectFiles(projectId)) ?? [];
+  const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
+    // The page has just reloaded this list (onUploaded); without a page it is read here.
+    const files: FileWithDuplicate[] = await queryClient.ensureQueryData(projectFilesQueryOptions(projectId)).catch(() => []);
     const byId = new Map(files.map((f) => [f.id, f]));
     const found = new Map<string, RowNote>();
     for (const row of done) {
@@ -89,7 +90,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
       enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'info' });
     }
     await onUploaded();
-    const duplicates = findDuplicates(done);
+    const duplicates = await findDuplicates(done);
     setNotes((current) => new Map([...current, ...duplicates]));
     // Spec §4: the dialog closes after a successful upload, unless it has something to show about it.
     if (!report && done.length === rows.length && duplicates.size === 0 && rows.every((r) => r.status === 'done')) onClose();

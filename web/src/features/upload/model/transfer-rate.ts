@@ -10,8 +10,9 @@ interface Sample {
 export class TransferRate {
   private samples: Sample[] = [];
 
+  /** A zero-byte sample marks when sending began, so the first chunk's bytes are spread over its time. */
   record(bytes: number, at: number): void {
-    if (bytes <= 0) return;
+    if (bytes < 0) return;
     this.samples.push({ at, bytes });
     this.samples = this.samples.filter((s) => at - s.at <= RATE_WINDOW_MS);
   }

@@ -115,6 +115,7 @@ export class UploadQueue {
     if (keys.length === 0) return;
     this.batch = new Set(keys);
     this.rate.reset();
+    this.rate.record(0, this.now());
     this.rows = this.rows.map((row) => (this.batch.has(row.key) ? { ...row, status: 'queued', error: null, sent: 0, resumed: false } : row));
     this.pump();
   }
@@ -126,6 +127,7 @@ export class UploadQueue {
     if (!this.snapshot.active) {
       this.batch = new Set();
       this.rate.reset();
+      this.rate.record(0, this.now());
     }
     this.batch.add(key);
     this.update(key, (r) => ({ ...r, checked: true, status: 'queued', error: null, sent: 0, resumed: false }));

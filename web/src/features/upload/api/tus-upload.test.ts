@@ -58,13 +58,13 @@ describe('the tus transport', () => {
     expect(server.state.bytesReceived).toBe(0);
   });
 
-  it('retries after network errors and 5xx answers and resumes at the server offset', async () => {
+  it('retries after network errors, 5xx and 408 answers and resumes at the server offset', async () => {
     const server = fakeTusServer({
-      patchFault: (_upload, attempt) => (attempt === 1 ? { network: true } : attempt === 3 ? { status: 503, message: 'busy' } : null),
+      patchFault: (_upload, attempt) => (attempt === 1 ? { network: true } : attempt === 3 ? { status: 503, message: 'busy' } : attempt === 5 ? { status: 408, message: 'No data arrived' } : null),
     });
     await expect(transport(job(), noCallbacks).result).resolves.toEqual({ fileId: 100 });
     expect(server.state.bytesReceived).toBe(35);
-    expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(2);
+    expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(3);
   });
 
   it('gives up after the last retry with a connection error the user can retry', async () => {

@@ -73,10 +73,13 @@ function statusOf(error: DetailedError | Error): number {
   return 'originalResponse' in error && error.originalResponse ? error.originalResponse.getStatus() : 0;
 }
 
-/** Network errors, 5xx and tus's transient 409/423 are retried; any other refusal is final. */
+/**
+ * Network errors, 5xx, tus's transient 409/423 and the server's 408 (a stalled link; it keeps what
+ * arrived) are retried; any other refusal is final.
+ */
 export function isRetryable(error: DetailedError | Error): boolean {
   const status = statusOf(error);
-  return status === 0 || status >= 500 || status === 409 || status === 423;
+  return status === 0 || status >= 500 || status === 408 || status === 409 || status === 423;
 }
 
 function parseBody(body: string): unknown {

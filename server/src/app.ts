@@ -10,6 +10,7 @@ import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
+import { tusRoutes } from './files/tus.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
@@ -89,6 +90,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(projectsRoutes(services.projects));
       await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(contentsRoutes(services.contents, services.storage));
+      await api.register(
+        tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),
+      );
     },
     { prefix: API_PREFIX },
   );

@@ -30,11 +30,17 @@ const swept = await sweepUploads(services.storage, services.repos.pendingUploads
   leaseMs: config.uploadLeaseMs,
 });
 if (swept.temporaries + swept.abandoned > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
+const expired = await services.tusUploads.sweep({ startup: handle.dialect === 'sqlite' });
+if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
     (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),
   );
-}, config.uploadLeaseMs);
+  services.tusUploads.sweep({ startup: false }).then(
+    (removed) => removed > 0 && app.log.info({ removed }, 'removed expired resumable uploads'),
+    (err: unknown) => app.log.error({ err }, 'sweeping expired resumable uploads failed'),
+  );
+}, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 
 const runner = config.processing.inServer ? await createJobRunner(services, config, app.log) : undefined;

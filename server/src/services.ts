@@ -16,6 +16,8 @@ import { UsersRepository } from './users/users.repository.js';
 import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
+import { TusUploadsRepository } from './files/tus-uploads.repository.js';
+import { TusUploadsService } from './files/tus-uploads.service.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
@@ -31,6 +33,7 @@ export interface Services {
     projects: ProjectsRepository;
     files: FilesRepository;
     pendingUploads: PendingUploadsRepository;
+    tusUploads: TusUploadsRepository;
     entries: EntriesRepository;
     jobs: JobsRepository;
   };
@@ -39,6 +42,8 @@ export interface Services {
   companies: CompaniesService;
   projects: ProjectsService;
   files: FilesService;
+  /** Resumable uploads (tus) in progress. */
+  tusUploads: TusUploadsService;
   contents: ContentsService;
 }
 
@@ -51,6 +56,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     projects: new ProjectsRepository(db),
     files: new FilesRepository(db),
     pendingUploads: new PendingUploadsRepository(db),
+    tusUploads: new TusUploadsRepository(db),
     entries: new EntriesRepository(db),
     jobs: new JobsRepository(db, handle.dialect),
   };
@@ -71,6 +77,12 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     projects,
     storage,
     files,
+    tusUploads: new TusUploadsService(repos.tusUploads, files, projects, {
+      directory: path.join(config.dataDir, 'tus'),
+      maxUploadBytes: config.maxUploadBytes,
+      expiryMs: config.resumable.expiryMs,
+      maxOpenPerUser: config.resumable.maxOpenPerUser,
+    }),
     contents: new ContentsService(files, repos.entries),
   };
 }

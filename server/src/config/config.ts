@@ -20,6 +20,8 @@ const ZEnv = z.object({
   MAX_UPLOAD_BYTES: int(1).default(20 * 1024 ** 3),
   UPLOAD_LEASE_SECONDS: int(1).default(120),
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
+  UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
+  UPLOAD_MAX_OPEN_PER_USER: int(1, 100_000).default(100),
   PROCESSING_IN_SERVER: bool.default(true),
   PROCESSING_CONCURRENCY: int(1, 64).default(1),
   JOB_LEASE_SECONDS: int(3).default(60),
@@ -59,6 +61,8 @@ export interface Config {
   uploadLeaseMs: number;
   /** No byte of an upload's body for this long stops it (408) and removes what it had written. */
   uploadIdleTimeoutMs: number;
+  /** Resumable (tus) uploads: removed this long after they started if not finished; at most this many unfinished per user. */
+  resumable: { expiryMs: number; maxOpenPerUser: number };
   processing: {
     inServer: boolean;
     concurrency: number;
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
+    resumable: { expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000, maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER },
     processing: {
       inServer: e.PROCESSING_IN_SERVER,
       concurrency: e.PROCESSING_CONCURRENCY,

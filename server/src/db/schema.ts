@@ -81,6 +81,21 @@ export interface PendingUploadTable {
   lease_until: string;
 }
 
+/** A resumable upload still receiving bytes (migration 007). */
+export interface TusUploadTable {
+  id: string;
+  user_id: number;
+  company_id: number;
+  project_id: number;
+  file_name: string;
+  /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
+  size: number | string;
+  state: 'open' | 'finishing';
+  head_checked: number;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface FileEntryTable {
   id: Generated<number>;
   file_id: number;
@@ -135,6 +150,7 @@ export interface Database {
   projects: ProjectTable;
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
+  tus_uploads: TusUploadTable;
   file_entries: FileEntryTable;
   jobs: JobTable;
 }
@@ -147,5 +163,6 @@ export type SessionRow = Selectable<SessionTable>;
 export type ProjectRow = Selectable<ProjectTable>;
 export type ProjectFileRow = Selectable<ProjectFileTable>;
 export type FileEntryRow = Selectable<FileEntryTable>;
+export type TusUploadRow = Selectable<TusUploadTable>;
 export type NewFileEntry = Insertable<FileEntryTable>;
 export type JobRow = Selectable<JobTable>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanFileName } from './download-response.js';
 import { removeDisguisingCharacters } from './file-name.js';
-import { checkFileName } from './upload-rules.js';
+import { checkContent, checkFileName } from './upload-rules.js';
 
 describe('characters that can disguise a file name', () => {
   it.each([
@@ -30,7 +30,10 @@ describe('characters that can disguise a file name', () => {
   });
 
   it('judges the extension on the cleaned name', () => {
-    expect(() => checkFileName('x\u202Emcd.exe')).toThrow(/Only these kinds of file are accepted/);
+    // Shown as 'xexe.dcm', stored as 'xmcd.exe': no accepted extension, so the content decides.
+    const name = checkFileName('x\u202Emcd.exe');
+    expect(name).toBe('xmcd.exe');
+    expect(() => checkContent(name, Buffer.from('MZ\x90\x00 not DICOM'))).toThrow(/Only these kinds of file are accepted/);
     expect(() => checkFileName('\u202E\u200B')).toThrow('The file has no name');
   });
 });

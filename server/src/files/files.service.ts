@@ -12,7 +12,7 @@ import type { FilesRepository } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
 import type { JobsRepository } from '../jobs/index.js';
 import { uploadSubject } from './process-upload.job.js';
-import { storeUpload } from './upload-pipeline.js';
+import { storeLocalFile, storeUpload, type StoredUpload } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
 
 export interface FilesOptions {
@@ -60,12 +60,40 @@ export class FilesService {
    * checked before any byte is read, so a refused upload stores nothing (issue 12, item 8);
    * `commit` checks the project again, as it may have been deleted meanwhile.
    */
-  async receive(
+  receive(
     actor: Actor,
     input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal },
   ): Promise<ReceivedUpload> {
-    const fileName = checkFileName(input.fileName);
-    await this.projects.require(actor, input.projectId, 'create');
+    return this.#receive(actor, input.fileName, input.projectId, (key, checkHead) =>
+      storeUpload({
+        source: input.source,
+        storage: this.storage,
+        key,
+        maxBytes: this.options.maxUploadBytes,
+        checkHead,
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The same as `receive` for bytes that already arrived in a local file (a finished resumable
+   * upload): the same checks, then the file is moved into storage. On success `path` is gone.
+   */
+  receiveLocalFile(actor: Actor, input: { fileName: string; path: string; projectId: number }): Promise<ReceivedUpload> {
+    return this.#receive(actor, input.fileName, input.projectId, (key, checkHead) =>
+      storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, checkHead }),
+    );
+  }
+
+  async #receive(
+    actor: Actor,
+    rawName: string | undefined,
+    projectId: number,
+    store: (key: string, checkHead: (head: Buffer) => void) => Promise<StoredUpload>,
+  ): Promise<ReceivedUpload> {
+    const fileName = checkFileName(rawName);
+    await this.projects.require(actor, projectId, 'create');
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     await this.pending.begin(key, uploadLeaseMs);
@@ -73,15 +101,8 @@ export class FilesService {
     renewal.unref();
     let kind: 'dicom' | 'archive' = 'archive';
     try {
-      const stored = await storeUpload({
-        source: input.source,
-        storage: this.storage,
-        key,
-        maxBytes: this.options.maxUploadBytes,
-        checkHead: (head) => {
-          kind = checkContent(fileName, head);
-        },
-        ...(input.signal ? { signal: input.signal } : {}),
+      const stored = await store(key, (head) => {
+        kind = checkContent(fileName, head);
       });
       return { key, fileName, kind, size: stored.size, sha256: stored.sha256 };
     } catch (err) {

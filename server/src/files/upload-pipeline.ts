@@ -2,7 +2,9 @@
 // their SHA-256, size and first bytes are taken on the way, so a 4 GiB file costs no more memory
 // than a 4 KiB one. Backpressure from the disk reaches the client through pipeline().
 import { createHash } from 'node:crypto';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -84,6 +86,25 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
     if (interrupted && !(err instanceof AppError)) throw new UploadInterruptedError({ cause: err });
     throw err;
   }
+}
+
+export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
+  /** A file already written in full on this machine (a finished tus upload); it is moved, not copied. */
+  path: string;
+}
+
+/**
+ * The same checks as storeUpload (size limit, SHA-256, `checkHead`), for bytes that already sit in
+ * a local file: it is read once to measure it, then moved into storage under `key` (durable before
+ * visible; no copy when on the same filesystem). On success `path` is gone; on failure it is left
+ * where it was and nothing is stored.
+ */
+export async function storeLocalFile(input: StoreLocalFileInput): Promise<StoredUpload> {
+  const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+  await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
+  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  return { key: input.key, size, sha256: meter.sha256(), head: meter.head() };
 }
 
 class UploadMeter extends Transform {

@@ -2,6 +2,14 @@
 export { ingestUpload } from './ingest-upload.js';
 export type { OnEntry, IngestedEntry, IngestResult, IngestSummary, IngestInput } from './ingest-types.js';
 export { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits.js';
-export { acceptedExtension, detectKind, extensionMismatch, kindsForName, type ContentKind } from './detect/detect-kind.js';
+export {
+  acceptedExtension,
+  describeKind,
+  detectKind,
+  extensionMismatch,
+  hintExtension,
+  kindsForName,
+  type ContentKind,
+} from './detect/detect-kind.js';
 export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
 export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';

@@ -97,13 +97,23 @@ describe.each(dialects())('files API on %s', (dialect) => {
     });
 
     it.each(['notes.txt', 'setup.exe', 'no-extension', 'archive.zip.exe', '.dcm'])(
-      'refuses %s with 415 naming the accepted kinds, storing nothing',
+      'judges %s by its content: refused with 415 naming the accepted kinds when it is not DICOM, storing nothing',
       async (name) => {
         const p = await project();
-        const answer = await upload(server.api, user(), { name, data: CT }, p.id);
+        const answer = await upload(server.api, user(), { name, data: Buffer.from('MZ\x90\x00 this is not DICOM') }, p.id);
         expect(answer.status).toBe(415);
         expect(answer.body.message).toContain(ACCEPTED);
         await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
+      },
+    );
+
+    it.each(['notes.txt', 'no-extension', 'archive.zip.exe', '.dcm', 'IM000001', '1.2.840.113619.2.55.3.604688119'])(
+      'accepts DICOM content named %s as DICOM',
+      async (name) => {
+        const p = await project();
+        const answer = await upload(server.api, user(), { name, data: CT }, p.id);
+        expect(answer.status).toBe(201);
+        expect(answer.body.data[0]).toMatchObject({ file: name, kind: 'dicom', sha256: sha256(CT) });
       },
     );
 

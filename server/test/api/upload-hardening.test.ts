@@ -128,8 +128,9 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
       const got = await download(server.api, user(), answer.body.data[0].id);
       expect(parseDisposition(got.headers.get('content-disposition')!).parameters.filename).toBe(stored);
     }
-    // The extension is judged on what is shown: 'x<RLO>mcd.exe' looks like 'xexe.dcm' but is an .exe.
-    const disguised = await upload(server.api, user(), { name: 'x\u202Emcd.exe', data: CT }, p.id);
+    // The extension is judged on what is shown: 'x<RLO>mcd.exe' looks like 'xexe.dcm' but is an .exe,
+    // which promises nothing, so its content decides: text is refused.
+    const disguised = await upload(server.api, user(), { name: 'x\u202Emcd.exe', data: Buffer.from('MZ not DICOM') }, p.id);
     expect(disguised.status).toBe(415);
   });
 
@@ -199,7 +200,8 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
         const text = Buffer.from('plain text, not DICOM');
         expect(await send(user(), 'a.dcm', size, p.id, text)).toMatchObject({ status: 415, message: expect.stringContaining('neither') });
         expect(await send(undefined, 'a.dcm', 281 * 1024)).toEqual({ status: 401, message: 'Authentication required' });
-        expect(await send(user(), 'notes.txt', size)).toMatchObject({ status: 415, message: expect.stringContaining('Only these kinds') });
+        // A name without an accepted extension is judged by its first bytes: text is refused.
+        expect(await send(user(), 'notes.txt', size, p.id, text)).toMatchObject({ status: 415, message: expect.stringContaining('Only these kinds') });
         expect(await send(undefined, 'a.dcm', size)).toEqual({ status: 401, message: 'Authentication required' });
         expect(await send(tokens.get(ROLES.SysUser), 'a.dcm', size)).toMatchObject({ status: 403 });
         expect(await send(user(), 'a.dcm', size, theirs.id)).toMatchObject({ status: 404 });

@@ -171,6 +171,11 @@ const HINT_EXTENSION: Record<ContentKind, string | null> = {
   unknown: null,
 };
 
+/** The extension a file of this kind should have, or null for content that is no accepted kind. */
+export function hintExtension(kind: ContentKind): string | null {
+  return HINT_EXTENSION[kind];
+}
+
 export function describeKind(kind: ContentKind): string {
   return DESCRIPTIONS[kind];
 }

@@ -1,0 +1,96 @@
+// The records of resumable (tus) uploads in progress. Every query that serves a request names the
+// user and company the upload belongs to: an upload id is a capability, but only in its creator's
+// hands.
+import type { Db } from '../db/database.js';
+import { nowIso } from '../db/database.js';
+import type { TusUploadRow } from '../db/schema.js';
+
+export interface NewTusUpload {
+  id: string;
+  user_id: number;
+  company_id: number;
+  project_id: number;
+  file_name: string;
+  size: number;
+}
+
+export interface Owner {
+  userId: number;
+  companyId: number;
+}
+
+export class TusUploadsRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(upload: NewTusUpload, expiresAt: Date): Promise<void> {
+    await this.db
+      .insertInto('tus_uploads')
+      .values({ ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt) })
+      .execute();
+  }
+
+  /** An upload of `owner` that may still receive bytes. */
+  findOpen(id: string, owner: Owner): Promise<TusUploadRow | undefined> {
+    return this.db
+      .selectFrom('tus_uploads')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', owner.userId)
+      .where('company_id', '=', owner.companyId)
+      .where('state', '=', 'open')
+      .where('expires_at', '>', nowIso())
+      .executeTakeFirst();
+  }
+
+  /** Uploads of `owner` not yet finished or removed, expired ones aside: what the per-user cap counts. */
+  async countUnfinished(owner: Owner): Promise<number> {
+    const row = await this.db
+      .selectFrom('tus_uploads')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', owner.userId)
+      .where('company_id', '=', owner.companyId)
+      .where('expires_at', '>', nowIso())
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async markHeadChecked(id: string): Promise<void> {
+    await this.db.updateTable('tus_uploads').set({ head_checked: 1 }).where('id', '=', id).execute();
+  }
+
+  /** Claims an open upload for finishing; false when another request already did (or it is gone). */
+  async claimForFinish(id: string, owner: Owner): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tus_uploads')
+      .set({ state: 'finishing' })
+      .where('id', '=', id)
+      .where('user_id', '=', owner.userId)
+      .where('company_id', '=', owner.companyId)
+      .where('state', '=', 'open')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.deleteFrom('tus_uploads').where('id', '=', id).execute();
+  }
+
+  /**
+   * For the sweeper: uploads past their expiry, and with `finishing` also those a finishing request
+   * was working on (at start-up of the only process that uploads, whatever it was doing died).
+   */
+  async stale(opts: { finishing: boolean }): Promise<string[]> {
+    let query = this.db.selectFrom('tus_uploads').select('id');
+    query = opts.finishing
+      ? query.where((eb) => eb.or([eb('expires_at', '<=', nowIso()), eb('state', '=', 'finishing')]))
+      : query.where('expires_at', '<=', nowIso());
+    return (await query.execute()).map((r) => r.id);
+  }
+
+  /** Which of `ids` have a record: a tus file without one is a leftover. */
+  async existing(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('tus_uploads').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+}

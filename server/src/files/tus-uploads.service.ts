@@ -1,0 +1,235 @@
+// Resumable uploads (tus 1.0, DESIGN §10): who may create, continue or end one, and what happens
+// when its last byte lands. The protocol itself is @tus/server's (tus.routes.ts); everything a
+// client could abuse is decided here, before it: creation is refused before a byte is stored, an
+// upload is visible to its creator only, and a finished upload becomes a file through exactly the
+// checks and the commit of the multipart call (FilesService.receiveLocalFile and commit).
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { TProjectFile } from '@portal/contract';
+import { FileStore } from '@tus/file-store';
+import { Metadata } from '@tus/utils';
+import type { Actor } from '../auth/index.js';
+import type { TusUploadRow } from '../db/schema.js';
+import { AppError, badRequest, notFound } from '../errors/app-error.js';
+import { parseId } from '../http/params.js';
+import type { ProjectsService } from '../projects/index.js';
+import type { FilesService } from './files.service.js';
+import type { TusUploadsRepository } from './tus-uploads.repository.js';
+import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
+import { checkContent, checkFileName } from './upload-rules.js';
+
+export interface TusUploadsOptions {
+  /** Where bytes of unfinished uploads are kept (DATA_DIR/tus): private, and on the storage's filesystem. */
+  directory: string;
+  maxUploadBytes: number;
+  /** An unfinished upload is removed this long after it was created (UPLOAD_EXPIRY_SECONDS). */
+  expiryMs: number;
+  /** Unfinished uploads one user may have at a time (UPLOAD_MAX_OPEN_PER_USER). */
+  maxOpenPerUser: number;
+}
+
+/** Upload-Metadata longer than this is refused: four short values need far less. */
+export const MAX_METADATA_CHARS = 8192;
+/** The metadata kept with an upload; other keys are accepted and dropped. */
+const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath'] as const;
+const ID_PATTERN = /^[0-9a-f]{32}$/;
+const NOT_FOUND = 'Upload not found';
+
+export interface CreationHeaders {
+  uploadLength: string | undefined;
+  deferLength: string | undefined;
+  concat: string | undefined;
+  metadata: string | undefined;
+}
+
+export class TusUploadsService {
+  readonly store: FileStore;
+
+  constructor(
+    private readonly uploads: TusUploadsRepository,
+    private readonly files: FilesService,
+    private readonly projects: ProjectsService,
+    readonly options: TusUploadsOptions,
+  ) {
+    mkdirSync(options.directory, { recursive: true, mode: 0o700 });
+    this.store = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
+  }
+
+  /**
+   * Everything a creation request must pass before a byte is stored, in the multipart call's order
+   * (name, project and role, then size), then the per-user cap. Records the upload and answers its
+   * new, unguessable id.
+   */
+  async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<string> {
+    if (headers.concat !== undefined) throw badRequest('Uploads in several parts (Upload-Concat) are not supported');
+    if (headers.uploadLength === undefined || !/^\d{1,16}$/.test(headers.uploadLength)) {
+      throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
+    }
+    const meta = parseMetadata(headers.metadata);
+    const fileName = checkFileName(meta.filename ?? undefined);
+    if (meta.studypetitionid == null) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
+    const project = await this.projects.require(actor, parseId(meta.studypetitionid.trim(), 'Project'), 'create');
+    const size = Number(headers.uploadLength);
+    if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
+    if (size === 0) throw new AppError(415, 'The file is empty');
+    const owner = { userId: actor.userId, companyId: actor.companyId };
+    const open = await this.uploads.countUnfinished(owner);
+    if (open >= this.options.maxOpenPerUser) {
+      throw new AppError(
+        429,
+        `You already have ${open} unfinished uploads, the most one person may have at a time; let them finish or ` +
+          `cancel some before starting another (an unfinished upload is removed ${describeDuration(this.options.expiryMs)} after it started)`,
+      );
+    }
+    const id = randomBytes(16).toString('hex');
+    await this.uploads.create(
+      { id, user_id: actor.userId, company_id: actor.companyId, project_id: project.id, file_name: fileName, size },
+      new Date(Date.now() + this.options.expiryMs),
+    );
+    return id;
+  }
+
+  /** The metadata kept with a new upload: the keys the portal knows, nothing else. */
+  keptMetadata(metadata: Record<string, string | null> | undefined): Record<string, string | null> {
+    const kept: Record<string, string | null> = {};
+    for (const key of KNOWN_METADATA) if (metadata?.[key] !== undefined) kept[key] = metadata[key];
+    return kept;
+  }
+
+  /**
+   * An unfinished upload of the actor's, whose project the actor may still add files to. Anyone
+   * else's id, a malformed one and an expired one answer 404 alike. An upload whose project was
+   * deleted is removed.
+   */
+  async requireOpen(actor: Actor, id: string): Promise<TusUploadRow> {
+    const row = ID_PATTERN.test(id) ? await this.uploads.findOpen(id, actor) : undefined;
+    if (!row) throw notFound(NOT_FOUND);
+    await this.#requireProject(actor, row);
+    return row;
+  }
+
+  /**
+   * After bytes were written: the first bytes are checked as soon as they are there (so a file
+   * that is not what it says is refused after its first chunk, not after gigabytes), and the
+   * upload is finished when `offset` reaches its length. Answers the new file, if it finished.
+   */
+  async afterWrite(actor: Actor, row: TusUploadRow, offset: number): Promise<TProjectFile | undefined> {
+    const size = Number(row.size);
+    if (!row.head_checked && offset >= Math.min(size, UPLOAD_HEAD_BYTES)) {
+      try {
+        checkContent(row.file_name, await this.#readHead(row.id));
+      } catch (err) {
+        await this.remove(row.id);
+        throw err;
+      }
+      await this.uploads.markHeadChecked(row.id);
+    }
+    return offset === size ? this.#finish(actor, row) : undefined;
+  }
+
+  /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
+  async remove(id: string): Promise<void> {
+    await rm(this.#dataPath(id), { force: true });
+    await rm(`${this.#dataPath(id)}.json`, { force: true });
+    await this.uploads.remove(id);
+  }
+
+  /** A creation that failed inside the tus server after it was recorded leaves nothing either. */
+  async abandonCreation(id: string): Promise<void> {
+    await this.remove(id);
+  }
+
+  /**
+   * Removes expired uploads, and tus files no record names (a crash between removing an upload's
+   * bytes and its record). `startup` is for the only process that uploads (SQLite): an upload
+   * that was being finished died with the last process. Answers how many uploads were removed.
+   */
+  async sweep(opts: { startup: boolean }): Promise<number> {
+    // Files first, records second: a record is made before its files and removed after them, so a
+    // file found without a record cannot belong to an upload created meanwhile.
+    const names = await readdir(this.options.directory).catch(() => [] as string[]);
+    const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))];
+    const known = await this.uploads.existing(ids.filter((id) => ID_PATTERN.test(id)));
+    let removed = 0;
+    for (const name of names) {
+      if (!known.has(name.replace(/\.json$/, ''))) {
+        await rm(path.join(this.options.directory, name), { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+    for (const id of await this.uploads.stale({ finishing: opts.startup })) {
+      await this.remove(id);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile> {
+    // One request finishes an upload: a repeated final request finds it claimed (404).
+    if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    try {
+      const received = await this.files.receiveLocalFile(actor, {
+        fileName: row.file_name,
+        path: this.#dataPath(row.id),
+        projectId: row.project_id,
+      });
+      if (received.size !== Number(row.size)) {
+        await this.files.discard(received);
+        throw badRequest('The upload ended with a different size than announced; upload the file again');
+      }
+      return await this.files.commit(actor, received, row.project_id);
+    } finally {
+      await this.remove(row.id);
+    }
+  }
+
+  async #requireProject(actor: Actor, row: TusUploadRow): Promise<void> {
+    try {
+      await this.projects.require(actor, row.project_id, 'create');
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) await this.remove(row.id);
+      throw err;
+    }
+  }
+
+  async #readHead(id: string): Promise<Buffer> {
+    const file = await open(this.#dataPath(id), 'r');
+    try {
+      const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
+      const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  }
+
+  #dataPath(id: string): string {
+    if (!ID_PATTERN.test(id)) throw notFound(NOT_FOUND);
+    return path.join(this.options.directory, id);
+  }
+}
+
+function parseMetadata(header: string | undefined): Partial<Record<string, string | null>> {
+  if (header === undefined || header.trim() === '') {
+    throw badRequest('Send Upload-Metadata with the file name (filename) and the project (studypetitionid)');
+  }
+  if (header.length > MAX_METADATA_CHARS) {
+    throw badRequest(`Upload-Metadata is longer than ${MAX_METADATA_CHARS} characters; send only filename, studypetitionid, delivery and relativePath`);
+  }
+  try {
+    return Metadata.parse(header);
+  } catch {
+    throw badRequest(
+      'Upload-Metadata is not valid: send comma-separated pairs of a key and its value in base64, each key once',
+    );
+  }
+}
+
+function describeDuration(ms: number): string {
+  const hours = ms / 3_600_000;
+  if (hours >= 1 && Number.isInteger(hours)) return `${hours} hour${hours === 1 ? '' : 's'}`;
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}

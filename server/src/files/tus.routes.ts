@@ -1,0 +1,181 @@
+// tus 1.0 at /api/v1/uploads (creation, creation-with-upload, termination, expiration), served by
+// @tus/server on its file store. Fastify's hooks run first (the session, request ids, security
+// headers); this route then decides access (tus-uploads.service.ts), hands the request to tus,
+// and gives its answer back through Fastify, so errors are `{message}` like every other answer and
+// a finished upload is committed before the final answer leaves.
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
+import { Server } from '@tus/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sessionOf } from '../auth/index.js';
+import { AppError } from '../errors/app-error.js';
+import type { TusUploadsService } from './tus-uploads.service.js';
+
+export interface TusRoutesOptions {
+  /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
+  basePath: string;
+  /** No byte of a PATCH body for this long stops it (408); what arrived is kept for resuming. */
+  idleTimeoutMs: number;
+}
+
+export const FILE_ID_HEADER = 'portal-file-id';
+const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
+// Same-origin only: tus's CORS answers are not wanted, and lengths and types are Fastify's to set.
+const DROPPED_HEADERS = /^(access-control-|content-length$|content-type$)/i;
+
+export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
+  return (app: FastifyInstance) => {
+    // The id of the upload a creation request was authorised for, for tus's naming function.
+    const createdIds = new WeakMap<Request, string>();
+    const tus = new Server({
+      path: opts.basePath,
+      datastore: uploads.store,
+      relativeLocation: true,
+      maxSize: uploads.options.maxUploadBytes,
+      allowedOrigins: () => false,
+      namingFunction: (req) => {
+        const id = createdIds.get(req);
+        if (id === undefined) throw new Error('a tus upload was created without authorisation');
+        return id;
+      },
+      onUploadCreate: (_req, upload) => Promise.resolve({ metadata: uploads.keptMetadata(upload.metadata) }),
+    });
+
+    // The body is tus's to read, as a stream; Fastify must not parse or buffer it.
+    app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => done(null));
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { actor } = sessionOf(request);
+      const createdId =
+        request.method === 'POST'
+          ? await uploads.authorizeCreation(actor, {
+              uploadLength: header(request, 'upload-length'),
+              deferLength: header(request, 'upload-defer-length'),
+              concat: header(request, 'upload-concat'),
+              metadata: header(request, 'upload-metadata'),
+            })
+          : undefined;
+      const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
+
+      const body = request.headers['content-type'] === TUS_CONTENT_TYPE ? watchBody(request.raw, opts.idleTimeoutMs) : undefined;
+      const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
+        method: request.method,
+        headers: headersOf(request.raw),
+        ...(body ? { body: body.stream, duplex: 'half' } : {}),
+      });
+      if (createdId !== undefined) createdIds.set(tusRequest, createdId);
+      let response: Response;
+      try {
+        response = await tus.handleWeb(tusRequest);
+      } catch (err) {
+        if (createdId !== undefined) await uploads.abandonCreation(createdId);
+        throw err;
+      } finally {
+        body?.release(request.server.server.timeout);
+      }
+      const text = await response.text();
+      if (response.status >= 400) {
+        // A creation that failed has no Location to resume from: nothing of it may stay.
+        if (createdId !== undefined) await uploads.abandonCreation(createdId);
+        if (response.status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
+        throw new AppError(tusStatus(response.status, text), tusMessage(response.status, text), {
+          'tus-resumable': '1.0.0',
+        });
+      }
+      for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
+      reply.status(response.status);
+
+      if (request.method === 'DELETE') {
+        if (row) await uploads.remove(row.id);
+        return reply.send();
+      }
+      const offsetHeader = response.headers.get('upload-offset');
+      const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
+      if (current && offsetHeader !== null) {
+        const file = await uploads.afterWrite(actor, current, Number(offsetHeader));
+        if (file) reply.header(FILE_ID_HEADER, String(file.id));
+      }
+      if (body?.stalled()) {
+        throw new AppError(
+          408,
+          `No data arrived for ${Math.round(opts.idleTimeoutMs / 1000)} seconds, so the upload was paused; ` +
+            'the bytes that arrived are kept: check the connection and resume the upload',
+          { 'tus-resumable': '1.0.0', ...(offsetHeader !== null ? { 'upload-offset': offsetHeader } : {}) },
+        );
+      }
+      return reply.send();
+    };
+
+    app.post('/uploads', handle);
+    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', handler: handle });
+  };
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function headersOf(raw: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!);
+  return headers;
+}
+
+/**
+ * The request body for tus, watched for stalls: a body that sends nothing for the idle timeout is
+ * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
+ * away fails the body, which tus also survives, keeping what it wrote.
+ */
+function watchBody(raw: IncomingMessage, idleTimeoutMs: number) {
+  const body = new PassThrough();
+  let stalled = false;
+  const onIdle = () => {
+    stalled = true;
+    raw.unpipe(body);
+    body.end();
+  };
+  const onClose = () => {
+    if (!raw.complete && !stalled) body.destroy(new Error('the client closed the connection before the end of the body'));
+  };
+  // Once the body is complete the timeout is lifted: finishing a large upload sends nothing for a while.
+  const onEnd = () => raw.socket?.setTimeout(0);
+  raw.setTimeout(idleTimeoutMs, onIdle);
+  raw.once('close', onClose);
+  raw.once('end', onEnd);
+  raw.pipe(body);
+  return {
+    stream: Readable.toWeb(body) as ReadableStream<Uint8Array>,
+    stalled: () => stalled,
+    release(serverTimeout: number) {
+      raw.off('timeout', onIdle);
+      raw.off('close', onClose);
+      raw.off('end', onEnd);
+      raw.socket?.setTimeout(serverTimeout);
+    },
+  };
+}
+
+/** tus answers 403 for a missing Content-Type or Upload-Offset; those are a wrong type and a bad request. */
+function tusStatus(status: number, tusBody: string): number {
+  if (status !== 403) return status;
+  return tusBody.toLowerCase().includes('content-type') ? 415 : 400;
+}
+
+/** tus's own answers, in words a person can act on. */
+function tusMessage(status: number, tusBody: string): string {
+  const body = tusBody.toLowerCase();
+  if (status === 409) {
+    return 'The upload continues from another byte than the one sent (Upload-Offset); ask where it stands (HEAD) and continue from there';
+  }
+  if (status === 413) return 'More bytes were sent than the upload announced (Upload-Length); upload the file again';
+  if (status === 412) return 'Send Tus-Resumable: 1.0.0 with every upload request';
+  if (status === 404 || status === 410) return 'Upload not found';
+  if (body.includes('content-type')) return `Send the bytes of an upload as ${TUS_CONTENT_TYPE}`;
+  if (body.includes('upload-offset')) return 'Send Upload-Offset with the byte the chunk starts at';
+  if (body.includes('completed')) return 'The upload is already complete';
+  if (status === 400 && body.startsWith('invalid')) return `The upload request has an invalid header: ${tusBody.trim().slice(8, 100)}`;
+  if (status === 400 && body.includes('aborted')) return 'The upload was interrupted before the end of the chunk; resume it';
+  if (status >= 500) return 'Internal server error';
+  return 'The upload request could not be processed';
+}

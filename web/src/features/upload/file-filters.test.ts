@@ -37,8 +37,8 @@ describe('upload file filters', () => {
   it('reads a CD export by content: DICOMDIR and extensionless images kept, the rest left out with a reason', async () => {
     const folder = await filterFolder([
       inFolder('CD/DICOMDIR', dicom('s40_DICOMDIR')),
-      inFolder('CD/DICOM/ST1/IM000001', dicom('s15_CR_6154')),
       inFolder('CD/DICOM/ST1/IM000002', dicom('s23_RTSTRUCT_no_preamble_no_meta.dcm')),
+      inFolder('CD/DICOM/ST1/IM000001', dicom('s15_CR_6154')),
       inFolder('CD/README.txt'),
       inFolder('CD/AUTORUN'),
       inFolder('CD/backup.zip', 'PK'),
@@ -48,11 +48,12 @@ describe('upload file filters', () => {
     expect(folder.total).toBe(7);
     expect(folder.dicomCount).toBe(3);
     expect(folder.archiveCount).toBe(1);
-    expect(folder.kept.map((k) => k.path)).toEqual(['CD/DICOMDIR', 'CD/DICOM/ST1/IM000001', 'CD/DICOM/ST1/IM000002', 'CD/backup.zip']);
+    // Listed by path, numbers in order, whatever order the browser gave.
+    expect(folder.kept.map((k) => k.path)).toEqual(['CD/backup.zip', 'CD/DICOM/ST1/IM000001', 'CD/DICOM/ST1/IM000002', 'CD/DICOMDIR']);
     expect(folder.leftOut).toEqual([
-      { path: 'CD/README.txt', reason: NOT_ACCEPTED },
       { path: 'CD/AUTORUN', reason: NOT_ACCEPTED },
       { path: 'CD/empty.dcm', reason: 'empty file' },
+      { path: 'CD/README.txt', reason: NOT_ACCEPTED },
     ]);
   });
 

@@ -8,7 +8,7 @@ const ARCHIVE_SUFFIXES = ['.tar.lzma', '.tar.bz2', '.tar.gz', '.tar.xz', '.dcm.g
 const DICOM_SUFFIXES = ['.dicom', '.dcm'];
 
 /** What the dialog tells users it takes; the same list the server checks. */
-export const ACCEPTED_TYPES_HINT = 'zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma, dcm, dicom, and DICOM files without an extension (DICOMDIR, IM000001…)';
+export const ACCEPTED_TYPES_HINT = 'zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma, dcm, dicom, and DICOM files without an extension such as DICOMDIR or IM000001';
 
 export const NO_COMPRESSED_FILES = 'The folder selected does not contain any compressed files.';
 export const NOT_ACCEPTED = 'not an archive or DICOM';
@@ -94,7 +94,9 @@ export interface FolderSelection extends Selection {
 export async function filterFolder(files: readonly File[]): Promise<FolderSelection> {
   const first = files[0];
   const folderName = first ? (relativePathOf(first).split('/')[0] ?? '') : '';
-  const selection = await selectAccepted(files);
+  // Browsers list a folder's files in no useful order; by path, a CD's series reads IM000001, IM000002…
+  const sorted = [...files].sort((a, b) => relativePathOf(a).localeCompare(relativePathOf(b), undefined, { numeric: true }));
+  const selection = await selectAccepted(sorted);
   return {
     ...selection,
     folderName,

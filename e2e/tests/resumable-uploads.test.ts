@@ -133,6 +133,9 @@ describe('resumable uploads', () => {
     await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('6 files found', { exact: true }).waitFor();
+    // Six files: all on one page of 10 (the default page holds 5).
+    await page.getByRole('combobox', { name: /Rows per page/ }).click();
+    await page.getByRole('option', { name: '10' }).click();
     // Every image is processed to ready as one CT instance; the DICOMDIR is processed too.
     for (const image of cdImages) {
       const row = filesTableRow(page, image);

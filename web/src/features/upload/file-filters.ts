@@ -8,7 +8,7 @@ const ARCHIVE_SUFFIXES = ['.tar.lzma', '.tar.bz2', '.tar.gz', '.tar.xz', '.dcm.g
 const DICOM_SUFFIXES = ['.dicom', '.dcm'];
 
 /** What the dialog tells users it takes; the same list the server checks. */
-export const ACCEPTED_TYPES_HINT = 'zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma, dcm, dicom, and DICOM files without an extension such as DICOMDIR or IM000001';
+export const ACCEPTED_TYPES_HINT = 'archives (zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma) and DICOM files (dcm, dicom, or without an extension, such as DICOMDIR or IM000001)';
 
 export const NO_COMPRESSED_FILES = 'The folder selected does not contain any compressed files.';
 export const NOT_ACCEPTED = 'not an archive or DICOM';

@@ -42,7 +42,9 @@ describe('UploadDialog', () => {
     renderDialog();
     expect(screen.getByLabelText('Select Files')).not.toHaveAttribute('accept');
     expect(screen.getByLabelText('Select Folder')).toHaveAttribute('webkitdirectory');
-    expect(screen.getByText(/zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma, dcm, dicom, and DICOM files without an extension/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/archives \(zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma\) and DICOM files \(dcm, dicom, or without an extension, such as DICOMDIR or IM000001\)/),
+    ).toBeInTheDocument();
   });
 
   it('lists picked files checked, leaves out what it cannot take with the reason, and lets the user clear and select all', async () => {
@@ -132,6 +134,8 @@ describe('UploadDialog', () => {
     expect(screen.getByText('Selected files (1 of 2)')).toBeInTheDocument();
     await waitFor(() => expect(onUploaded).toHaveBeenCalled());
     expect(onClose).not.toHaveBeenCalled();
+    // Spec §4: the bar resets once the upload has ended; the rows keep each file's outcome.
+    await waitFor(() => expect(screen.queryByText(/^Uploading files\.\.\./)).not.toBeInTheDocument());
     // A refusal is final: the row offers no retry of the same bytes.
     expect(screen.queryByRole('button', { name: 'Retry bad.zip' })).not.toBeInTheDocument();
 

@@ -10,11 +10,14 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import type { Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
+import { useProgressReset } from '../../../lib/use-progress-reset';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
@@ -64,6 +67,8 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const [notes, setNotes] = useState<ReadonlyMap<string, RowNote>>(new Map());
   const [askingToStop, setAskingToStop] = useState(false);
   const [reading, setReading] = useState(false);
+  // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
   const folderInput = useRef<HTMLInputElement | null>(null);
 
@@ -81,13 +86,16 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   };
 
   const settled = async (rows: UploadRow[]) => {
+    // Spec §4: the bar resets 500 ms after the upload ends; the rows keep each file's outcome.
+    scheduleProgressReset();
     const done = rows.filter((r) => r.status === 'done');
     const report = reportFailures(rows);
     setFailure(report);
     if (done.length === 0) return;
     if (!report && done.length === rows.length) {
       notify.success('Files uploaded successfully');
-      enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'info' });
+      // The neutral toast: notistack's own info blue fails contrast (3.1:1 with white).
+      enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'default' });
     }
     await onUploaded();
     const duplicates = await findDuplicates(done);
@@ -96,6 +104,8 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (!report && done.length === rows.length && duplicates.size === 0 && rows.every((r) => r.status === 'done')) onClose();
   };
 
+  const [progressShown, setProgressShown] = useState(false);
+  const scheduleProgressReset = useProgressReset(() => setProgressShown(false));
   const { queue, snapshot } = useUploadQueue(projectId, transport, (rows) => void settled(rows));
   const { rows, active, batch } = snapshot;
   useLeaveGuard(active);
@@ -126,6 +136,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
 
   const upload = () => {
     setFailure(null);
+    setProgressShown(true);
     void pruneExpiredResumes().catch(() => undefined);
     queue.start();
   };
@@ -144,11 +155,11 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const checking = active && rows.every((r) => r.status !== 'queued' && r.status !== 'uploading');
 
   return (
-    <Dialog open={open} onClose={requestClose} aria-labelledby="upload-title" maxWidth="sm" fullWidth>
+    <Dialog open={open} onClose={requestClose} aria-labelledby="upload-title" maxWidth="sm" fullWidth fullScreen={phone}>
       <DialogTitle id="upload-title">Upload Files</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          {`Select DICOM files or compressed archives (${ACCEPTED_TYPES_HINT}), or a whole folder. Uploaded archives are extracted and their DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
+        <DialogContentText variant="body2" sx={{ mb: 2 }}>
+          {`Select files or a whole folder: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
         </DialogContentText>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
           <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={active || reading} onClick={() => filesInput.current?.click()}>
@@ -208,12 +219,18 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
             onCancel={(key) => queue.cancel(key)}
             onRetry={(key) => {
               setFailure(null);
+              setProgressShown(true);
               queue.retry(key);
             }}
           />
         )}
-        {batch && <UploadProgress batch={batch} active={active} checking={checking} />}
       </DialogContent>
+      {/* Spec §2 puts the bar in the footer: it stays in view however long the list of files is. */}
+      {batch && (active || progressShown) && (
+        <Box sx={{ px: 3, pt: 1, borderTop: 1, borderColor: 'divider' }}>
+          <UploadProgress batch={batch} active={active} checking={checking} />
+        </Box>
+      )}
       <DialogActions>
         <Button onClick={cancel}>Cancel</Button>
         <Button variant="contained" onClick={upload} disabled={active || reading || checkedCount === 0}>

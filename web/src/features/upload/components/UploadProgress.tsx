@@ -20,7 +20,7 @@ export function UploadProgress({ batch, active, checking }: UploadProgressProps)
   if (active && !checking && batch.bytesPerSecond !== null) parts.push(`${formatFileSize(batch.bytesPerSecond)}/s`);
   if (active && !checking && batch.secondsLeft !== null) parts.push(`${formatDuration(batch.secondsLeft)} left`);
   return (
-    <Box sx={{ mt: 2 }}>
+    <Box>
       <LinearProgress variant="determinate" value={percent} aria-label="Upload progress" />
       <Typography variant="body2" sx={{ mt: 0.5 }}>{`Uploading files... ${percent}%`}</Typography>
       <Typography variant="body2" color="text.secondary" data-testid="upload-totals">

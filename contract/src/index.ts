@@ -72,6 +72,11 @@ export const ZProjectFile = z.object({
   updated_at: z.string(),
   sha256: z.string(),
   kind: z.enum(['dicom', 'archive']),
+  duplicate_of: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The oldest earlier live file of the same project with the same SHA-256 (accepted, but already there), or null'),
   processing: z.object({
     status: ZProcessingStatus,
     error: z.string().nullable(),

@@ -1,9 +1,9 @@
 import type { TProcessingSummary, TProjectFile } from '@portal/contract';
 import { ZProcessingStatus } from '@portal/contract';
-import type { ProjectFileRow } from '../db/schema.js';
+import type { FileRow } from './files.repository.js';
 
 /** A file as the API shows it: no storage key, no internal columns. */
-export function presentFile(row: ProjectFileRow): TProjectFile {
+export function presentFile(row: FileRow): TProjectFile {
   return {
     id: row.id,
     file: row.file,
@@ -13,6 +13,7 @@ export function presentFile(row: ProjectFileRow): TProjectFile {
     updated_at: row.updated_at,
     sha256: row.sha256,
     kind: row.kind === 'dicom' ? 'dicom' : 'archive',
+    duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of),
     processing: {
       status: ZProcessingStatus.parse(row.processing_status),
       error: row.processing_error,

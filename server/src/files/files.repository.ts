@@ -1,6 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
-import type { ProjectFileRow } from '../db/schema.js';
+import type { Database, ProjectFileRow } from '../db/schema.js';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
@@ -17,6 +18,28 @@ export interface NewFile {
   created_by: number | null;
 }
 
+/** A file row with what the API derives from its neighbours. */
+export type FileRow = ProjectFileRow & {
+  /** The oldest earlier live file of the same project with the same SHA-256, or null. */
+  duplicate_of: number | null;
+};
+
+/**
+ * Duplicates are derived when read rather than stored: a file stays marked only while the file it
+ * repeats is live, and deleting that one hands the mark on to the next copy.
+ */
+function duplicateOf(eb: ExpressionBuilder<Database, 'project_files'>) {
+  return eb
+    .selectFrom('project_files as same')
+    .select((inner) => inner.fn.min<number>('same.id').as('id'))
+    .whereRef('same.project_id', '=', 'project_files.project_id')
+    .whereRef('same.company_id', '=', 'project_files.company_id')
+    .whereRef('same.sha256', '=', 'project_files.sha256')
+    .whereRef('same.id', '<', 'project_files.id')
+    .where('same.deleted_at', 'is', null)
+    .as('duplicate_of');
+}
+
 export class FilesRepository {
   constructor(private readonly db: Db) {}
 
@@ -26,22 +49,23 @@ export class FilesRepository {
       .selectFrom('project_files')
       .innerJoin('projects', 'projects.id', 'project_files.project_id')
       .selectAll('project_files')
+      .select(duplicateOf)
       .where('project_files.deleted_at', 'is', null)
       .where('projects.deleted_at', 'is', null);
     if (scope !== 'all') query = query.where('project_files.company_id', '=', scope);
     return query;
   }
 
-  find(id: number, scope: Scope): Promise<ProjectFileRow | undefined> {
+  find(id: number, scope: Scope): Promise<FileRow | undefined> {
     return this.live(scope).where('project_files.id', '=', id).executeTakeFirst();
   }
 
-  listForProject(projectId: number, scope: Scope): Promise<ProjectFileRow[]> {
+  listForProject(projectId: number, scope: Scope): Promise<FileRow[]> {
     return this.live(scope).where('project_files.project_id', '=', projectId).orderBy('project_files.id', 'desc').execute();
   }
 
   /** Commits an upload: the file row appears and its pending record goes, in one transaction. */
-  commitUpload(file: NewFile): Promise<ProjectFileRow> {
+  commitUpload(file: NewFile): Promise<FileRow> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       const row = await trx
@@ -60,7 +84,7 @@ export class FilesRepository {
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
       // In the same transaction, so no committed upload is ever left without its processing job.
       await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id });
-      return row;
+      return this.#withDuplicate(trx, row);
     });
   }
 
@@ -96,13 +120,23 @@ export class FilesRepository {
     return rows.map((r) => r.id);
   }
 
-  softDelete(id: number): Promise<ProjectFileRow> {
+  async softDelete(id: number): Promise<FileRow> {
     const now = nowIso();
-    return this.db
+    const row = await this.db
       .updateTable('project_files')
       .set({ deleted_at: now, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    return this.#withDuplicate(this.db, row);
+  }
+
+  async #withDuplicate(db: Db, row: ProjectFileRow): Promise<FileRow> {
+    const found = await db
+      .selectFrom('project_files')
+      .select(duplicateOf)
+      .where('project_files.id', '=', row.id)
+      .executeTakeFirst();
+    return { ...row, duplicate_of: found?.duplicate_of ?? null };
   }
 }

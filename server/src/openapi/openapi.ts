@@ -22,6 +22,9 @@ const ok = (description: string, content?: object) => ({ description, ...(conten
 const error = (description: string) => ({ description, content: json(ZErrorBody) });
 const idParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
 
+const tusHeader = (name: string, description: string, required = true) => ({ name, in: 'header', required, schema: { type: 'string' }, description });
+const TUS_RESUMABLE = tusHeader('Tus-Resumable', '1.0.0');
+
 const STANDARD_ERRORS = {
   '401': error('No session, or an expired, revoked or unknown token'),
   '404': error('Not found, or belongs to another company'),
@@ -124,6 +127,54 @@ export function openApiDocument(): object {
             },
           },
         ),
+      },
+      '/uploads': {
+        post: operation(
+          'Create a resumable upload (tus 1.0 creation, creation-with-upload); checked before any byte is stored. docs/api.md',
+          {
+            '201': ok('Created: Location, Upload-Expires; with every byte sent, also Portal-File-Id (the new file)'),
+            '400': error('No Upload-Length, bad Upload-Metadata, no filename or studypetitionid'),
+            '403': error('Read-only role'),
+            '413': error('Upload-Length over MAX_UPLOAD_BYTES'),
+            '415': error('Empty, or first bytes that are not what the name says'),
+            '422': error('File name over 255 characters'),
+            '429': error('Too many unfinished uploads (UPLOAD_MAX_OPEN_PER_USER)'),
+          },
+          {
+            parameters: [
+              TUS_RESUMABLE,
+              tusHeader('Upload-Length', 'Size in bytes'),
+              tusHeader('Upload-Metadata', 'filename and studypetitionid (base64 values); delivery and relativePath kept'),
+            ],
+          },
+        ),
+      },
+      '/uploads/{uploadId}': {
+        head: operation('Where an upload of yours stands: Upload-Offset, Upload-Length', { '200': ok('Upload-Offset') }, {
+          parameters: [{ name: 'uploadId', in: 'path', required: true, schema: { type: 'string' } }, TUS_RESUMABLE],
+        }),
+        patch: operation(
+          'Send the next bytes (application/offset+octet-stream from Upload-Offset); the last byte commits the file',
+          {
+            '204': ok('New Upload-Offset; after the last byte also Portal-File-Id (the new file)'),
+            '403': error('Read-only role (at the last byte)'),
+            '408': error('No byte for UPLOAD_IDLE_TIMEOUT_SECONDS; what arrived is kept'),
+            '409': error('Upload-Offset is not where the upload stands'),
+            '413': error('More bytes than Upload-Length'),
+            '415': error('First bytes that are not what the name says; the upload is removed'),
+          },
+          {
+            parameters: [
+              { name: 'uploadId', in: 'path', required: true, schema: { type: 'string' } },
+              TUS_RESUMABLE,
+              tusHeader('Upload-Offset', 'The byte this chunk starts at'),
+            ],
+            requestBody: { required: true, content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          },
+        ),
+        delete: operation('Cancel an upload of yours: every byte of it is removed', { '204': ok('Removed') }, {
+          parameters: [{ name: 'uploadId', in: 'path', required: true, schema: { type: 'string' } }, TUS_RESUMABLE],
+        }),
       },
       '/download-study-petitions-files/{id}': {
         get: operation(

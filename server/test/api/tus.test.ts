@@ -1,16 +1,23 @@
 // The resumable upload endpoint (tus 1.0 at /api/v1/uploads) through a real listening server.
 import { ROLES, type TRole } from '@portal/contract';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
-import { login } from '../http.js';
+import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { createUpload, deleteUpload, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, expectNoLeftovers, listFiles, sha256 } from '../uploads.js';
+import { createUpload, deleteUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
+import { dicomFixture, download, expectNoLeftovers, listFiles, sha256, upload } from '../uploads.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
 const MAX = 2 * 1024 * 1024;
+const CR_NO_EXTENSION = dicomFixture('s15_CR_6154');
+const DICOMDIR = dicomFixture('s40_DICOMDIR');
+const NO_PREAMBLE = dicomFixture('s23_RTSTRUCT_no_preamble_no_meta.dcm');
+const TEXT = Buffer.from('These are the release notes of the imaging software, not an image.\n'.repeat(100));
+const ACCEPTED = 'Only these kinds of file are accepted: zip, rar, 7z, tar, gz, bz2, xz, lzma, dcm, dicom';
 
 describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
   let server: TestServer;
@@ -108,5 +115,318 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
     expect((await headUpload(url, user())).headers.get('upload-offset')).toBe('0');
     expect(await deleteUpload(url, user())).toMatchObject({ status: 204 });
     await expectNothingLeft();
+  });
+  describe('refusing a creation before any byte is stored', () => {
+    const cases: [string, () => Promise<{ token: string | undefined; projectId: number | string; size?: number }>, number, RegExp | string][] = [
+      ['no token', async () => ({ token: undefined, projectId: (await project()).id }), 401, 'Authentication required'],
+      ['a dead token', async () => ({ token: 'f'.repeat(64), projectId: (await project()).id }), 401, /./],
+      ['a read-only role', async () => ({ token: tokens.get(ROLES.SysUser)!, projectId: (await project()).id }), 403, /permission/],
+      ["another company's project", async () => ({ token: user(), projectId: (await project(other)).id }), 404, 'Project not found'],
+      ['a project that does not exist', () => Promise.resolve({ token: user(), projectId: 999_999 }), 404, 'Project not found'],
+      [
+        'a deleted project',
+        async () => {
+          const p = await project();
+          await call(`${server.api}/study-petitions-delete/${p.id}`, { method: 'PUT', token: user() });
+          return { token: user(), projectId: p.id };
+        },
+        404,
+        'Project not found',
+      ],
+      ['an Upload-Length over MAX_UPLOAD_BYTES', async () => ({ token: user(), projectId: (await project()).id, size: MAX + 1 }), 413, /maximum upload size of 2\.00 MB/],
+      ['an empty file', async () => ({ token: user(), projectId: (await project()).id, size: 0 }), 415, 'The file is empty'],
+    ];
+    it.each(cases)('answers %s with its status and {message}, with or without bytes, storing nothing', async (_what, setup, status, message) => {
+      const { token, projectId, size } = await setup();
+      for (const body of [undefined, CT]) {
+        const answer = await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: size ?? CT.length, ...(body ? { body } : {}) });
+        expect(answer.status).toBe(status);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(answer.body.message).toMatch(message);
+        expect(answer.headers.get('location')).toBeNull();
+        await expectNothingLeft();
+      }
+    });
+
+    it('refuses malformed creations with 400 in words', async () => {
+      const p = await project();
+      const send = (headers: Record<string, string>, meta?: string) =>
+        createUpload(server.api, user(), { name: 'a.dcm', projectId: p.id, size: 10, headers, ...(meta !== undefined ? { metadata: meta } : {}) });
+      expect(await send({}, encodeMetadata({ filename: 'a.dcm' }))).toMatchObject({ status: 400, body: { message: expect.stringContaining('studypetitionid') } });
+      expect(await send({}, encodeMetadata({ studypetitionid: String(p.id) }))).toMatchObject({ status: 400, body: { message: 'The file has no name' } });
+      expect(await send({}, 'filename !!not-base64')).toMatchObject({ status: 400, body: { message: expect.stringContaining('Upload-Metadata is not valid') } });
+      const huge = encodeMetadata({ filename: 'a.dcm', studypetitionid: String(p.id), padding: 'x'.repeat(7000) });
+      expect(await send({}, huge)).toMatchObject({ status: 400, body: { message: expect.stringContaining('longer than 8192') } });
+      expect(await send({ 'upload-length': 'lots' })).toMatchObject({ status: 400, body: { message: expect.stringContaining('Upload-Length') } });
+      expect(await send({ 'upload-concat': 'partial' })).toMatchObject({ status: 400 });
+      const long = await createUpload(server.api, user(), { name: `${'n'.repeat(256)}.dcm`, projectId: p.id, size: 10 });
+      expect(long).toMatchObject({ status: 422 });
+      const noTus = await fetch(`${server.api}/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user()}`, 'upload-length': '10', 'upload-metadata': encodeMetadata({ filename: 'a.dcm', studypetitionid: String(p.id) }) },
+      });
+      expect(noTus.status).toBe(412);
+      expect(await noTus.json()).toEqual({ message: 'Send Tus-Resumable: 1.0.0 with every upload request' });
+      await expectNothingLeft();
+    });
+
+    it('keeps the metadata it knows and drops the rest', async () => {
+      const p = await project();
+      const metadata = encodeMetadata({ filename: 'a.dcm', studypetitionid: String(p.id), relativePath: 'CD/DICOM/IM1', delivery: '4', colour: 'blue' });
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { size: CT.length, metadata }));
+      const kept = (await headUpload(url, user())).headers.get('upload-metadata')!.split(',').map((pair) => pair.split(' ')[0]);
+      expect(kept.sort()).toEqual(['delivery', 'filename', 'relativePath', 'studypetitionid']);
+      expect((await deleteUpload(url, user())).status).toBe(204);
+      await expectNothingLeft();
+    });
+
+    it('caps the unfinished uploads of one user, counting again once one ends', async () => {
+      const p = await project();
+      const busy = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+      const urls: string[] = [];
+      for (let i = 0; i < 3; i += 1) urls.push(uploadUrl(server.api, await createUpload(server.api, busy, { name: `${i}.dcm`, projectId: p.id, size: 100 })));
+      const refused = await createUpload(server.api, busy, { name: 'more.dcm', projectId: p.id, size: 100, body: CT.subarray(0, 100) });
+      expect(refused).toMatchObject({ status: 429, body: { message: expect.stringContaining('You already have 3 unfinished uploads') } });
+      // Someone else is not affected.
+      const theirs = await createUpload(server.api, user(), { name: 'x.dcm', projectId: p.id, size: 100 });
+      expect(theirs.status).toBe(201);
+      expect((await deleteUpload(urls[0]!, busy)).status).toBe(204);
+      expect((await createUpload(server.api, busy, { name: 'more.dcm', projectId: p.id, size: 100 })).status).toBe(201);
+      await server.services.handle.db.deleteFrom('tus_uploads').execute();
+      await server.services.tusUploads.sweep({ startup: false });
+      await expectNothingLeft();
+    });
+  });
+
+  describe('what a hostile or broken client sends', () => {
+    it('answers a PATCH at the wrong offset 409 and bytes past Upload-Length 413, changing nothing', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length }));
+      expect((await patchUpload(url, user(), 0, CT.subarray(0, 5000))).status).toBe(204);
+      const wrong = await patchUpload(url, user(), 4000, CT.subarray(4000, 9000));
+      expect(wrong).toMatchObject({ status: 409, body: { message: expect.stringContaining('ask where it stands (HEAD)') } });
+      const past = await patchUpload(url, user(), 5000, Buffer.concat([CT.subarray(5000), Buffer.alloc(10)]));
+      expect(past).toMatchObject({ status: 413, body: { message: expect.stringContaining('More bytes were sent than the upload announced') } });
+      expect((await headUpload(url, user())).headers.get('upload-offset')).toBe('5000');
+      const rest = await patchUpload(url, user(), 5000, CT.subarray(5000));
+      expect(rest.status).toBe(204);
+      const fileId = Number(rest.headers.get('portal-file-id'));
+      expect(sha256((await download(server.api, user(), fileId)).bytes)).toBe(sha256(CT));
+      // A repeated final request finds nothing to finish: one file, not two.
+      expect((await patchUpload(url, user(), CT.length, Buffer.alloc(0))).status).toBe(404);
+      expect((await listFiles(server.api, user(), p.id)).body.data).toHaveLength(1);
+      await expectNothingLeft();
+    });
+
+    it('refuses a PATCH that is not application/offset+octet-stream or has no Upload-Offset', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length }));
+      const noOffset = await fetch(url, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${user()}`, 'tus-resumable': '1.0.0', 'content-type': 'application/offset+octet-stream' },
+        body: new Uint8Array(10),
+      });
+      expect(noOffset.status).toBe(400);
+      expect(await noOffset.json()).toEqual({ message: 'Send Upload-Offset with the byte the chunk starts at' });
+      expect((await deleteUpload(url, user())).status).toBe(204);
+      await expectNothingLeft();
+    });
+
+    it('ids that were never made, or are not ids, answer 404', async () => {
+      for (const id of ['0'.repeat(32), 'abc', '..%2F..%2Fportal.sqlite', `${'a'.repeat(31)}G`]) {
+        expect((await headUpload(`${server.api}/uploads/${id}`, user())).status).toBe(404);
+        expect(await patchUpload(`${server.api}/uploads/${id}`, user(), 0, CT)).toMatchObject({ status: 404 });
+      }
+    });
+
+    it('refuses a project deleted while the upload ran, at its next request, and removes the upload', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length }));
+      expect((await patchUpload(url, user(), 0, CT.subarray(0, 8000))).status).toBe(204);
+      await call(`${server.api}/study-petitions-delete/${p.id}`, { method: 'PUT', token: user() });
+      expect(await patchUpload(url, user(), 8000, CT.subarray(8000))).toMatchObject({ status: 404, body: { message: 'Project not found' } });
+      expect((await headUpload(url, user())).status).toBe(404);
+      await expectNothingLeft();
+    });
+  });
+
+  describe('content', () => {
+    it('refuses a .zip whose bytes are not a zip with 415 at its first bytes, leaving nothing', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'series.zip', projectId: p.id, size: CT.length }));
+      const refused = await patchUpload(url, user(), 0, CT.subarray(0, 20_000));
+      expect(refused).toMatchObject({
+        status: 415,
+        body: { message: 'The file is named .zip but its content is a DICOM file; rename it to .dcm or upload the original file.' },
+      });
+      expect((await headUpload(url, user())).status).toBe(404);
+      expect((await listFiles(server.api, user(), p.id)).body.data).toEqual([]);
+      await expectNothingLeft();
+    });
+
+    it('refuses at its last byte a small file that is not what its name says, with the multipart message', async () => {
+      const p = await project();
+      const created = await createUpload(server.api, user(), { name: 'notes.zip', projectId: p.id, size: 300, body: TEXT.subarray(0, 300) });
+      expect(created).toMatchObject({ status: 415, body: { message: expect.stringContaining('The file is named .zip but its content is neither an archive nor DICOM') } });
+      const multipart = await upload(server.api, user(), { name: 'notes.zip', data: TEXT.subarray(0, 300) }, p.id);
+      expect(multipart.body.message).toBe(created.body.message);
+      await expectNothingLeft();
+    });
+
+    it.each([
+      ['s15_CR_6154', CR_NO_EXTENSION],
+      ['DICOMDIR', DICOMDIR],
+      ['RTSTRUCT', NO_PREAMBLE],
+      ['IM000001.ima', CT],
+    ])('accepts DICOM named %s by its content, through tus and multipart alike', async (name, data) => {
+      const p = await project();
+      const created = await createUpload(server.api, user(), { name, projectId: p.id, size: data.length });
+      const url = uploadUrl(server.api, created);
+      const half = Math.floor(data.length / 2);
+      expect((await patchUpload(url, user(), 0, data.subarray(0, half))).status).toBe(204);
+      const last = await patchUpload(url, user(), half, data.subarray(half));
+      expect(last.status).toBe(204);
+      const viaMultipart = await upload(server.api, user(), { name, data }, p.id);
+      expect(viaMultipart.status).toBe(201);
+      const listed = (await listFiles(server.api, user(), p.id)).body.data;
+      expect(listed.map((f: { file: string; kind: string; sha256: string }) => [f.file, f.kind, f.sha256])).toEqual([
+        [name, 'dicom', sha256(data)],
+        [name, 'dicom', sha256(data)],
+      ]);
+      await expectNothingLeft();
+    });
+
+    it('refuses an extensionless file that is not DICOM with 415 saying what is accepted, through both', async () => {
+      const p = await project();
+      const created = await createUpload(server.api, user(), { name: 'README', projectId: p.id, size: TEXT.length, body: TEXT });
+      expect(created.status).toBe(415);
+      expect(created.body.message).toBe(`The content of README is neither an archive nor DICOM. ${ACCEPTED} (and combined names such as .tar.gz, .tgz, .tar.bz2, .tar.xz), and DICOM files under any name (such as DICOMDIR or a name without extension).`);
+      const multipart = await upload(server.api, user(), { name: 'README', data: TEXT }, p.id);
+      expect(multipart).toMatchObject({ status: 415, body: { message: created.body.message } });
+      await expectNothingLeft();
+    });
+  });
+
+  it('marks a file whose bytes are already in the project as a duplicate of the oldest live copy, on both paths', async () => {
+    const p = await project();
+    const elsewhere = await project();
+    const first = (await upload(server.api, user(), { name: 'a.dcm', data: CT }, p.id)).body.data[0];
+    expect(first.duplicate_of).toBeNull();
+    const second = await createUpload(server.api, user(), { name: 'b.dcm', projectId: p.id, size: CT.length, body: CT });
+    const secondId = Number(second.headers.get('portal-file-id'));
+    const third = (await upload(server.api, user(), { name: 'c.dcm', data: CT }, p.id)).body.data[0];
+    expect(third.duplicate_of).toBe(first.id);
+    // Another project's copy is not a duplicate, nor is other content.
+    expect((await upload(server.api, user(), { name: 'a.dcm', data: CT }, elsewhere.id)).body.data[0].duplicate_of).toBeNull();
+    expect((await upload(server.api, user(), { name: 'd.dcm', data: NO_PREAMBLE }, p.id)).body.data[0].duplicate_of).toBeNull();
+    const marks = async () =>
+      Object.fromEntries((await listFiles(server.api, user(), p.id)).body.data.map((f: { id: number; duplicate_of: number | null }) => [f.id, f.duplicate_of]));
+    expect(await marks()).toMatchObject({ [first.id]: null, [secondId]: first.id, [third.id]: first.id });
+    // Deleting the original hands the mark on to the next live copy.
+    await call(`${server.api}/study-petitions-files-delete/${first.id}`, { method: 'PUT', token: user() });
+    expect(await marks()).toMatchObject({ [secondId]: null, [third.id]: secondId });
+  });
+  it('finishes on HEAD an upload whose last bytes were written by a request that died before finishing it', async () => {
+    const p = await project();
+    const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
+    // The bytes land as a PATCH would write them, but no request lives to commit them; tus clients
+    // that resume then see the whole length and ask nothing more than HEAD.
+    await server.services.tusUploads.store.write(Readable.from([CT.subarray(9000)]), url.split('/').pop()!, 9000);
+    const head = await headUpload(url, user());
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(CT.length));
+    const fileId = Number(head.headers.get('portal-file-id'));
+    expect((await listFiles(server.api, user(), p.id)).body.data).toMatchObject([{ id: fileId, sha256: sha256(CT) }]);
+    await expectNothingLeft();
+  });
+
+  it('ends an upload on DELETE by its creator, removing every byte it had', async () => {
+    const p = await project();
+    const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
+    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(await deleteUpload(url, user())).toMatchObject({ status: 204 });
+    expect((await headUpload(url, user())).status).toBe(404);
+    expect(await patchUpload(url, user(), 9000, CT.subarray(9000))).toMatchObject({ status: 404 });
+    expect((await listFiles(server.api, user(), p.id)).body.data).toEqual([]);
+    await expectNothingLeft();
+  });
+});
+
+describe.each(dialects())('resumable uploads that expire, on %s', (dialect) => {
+  let server: TestServer;
+  let token: string;
+  let projectId: number;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { UPLOAD_EXPIRY_SECONDS: '1' });
+    const company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    projectId = (await makeProject(server.services, company)).id;
+  });
+  afterAll(() => server.close());
+
+  it('stops answering for an expired upload, and the sweep removes everything of it', async () => {
+    const created = await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length, body: CT.subarray(0, 5000) });
+    const url = uploadUrl(server.api, created);
+    expect(new Date(created.headers.get('upload-expires')!).getTime()).toBeLessThanOrEqual(Date.now() + 2000);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await headUpload(url, token)).status).toBe(404);
+    expect(await patchUpload(url, token, 5000, CT.subarray(5000))).toMatchObject({ status: 404 });
+    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(await server.services.tusUploads.sweep({ startup: false })).toBe(1);
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+    expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);
+    await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
+  });
+
+});
+
+describe.each(dialects())('resumable uploads that stall, on %s', (dialect) => {
+  let server: TestServer;
+  let token: string;
+  let projectId: number;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { UPLOAD_IDLE_TIMEOUT_SECONDS: '1' });
+    const company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    projectId = (await makeProject(server.services, company)).id;
+  });
+  afterAll(() => server.close());
+
+  it('answers a PATCH that stalls 408 after the idle timeout, keeping what arrived for the resume', async () => {
+    const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length }));
+    const target = new URL(url);
+    const answer = await new Promise<{ status: number; body: string; offset: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'PATCH',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'tus-resumable': '1.0.0',
+            'upload-offset': '0',
+            'content-type': 'application/offset+octet-stream',
+            'content-length': String(CT.length),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body, offset: res.headers['upload-offset'] as string | undefined }));
+        },
+      );
+      req.on('error', reject);
+      // 6000 bytes, then silence.
+      req.write(CT.subarray(0, 6000));
+    });
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body).message).toContain('No data arrived for 1 seconds, so the upload was paused');
+    expect(answer.offset).toBe('6000');
+    expect((await headUpload(url, token)).headers.get('upload-offset')).toBe('6000');
+    const rest = await patchUpload(url, token, 6000, CT.subarray(6000));
+    expect(rest.status).toBe(204);
+    const fileId = Number(rest.headers.get('portal-file-id'));
+    expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(CT));
   });
 });

@@ -24,6 +24,7 @@ export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
     updated_at: '2026-03-01T10:00:00Z',
     sha256: 'a'.repeat(64),
     kind: 'archive',
+    duplicate_of: null,
     processing: { status: 'ready', error: null, summary: { studies: 1, series: 2, instances: 10, other: 0, skipped: 0 } },
     ...overrides,
   };

@@ -2,12 +2,9 @@ import type { TProjectFile } from '@portal/contract';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 
-/** `duplicate_of` arrives with issue 13's server; typed here until the contract carries it. */
-export type FileWithDuplicate = TProjectFile & { duplicate_of?: number | null };
-
 /** A file whose bytes were already in the project: kept, but marked, with the original named. */
-export function DuplicateChip({ file, files }: { file: FileWithDuplicate; files: readonly TProjectFile[] }) {
-  if (file.duplicate_of == null) return null;
+export function DuplicateChip({ file, files }: { file: TProjectFile; files: readonly TProjectFile[] }) {
+  if (file.duplicate_of === null) return null;
   const original = files.find((f) => f.id === file.duplicate_of);
   const title = original ? `Same content as ${original.file}` : 'Same content as a file already in this project';
   return (

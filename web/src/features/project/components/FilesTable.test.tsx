@@ -13,7 +13,7 @@ function renderTable(files: ReturnType<typeof aFile>[]) {
 
 describe('FilesTable duplicates', () => {
   it('marks a file whose content was already in the project and names the original', async () => {
-    const { user } = renderTable([aFile({ id: 1, file: 'scan.zip' }), { ...aFile({ id: 2, file: 'scan (copy).zip' }), duplicate_of: 1 } as ReturnType<typeof aFile>]);
+    const { user } = renderTable([aFile({ id: 1, file: 'scan.zip' }), aFile({ id: 2, file: 'scan (copy).zip', duplicate_of: 1 })]);
     const chips = screen.getAllByText('Duplicate');
     expect(chips).toHaveLength(1);
     expect(screen.getByLabelText('Duplicate: Same content as scan.zip')).toBeInTheDocument();
@@ -22,12 +22,12 @@ describe('FilesTable duplicates', () => {
   });
 
   it('still marks a duplicate whose original is not listed', () => {
-    renderTable([{ ...aFile({ id: 2, file: 'b.zip' }), duplicate_of: 9 } as ReturnType<typeof aFile>]);
+    renderTable([aFile({ id: 2, file: 'b.zip', duplicate_of: 9 })]);
     expect(screen.getByLabelText('Duplicate: Same content as a file already in this project')).toBeInTheDocument();
   });
 
   it('shows no mark on files that are not duplicates', () => {
-    renderTable([aFile({ id: 1, file: 'a.zip' }), { ...aFile({ id: 2, file: 'b.zip' }), duplicate_of: null } as ReturnType<typeof aFile>]);
+    renderTable([aFile({ id: 1, file: 'a.zip' }), aFile({ id: 2, file: 'b.zip', duplicate_of: null })]);
     expect(screen.queryByText('Duplicate')).not.toBeInTheDocument();
   });
 });

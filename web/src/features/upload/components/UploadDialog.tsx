@@ -31,9 +31,6 @@ const hiddenInput = { position: 'absolute', width: 1, height: 1, overflow: 'hidd
 
 const defaultTransport = createTusTransport();
 
-/** `duplicate_of` comes with issue 13's server; typed here until the contract carries it. */
-type FileWithDuplicate = TProjectFile & { duplicate_of?: number | null };
-
 interface FailureReport {
   title: string;
   lines: string[];
@@ -75,7 +72,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
   const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
     // The page has just reloaded this list (onUploaded); without a page it is read here.
-    const files: FileWithDuplicate[] = await queryClient.ensureQueryData(projectFilesQueryOptions(projectId)).catch(() => []);
+    const files: TProjectFile[] = await queryClient.ensureQueryData(projectFilesQueryOptions(projectId)).catch(() => []);
     const byId = new Map(files.map((f) => [f.id, f]));
     const found = new Map<string, RowNote>();
     for (const row of done) {

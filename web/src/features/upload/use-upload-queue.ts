@@ -1,8 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { Transport } from './api/tus-upload';
-import { UploadQueue, type UploadRow } from './model/upload-queue';
+import { UploadQueue, type SettledListener } from './model/upload-queue';
 
-export function useUploadQueue(projectId: number, transport: Transport, onSettled: (rows: UploadRow[]) => void) {
+export function useUploadQueue(projectId: number, transport: Transport, onSettled: SettledListener) {
   const [queue] = useState(() => new UploadQueue({ projectId, transport }));
   // The listener changes with every render (it closes over the dialog's state); the queue keeps the latest.
   useEffect(() => queue.onSettled(onSettled));

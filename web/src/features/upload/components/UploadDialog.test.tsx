@@ -198,6 +198,8 @@ describe('UploadDialog', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Retry a.zip' }));
     await waitFor(() => expect(server.state.completed.map((c) => c.upload.filename)).toEqual(['b.zip', 'a.zip']));
+    // Everything listed has now arrived: the dialog closes as after any successful upload.
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
   it('asks before the page is left or reloaded while uploading, and not after', async () => {

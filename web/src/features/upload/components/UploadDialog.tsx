@@ -82,14 +82,18 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     return found;
   };
 
-  const settled = async (rows: UploadRow[]) => {
+  const [progressShown, setProgressShown] = useState(false);
+  const scheduleProgressReset = useProgressReset(() => setProgressShown(false));
+
+  const settled = async (rows: UploadRow[], all: readonly UploadRow[]) => {
     // Spec §4: the bar resets 500 ms after the upload ends; the rows keep each file's outcome.
     scheduleProgressReset();
     const done = rows.filter((r) => r.status === 'done');
     const report = reportFailures(rows);
     setFailure(report);
     if (done.length === 0) return;
-    if (!report && done.length === rows.length) {
+    const allArrived = done.length === rows.length;
+    if (allArrived) {
       notify.success('Files uploaded successfully');
       // The neutral toast: notistack's own info blue fails contrast (3.1:1 with white).
       enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'default' });
@@ -97,13 +101,13 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     await onUploaded();
     const duplicates = await findDuplicates(done);
     setNotes((current) => new Map([...current, ...duplicates]));
-    // Spec §4: the dialog closes after a successful upload, unless it has something to show about it.
-    if (!report && done.length === rows.length && duplicates.size === 0 && rows.every((r) => r.status === 'done')) onClose();
+    // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
+    // (a duplicate, or a file of an earlier press that failed or was cancelled).
+    const nothingLeft = all.every((r) => r.status === 'done' || r.status === 'ready');
+    if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const [progressShown, setProgressShown] = useState(false);
-  const scheduleProgressReset = useProgressReset(() => setProgressShown(false));
-  const { queue, snapshot } = useUploadQueue(projectId, transport, (rows) => void settled(rows));
+  const { queue, snapshot } = useUploadQueue(projectId, transport, (rows, all) => void settled(rows, all));
   const { rows, active, batch } = snapshot;
   useLeaveGuard(active);
 

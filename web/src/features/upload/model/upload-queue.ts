@@ -53,8 +53,8 @@ export interface UploadQueueOptions {
   now?: () => number;
 }
 
-/** Called once each time the batch has nothing left in flight, with its rows as they ended. */
-export type SettledListener = (rows: UploadRow[]) => void;
+/** Called once each time the batch has nothing left in flight, with its rows as they ended and every row listed. */
+export type SettledListener = (batch: UploadRow[], all: readonly UploadRow[]) => void;
 
 export function rowKey(file: File, path: string): string {
   return `${path}:${file.size}:${file.lastModified}`;
@@ -240,6 +240,6 @@ export class UploadQueue {
     const settled = this.snapshot.active && !active;
     this.snapshot = { rows: this.rows, active, batch };
     for (const listener of this.listeners) listener();
-    if (settled) this.settledListener(inBatch);
+    if (settled) this.settledListener(inBatch, this.rows);
   }
 }

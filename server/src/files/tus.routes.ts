@@ -4,12 +4,12 @@
 // and gives its answer back through Fastify, so errors are `{message}` like every other answer and
 // a finished upload is committed before the final answer leaves.
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import type { TusUploadsService } from './tus-uploads.service.js';
+import type { DigestTap, TusUploadsService } from './tus-uploads.service.js';
 
 export interface TusRoutesOptions {
   /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
@@ -57,7 +57,11 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           : undefined;
       const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
 
-      const body = request.headers['content-type'] === TUS_CONTENT_TYPE ? watchBody(request.raw, opts.idleTimeoutMs) : undefined;
+      const uploadId = row?.id ?? createdId;
+      const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
+      const startOffset = request.method === 'PATCH' ? Number(header(request, 'upload-offset')) : 0;
+      const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset) : undefined;
+      const body = bringsBytes ? watchBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),
@@ -68,10 +72,15 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       try {
         response = await tus.handleWeb(tusRequest);
       } catch (err) {
+        if (tap && uploadId !== undefined) uploads.endDigest(uploadId, tap, undefined);
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         throw err;
       } finally {
         body?.release(request.server.server.timeout);
+      }
+      if (tap && uploadId !== undefined) {
+        const stored = response.status < 400 ? response.headers.get('upload-offset') : null;
+        uploads.endDigest(uploadId, tap, stored === null ? undefined : Number(stored));
       }
       const text = await response.text();
       if (response.status >= 400) {
@@ -82,19 +91,17 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           'tus-resumable': '1.0.0',
         });
       }
-      for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
-      reply.status(response.status);
-
-      if (request.method === 'DELETE') {
-        if (row) await uploads.remove(row.id);
-        return reply.send();
-      }
+      if (request.method === 'DELETE' && row) await uploads.remove(row.id);
       const offsetHeader = response.headers.get('upload-offset');
-      const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
-      if (current && offsetHeader !== null) {
-        const file = await uploads.afterWrite(actor, current, Number(offsetHeader));
+      // Bytes arrived: check the first ones, and finish the upload if they were the last. A refusal
+      // here answers with its own status alone (no Location of an upload that is gone).
+      if (request.method !== 'DELETE' && offsetHeader !== null) {
+        const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
+        const file = current ? await uploads.afterWrite(actor, current, Number(offsetHeader)) : undefined;
         if (file) reply.header(FILE_ID_HEADER, String(file.id));
       }
+      for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
+      reply.status(response.status);
       if (body?.stalled()) {
         throw new AppError(
           408,
@@ -125,10 +132,18 @@ function headersOf(raw: IncomingMessage): Headers {
 /**
  * The request body for tus, watched for stalls: a body that sends nothing for the idle timeout is
  * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
- * away fails the body, which tus also survives, keeping what it wrote.
+ * away fails the body, which tus also survives, keeping what it wrote. Every byte is fed to `tap`
+ * (the upload's running SHA-256) on its way.
  */
-function watchBody(raw: IncomingMessage, idleTimeoutMs: number) {
-  const body = new PassThrough();
+function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap | undefined) {
+  const body = tap
+    ? new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          tap.update(chunk);
+          done(null, chunk);
+        },
+      })
+    : new PassThrough();
   let stalled = false;
   const onIdle = () => {
     stalled = true;

@@ -268,6 +268,7 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       const p = await project();
       const created = await createUpload(server.api, user(), { name: 'notes.zip', projectId: p.id, size: 300, body: TEXT.subarray(0, 300) });
       expect(created).toMatchObject({ status: 415, body: { message: expect.stringContaining('The file is named .zip but its content is neither an archive nor DICOM') } });
+      expect(created.headers.get('location')).toBeNull();
       const multipart = await upload(server.api, user(), { name: 'notes.zip', data: TEXT.subarray(0, 300) }, p.id);
       expect(multipart.body.message).toBe(created.body.message);
       await expectNothingLeft();
@@ -428,5 +429,42 @@ describe.each(dialects())('resumable uploads that stall, on %s', (dialect) => {
     expect(rest.status).toBe(204);
     const fileId = Number(rest.headers.get('portal-file-id'));
     expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(CT));
+  });
+});
+
+describe.each(dialects())('processing of files recognised by content, on %s', (dialect) => {
+  let server: TestServer;
+  let token: string;
+  let company: CompanyRow;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {}, { jobs: true });
+    company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+  });
+  afterAll(() => server.close());
+
+  /** Polls the list as the web app does until processing has finished. */
+  async function processed(projectId: number, fileId: number) {
+    for (let i = 0; i < 600; i += 1) {
+      const file = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
+      if (file.processing.status === 'ready' || file.processing.status === 'failed') return file;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('processing did not finish');
+  }
+
+  it('indexes an extensionless DICOM file sent through tus like any DICOM upload', async () => {
+    const p = await makeProject(server.services, company);
+    const created = await createUpload(server.api, token, { name: 'IM000001', projectId: p.id, size: CR_NO_EXTENSION.length, body: CR_NO_EXTENSION });
+    const file = await processed(p.id, Number(created.headers.get('portal-file-id')));
+    expect(file).toMatchObject({ file: 'IM000001', kind: 'dicom' });
+    expect(file.processing).toMatchObject({ status: 'ready', error: null, summary: { studies: 1, series: 1, instances: 1 } });
+  });
+
+  it('processes a DICOMDIR to the end without failing it', async () => {
+    const p = await makeProject(server.services, company);
+    const sent = await upload(server.api, token, { name: 'DICOMDIR', data: DICOMDIR }, p.id);
+    const file = await processed(p.id, sent.body.data[0].id);
+    expect(file).toMatchObject({ file: 'DICOMDIR', kind: 'dicom', processing: { status: 'ready', error: null } });
   });
 });

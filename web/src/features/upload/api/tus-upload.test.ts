@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeSession, TOKEN_KEY } from '../../../lib/storage';
 import { fakeTusServer } from '../testing/fake-tus-server';
-import { createTusTransport, UploadFailure, type UploadJob } from './tus-upload';
+import { defaultOptions } from 'tus-js-client';
+import { createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
 const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
@@ -130,5 +131,27 @@ describe('the tus transport', () => {
     const failure = (await transport(job(), noCallbacks).result.catch((e: unknown) => e)) as UploadFailure;
     expect(failure.reason.message).toBe('Unauthorized');
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it('drops resume entries older than the server keeps unfinished uploads, and only the portal\'s', async () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    const add = (fingerprint: string, ageMs: number) =>
+      defaultOptions.urlStorage.addUpload(fingerprint, {
+        size: 10,
+        metadata: {},
+        creationTime: new Date(now - ageMs).toString(),
+        uploadUrl: 'http://localhost/api/v1/uploads/x',
+        parallelUploadUrls: null,
+        urlStorageKey: '',
+      });
+    await add('portal-upload:old', RESUME_MAX_AGE_MS + 60_000);
+    await add('portal-upload:fresh', RESUME_MAX_AGE_MS - 60_000);
+    await add('another-app', RESUME_MAX_AGE_MS + 60_000);
+    await pruneExpiredResumes(now);
+    const left = resumeEntries();
+    expect(left.some((k) => k.startsWith('tus::portal-upload:fresh::'))).toBe(true);
+    expect(left.some((k) => k.startsWith('tus::another-app::'))).toBe(true);
+    expect(left.some((k) => k.startsWith('tus::portal-upload:old::'))).toBe(false);
+    expect(left).toHaveLength(2);
   });
 });

@@ -12,6 +12,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { Fragment } from 'react';
 import { formatFileSize } from '../../../lib/format';
 import type { RowStatus, UploadRow } from '../model/upload-queue';
 
@@ -23,6 +24,21 @@ const STATUS_CHIP: Record<Exclude<RowStatus, 'ready'>, { label: string; color: '
   failed: { label: 'Failed', color: 'error' },
   cancelled: { label: 'Cancelled', color: 'warning' },
 };
+
+/** Long folder paths wrap after a slash rather than in the middle of a name. */
+function PathWithBreaks({ path }: { path: string }) {
+  const parts = path.split('/');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          /<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
 
 export interface RowNote {
   /** The file this upload repeats (same SHA-256, already in the project), when the server said so. */
@@ -71,7 +87,8 @@ export function UploadRows({ rows, notes, locked, onCheck, onCheckAll, onCancel,
           Clear
         </Button>
       </Box>
-      <List dense aria-label="Files to upload" sx={{ maxHeight: 300, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      {/* On a phone the dialog is full screen and scrolls as a whole; a box of its own would leave a sliver. */}
+      <List dense aria-label="Files to upload" sx={{ maxHeight: { xs: 'none', sm: 300 }, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
         {rows.map((row) => {
           const note = notes.get(row.key);
           const chip = row.status === 'ready' ? null : row.status === 'done' && note?.duplicateOf ? { label: 'Duplicate', color: 'warning' as const } : STATUS_CHIP[row.status];
@@ -112,8 +129,8 @@ export function UploadRows({ rows, notes, locked, onCheck, onCheckAll, onCancel,
                 sx={{ pr: 4 }}
                 primary={
                   <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                    <Box component="span" sx={{ wordBreak: 'break-all' }}>
-                      {row.path}
+                    <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+                      <PathWithBreaks path={row.path} />
                     </Box>
                     {chip && <Chip component="span" size="small" label={chip.label} color={chip.color} variant="outlined" />}
                   </Box>

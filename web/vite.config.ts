@@ -85,6 +85,8 @@ export default defineConfig({
   preview: { proxy: { '/api': 'http://localhost:8080' } },
   test: {
     environment: 'jsdom',
+    // jsdom is a browser: tus-js-client's browser build (localStorage resumes, Blob slices), as Vite bundles it.
+    alias: { 'tus-js-client': 'tus-js-client/lib.esm/browser/index.js' },
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,

@@ -56,3 +56,34 @@ export async function makeFolder(dir: string, dicomNames: readonly string[], oth
   for (const name of otherNames) await writeFile(path.join(dir, name), `Notes that are not imaging data: ${name}\n`);
   return dir;
 }
+
+/**
+ * A patient CD as hospitals burn it: a DICOMDIR index at the top and the images in nested folders
+ * under names without an extension (IM000001…), beside a README the portal must leave out.
+ */
+export async function makeCdExport(dir: string, imageNames: readonly string[]): Promise<string[]> {
+  const series = path.join(dir, 'DICOM', 'ST000001', 'SE000001');
+  await mkdir(series, { recursive: true });
+  await copyFile(dicomPath('s40_DICOMDIR'), path.join(dir, 'DICOMDIR'));
+  const images = imageNames.map((name, i) => ({ name, target: `IM${String(i + 1).padStart(6, '0')}` }));
+  for (const { name, target } of images) await copyFile(dicomPath(name), path.join(series, target));
+  await writeFile(path.join(dir, 'README.TXT'), 'Insert this CD and run the viewer to see the images.\n');
+  return images.map((i) => i.target);
+}
+
+/**
+ * A plain tar of `bytes` (a DICOM image and a zero-filled scan export), made by bsdtar: a real
+ * archive the server accepts by its first bytes, large enough to be uploaded chunk by chunk.
+ */
+export async function makeLargeTar(target: string, bytes: number): Promise<string> {
+  const source = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-large-'));
+  try {
+    await copyFile(dicomPath(CT_SMALL), path.join(source, CT_SMALL));
+    // Written, not truncated: a sparse file would go into the tar as a few bytes of sparse map.
+    await exec('dd', ['if=/dev/zero', `of=${path.join(source, 'export.raw')}`, 'bs=1048576', `count=${Math.ceil(bytes / 1048576)}`, 'status=none']);
+    await exec('bsdtar', ['-cf', target, '-C', source, CT_SMALL, 'export.raw']);
+  } finally {
+    await rm(source, { recursive: true, force: true });
+  }
+  return target;
+}

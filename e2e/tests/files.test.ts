@@ -84,7 +84,12 @@ describe('project files', () => {
     const dialog = await openUploadDialog(page);
     await dialog.getByLabel('Select Folder').setInputFiles(emptyFolderPath);
     await dialog.getByText('The folder selected does not contain any compressed files.', { exact: true }).waitFor();
-    await dialog.getByText('Folder "only-notes": 2 files in total, 0 compressed files', { exact: true }).waitFor();
+    await dialog
+      .getByText(
+        'Folder "only-notes": 2 files in total, 0 DICOM files, 0 compressed files. Left out: only-notes/a.txt: not an archive or DICOM, only-notes/b.txt: not an archive or DICOM',
+        { exact: true },
+      )
+      .waitFor();
     expect(await dialog.getByRole('button', { name: 'Upload Files' }).isDisabled()).toBe(true);
     await captureScreen(page, 'upload-dialog-folder-error');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -111,7 +116,11 @@ describe('project files', () => {
 
     // The folder keeps DICOM files and archives only: notes.txt is counted but left out.
     await dialog.getByLabel('Select Folder').setInputFiles(folderPath);
-    await dialog.getByText(`Folder "${FOLDER}": 3 files in total, 2 compressed files`, { exact: true }).waitFor();
+    await dialog
+      .getByText(`Folder "${FOLDER}": 3 files in total, 2 DICOM files, 0 compressed files. Left out: ${FOLDER}/${NOTES}: not an archive or DICOM`, {
+        exact: true,
+      })
+      .waitFor();
     await dialog.getByText('Selected files (4 of 4)', { exact: true }).waitFor();
     const listed = await dialog.getByRole('list', { name: 'Files to upload' }).getByRole('checkbox').evaluateAll((boxes) =>
       boxes.map((b) => b.getAttribute('aria-label')),
@@ -120,16 +129,19 @@ describe('project files', () => {
     await captureScreen(page, 'upload-dialog-selection');
 
     expect(await upload.isEnabled()).toBe(true);
-    // The four uploads run in parallel; held, they show the dialog's progress state. The zip's
-    // sha256 after download proves the held bodies reached the server intact.
-    const held = await holdRequests(page, (url, method) => method === 'POST' && url.pathname === '/api/v1/upload-study-petitions-files');
+    // The four tus uploads run in parallel; their bytes held, they show the dialog's progress state.
+    // The zip's sha256 after download proves the held bodies reached the server intact.
+    const held = await holdRequests(page, (url, method) => method === 'PATCH' && url.pathname.startsWith('/api/v1/uploads/'));
     await upload.click();
     await held.arrived;
     await dialog.getByText(/^Uploading files\.\.\. \d+%$/).waitFor();
-    expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    await dialog.getByText(/^0 of 4 files · /).waitFor();
     expect(await upload.isDisabled()).toBe(true);
-    // Closing is blocked while uploading.
+    // Esc does not lose the upload silently: it asks, and keeping it goes on.
     await page.keyboard.press('Escape');
+    const ask = page.getByRole('dialog', { name: 'Stop uploading?' });
+    await ask.getByRole('button', { name: 'Keep Uploading' }).click();
+    await ask.waitFor({ state: 'detached' });
     await captureScreen(page, 'upload-dialog-uploading');
     expect(await dialog.isVisible()).toBe(true);
     held.release();

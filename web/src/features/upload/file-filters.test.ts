@@ -1,30 +1,71 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCEPTED_FILE_TYPES, filterFolder, isFolderUploadable } from './file-filters';
+import { filterFolder, kindByName, NOT_ACCEPTED, selectAccepted } from './file-filters';
 
-function inFolder(path: string): File {
-  const file = new File(['x'], path.split('/').pop() ?? path);
-  Object.defineProperty(file, 'webkitRelativePath', { value: path });
+const FIXTURES = path.resolve(__dirname, '../../../../server/test/fixtures/dicom');
+
+function inFolder(folderPath: string, content: BlobPart = 'not imaging data'): File {
+  const file = new File([content], folderPath.split('/').pop() ?? folderPath);
+  Object.defineProperty(file, 'webkitRelativePath', { value: folderPath });
   return file;
 }
 
+const dicom = (name: string) => readFileSync(path.join(FIXTURES, name));
+
 describe('upload file filters', () => {
-  it('offers the spec types in the file picker', () => {
-    expect(ACCEPTED_FILE_TYPES).toBe('.dcm,.zip,.rar,.7z,.tar,.gz,.bz2');
+  it.each([
+    ['a.zip', 'archive'],
+    ['a.RAR', 'archive'],
+    ['a.7z', 'archive'],
+    ['a.tar', 'archive'],
+    ['a.tar.gz', 'archive'],
+    ['a.tgz', 'archive'],
+    ['a.bz2', 'archive'],
+    ['a.xz', 'archive'],
+    ['a.lzma', 'archive'],
+    ['a.dcm', 'dicom'],
+    ['a.DICOM', 'dicom'],
+  ])('takes %s by its name as %s', (name, kind) => {
+    expect(kindByName(name)).toBe(kind);
   });
 
-  it.each(['a.zip', 'a.RAR', 'a.7z', 'a.tar', 'a.tar.gz', 'a.bz2', 'a.xz', 'a.lzma', 'a.dcm', 'a.DICOM'])('keeps %s from a folder', (name) => {
-    expect(isFolderUploadable(name)).toBe(true);
+  it.each(['notes.txt', 'image.png', 'README', 'IM000001', '.zip', 'archive.zip.txt'])('cannot tell %s by its name', (name) => {
+    expect(kindByName(name)).toBeNull();
   });
 
-  it.each(['notes.txt', 'image.png', 'README', 'zip', 'archive.zip.txt'])('drops %s from a folder', (name) => {
-    expect(isFolderUploadable(name)).toBe(false);
+  it('reads a CD export by content: DICOMDIR and extensionless images kept, the rest left out with a reason', async () => {
+    const folder = await filterFolder([
+      inFolder('CD/DICOMDIR', dicom('s40_DICOMDIR')),
+      inFolder('CD/DICOM/ST1/IM000002', dicom('s23_RTSTRUCT_no_preamble_no_meta.dcm')),
+      inFolder('CD/DICOM/ST1/IM000001', dicom('s15_CR_6154')),
+      inFolder('CD/README.txt'),
+      inFolder('CD/AUTORUN'),
+      inFolder('CD/backup.zip', 'PK'),
+      inFolder('CD/empty.dcm', ''),
+    ]);
+    expect(folder.folderName).toBe('CD');
+    expect(folder.total).toBe(7);
+    expect(folder.dicomCount).toBe(3);
+    expect(folder.archiveCount).toBe(1);
+    // Listed by path, numbers in order, whatever order the browser gave.
+    expect(folder.kept.map((k) => k.path)).toEqual(['CD/backup.zip', 'CD/DICOM/ST1/IM000001', 'CD/DICOM/ST1/IM000002', 'CD/DICOMDIR']);
+    expect(folder.leftOut).toEqual([
+      { path: 'CD/AUTORUN', reason: NOT_ACCEPTED },
+      { path: 'CD/empty.dcm', reason: 'empty file' },
+      { path: 'CD/README.txt', reason: NOT_ACCEPTED },
+    ]);
   });
 
-  it('reports the folder name, its file count and the files it keeps', () => {
-    const files = [inFolder('scans/a.zip'), inFolder('scans/notes.txt'), inFolder('scans/sub/b.dcm')];
-    const selection = filterFolder(files);
-    expect(selection.folderName).toBe('scans');
-    expect(selection.total).toBe(3);
-    expect(selection.kept.map((f) => f.name)).toEqual(['a.zip', 'b.dcm']);
+  it('keeps nothing from a folder of documents', async () => {
+    const folder = await filterFolder([inFolder('docs/a.txt'), inFolder('docs/b.png')]);
+    expect(folder.kept).toEqual([]);
+    expect(folder.leftOut).toHaveLength(2);
+  });
+
+  it('filters files picked one by one the same way', async () => {
+    const picked = await selectAccepted([new File([dicom('s15_CR_6154')], 'IM000001'), new File(['hello'], 'notes.txt')]);
+    expect(picked.kept.map((k) => [k.path, k.kind])).toEqual([['IM000001', 'dicom']]);
+    expect(picked.leftOut).toEqual([{ path: 'notes.txt', reason: NOT_ACCEPTED }]);
   });
 });

@@ -1,18 +1,33 @@
-/** Spec §2: what the 'Select Files' picker offers. */
-export const ACCEPTED_FILE_TYPES = '.dcm,.zip,.rar,.7z,.tar,.gz,.bz2';
+import { isDicomFile } from './dicom-sniff';
 
-/** Spec §5: a selected folder keeps only files with these extensions. */
-export const FOLDER_EXTENSIONS = ['zip', 'rar', '7z', 'tar', 'gz', 'bz2', 'xz', 'lzma', 'dcm', 'dicom'] as const;
+/**
+ * The names the server accepts (server/src/ingest/detect/detect-kind.ts), longest first so that
+ * '.tar.gz' wins over '.gz'. Spec §5's folder extensions plus tgz and the tar short forms.
+ */
+const ARCHIVE_SUFFIXES = ['.tar.lzma', '.tar.bz2', '.tar.gz', '.tar.xz', '.dcm.gz', '.lzma', '.tbz2', '.tbz', '.tgz', '.txz', '.tlz', '.zip', '.rar', '.tar', '.bz2', '.7z', '.gz', '.xz'];
+const DICOM_SUFFIXES = ['.dicom', '.dcm'];
+
+/** What the dialog tells users it takes; the same list the server checks. */
+export const ACCEPTED_TYPES_HINT = 'archives (zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma) and DICOM files (dcm, dicom, or without an extension, such as DICOMDIR or IM000001)';
 
 export const NO_COMPRESSED_FILES = 'The folder selected does not contain any compressed files.';
+export const NOT_ACCEPTED = 'not an archive or DICOM';
+export const EMPTY_FILE = 'empty file';
+export const UNREADABLE = 'could not be read';
 
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+export type FileKind = 'archive' | 'dicom';
+
+function endsWithSuffix(name: string, suffixes: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  // The server wants a name before the suffix: '.zip' alone is not an archive's name.
+  return suffixes.some((s) => lower.endsWith(s) && lower.length > s.length);
 }
 
-export function isFolderUploadable(name: string): boolean {
-  return (FOLDER_EXTENSIONS as readonly string[]).includes(extensionOf(name));
+/** The kind a name promises, or null when only the content can tell. */
+export function kindByName(name: string): FileKind | null {
+  if (endsWithSuffix(name, ARCHIVE_SUFFIXES)) return 'archive';
+  if (endsWithSuffix(name, DICOM_SUFFIXES)) return 'dicom';
+  return null;
 }
 
 /** The path a picked file had inside its folder, or its name when picked alone. */
@@ -20,18 +35,77 @@ export function relativePathOf(file: File): string {
   return file.webkitRelativePath || file.name;
 }
 
-export interface FolderSelection {
-  folderName: string;
-  total: number;
-  kept: File[];
+export interface KeptFile {
+  file: File;
+  path: string;
+  kind: FileKind;
 }
 
-/**
- * Spec §2/§5: a folder contributes only its archives and DICOM files. The spec calls all of them
- * "compressed files"; a folder of plain .dcm files is therefore accepted, as its users expect.
- */
-export function filterFolder(files: readonly File[]): FolderSelection {
+export interface LeftOutFile {
+  path: string;
+  reason: string;
+}
+
+export interface Selection {
+  kept: KeptFile[];
+  leftOut: LeftOutFile[];
+}
+
+async function classify(file: File): Promise<KeptFile | LeftOutFile> {
+  const path = relativePathOf(file);
+  if (file.size === 0) return { path, reason: EMPTY_FILE };
+  const byName = kindByName(file.name);
+  if (byName) return { file, path, kind: byName };
+  try {
+    return (await isDicomFile(file)) ? { file, path, kind: 'dicom' } : { path, reason: NOT_ACCEPTED };
+  } catch {
+    // A file removed or locked after picking cannot be read; it is left out rather than failing the lot.
+    return { path, reason: UNREADABLE };
+  }
+}
+
+/** A CD export holds thousands of small files: read their first bytes a few at a time. */
+const SNIFF_CONCURRENCY = 16;
+
+/** Keeps archives by name and DICOM by name or content, in the order picked; says why the rest was left out. */
+export async function selectAccepted(files: readonly File[]): Promise<Selection> {
+  const results: Array<KeptFile | LeftOutFile> = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      results[index] = await classify(files[index] as File);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, files.length) }, worker));
+  const kept = results.filter((r): r is KeptFile => 'kind' in r);
+  const leftOut = results.filter((r): r is LeftOutFile => !('kind' in r));
+  return { kept, leftOut };
+}
+
+export interface FolderSelection extends Selection {
+  folderName: string;
+  total: number;
+  dicomCount: number;
+  archiveCount: number;
+}
+
+/** Spec §2/§5: a folder contributes only what the portal accepts, and the info line counts it. */
+export async function filterFolder(files: readonly File[]): Promise<FolderSelection> {
   const first = files[0];
   const folderName = first ? (relativePathOf(first).split('/')[0] ?? '') : '';
-  return { folderName, total: files.length, kept: files.filter((f) => isFolderUploadable(f.name)) };
+  // Browsers list a folder's files in no useful order; by path, a CD's series reads IM000001, IM000002…
+  const sorted = [...files].sort((a, b) => relativePathOf(a).localeCompare(relativePathOf(b), undefined, { numeric: true }));
+  const selection = await selectAccepted(sorted);
+  return {
+    ...selection,
+    folderName,
+    total: files.length,
+    dicomCount: selection.kept.filter((k) => k.kind === 'dicom').length,
+    archiveCount: selection.kept.filter((k) => k.kind === 'archive').length,
+  };
+}
+
+export function describeLeftOut(leftOut: readonly LeftOutFile[]): string {
+  return leftOut.map((l) => `${l.path}: ${l.reason}`).join(', ');
 }

@@ -21,6 +21,7 @@ import { useEffect, useRef } from 'react';
 import { TablePager } from '../../../components/TablePager';
 import { usePagination } from '../../../components/use-pagination';
 import { formatDate, formatFileSize } from '../../../lib/format';
+import { DuplicateChip } from './DuplicateChip';
 import { ProcessingStatus } from './ProcessingStatus';
 
 export const FILE_COLUMNS = ['File', 'Size', 'Date Created', 'Date Updated', 'Actions'] as const;
@@ -103,6 +104,7 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
                     {file.file}
                   </Link>
                   <ProcessingStatus processing={file.processing} />
+                  <DuplicateChip file={file} files={files} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatFileSize(file.filesize)}</TableCell>
                 <TableCell>{formatDate(file.created_at)}</TableCell>

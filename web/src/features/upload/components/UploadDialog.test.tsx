@@ -1,11 +1,18 @@
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { fakeApi } from '../../../test/fake-api';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { storeSession } from '../../../lib/storage';
 import { renderWithProviders } from '../../../test/render';
+import { createTusTransport } from '../api/tus-upload';
+import { fakeTusServer } from '../testing/fake-tus-server';
 import UploadDialog from './UploadDialog';
 
-function file(name: string, size = 10, folderPath?: string): File {
-  const f = new File(['x'.repeat(size)], name);
+const FIXTURES = path.resolve(__dirname, '../../../../../server/test/fixtures/dicom');
+const transport = createTusTransport({ chunkSize: 10, retryDelays: [0] });
+
+function file(name: string, size = 25, folderPath?: string, content?: BlobPart): File {
+  const f = new File([content ?? 'x'.repeat(size)], name, { lastModified: 1_700_000_000_000 });
   if (folderPath) Object.defineProperty(f, 'webkitRelativePath', { value: folderPath });
   return f;
 }
@@ -13,99 +20,223 @@ function file(name: string, size = 10, folderPath?: string): File {
 function renderDialog() {
   const onClose = vi.fn();
   const onUploaded = vi.fn();
-  const view = renderWithProviders(<UploadDialog open projectId={7} onClose={onClose} onUploaded={onUploaded} />);
+  const view = renderWithProviders(<UploadDialog open projectId={7} onClose={onClose} onUploaded={onUploaded} transport={transport} />);
   const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
   const uploadButton = () => within(dialog).getByRole('button', { name: 'Upload Files' });
-  return { ...view, dialog, onClose, onUploaded, uploadButton };
+  const row = (name: string) => within(screen.getByRole('list', { name: 'Files to upload' })).getByText(name).closest('li') as HTMLElement;
+  return { ...view, dialog, onClose, onUploaded, uploadButton, row };
+}
+
+/** Holds the second chunk of every upload until released, so the in-flight state can be looked at. */
+function holdSecondChunk() {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { patchFault: (_u: unknown, attempt: number) => (attempt === 1 ? { hold: gate } : null), release: () => release() };
 }
 
 describe('UploadDialog', () => {
-  it('offers the accepted types and a folder picker', () => {
+  beforeEach(() => storeSession('u1-a', { id: 1, username: 'ann', firstname: 'Ann', lastname: 'Lee', role: 1, company_id: 1, company: null }));
+  afterEach(() => localStorage.clear());
+
+  it('lets any file be picked (DICOM from a CD has no extension) and names what the portal takes', () => {
     renderDialog();
-    expect(screen.getByLabelText('Select Files')).toHaveAttribute('accept', '.dcm,.zip,.rar,.7z,.tar,.gz,.bz2');
+    expect(screen.getByLabelText('Select Files')).not.toHaveAttribute('accept');
     expect(screen.getByLabelText('Select Folder')).toHaveAttribute('webkitdirectory');
+    expect(
+      screen.getByText(/archives \(zip, rar, 7z, tar, gz, tgz, bz2, xz, lzma\) and DICOM files \(dcm, dicom, or without an extension, such as DICOMDIR or IM000001\)/),
+    ).toBeInTheDocument();
   });
 
-  it('lists picked files checked, and lets the user clear and select all', async () => {
+  it('lists picked files checked, leaves out what it cannot take with the reason, and lets the user clear and select all', async () => {
     const { user, uploadButton } = renderDialog();
     expect(uploadButton()).toBeDisabled();
-    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip'), file('b.dcm')]);
-    expect(screen.getByText('Selected files (2 of 2)')).toBeInTheDocument();
+    const cr = readFileSync(path.join(FIXTURES, 's15_CR_6154'));
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip'), file('IM000001', 0, undefined, cr), file('notes.txt')]);
+    expect(await screen.findByText('Selected files (2 of 2)')).toBeInTheDocument();
+    expect(screen.getByText('Left out: notes.txt: not an archive or DICOM')).toBeInTheDocument();
     expect(uploadButton()).toBeEnabled();
 
     await user.click(screen.getByRole('checkbox', { name: 'a.zip' }));
     expect(screen.getByText('Selected files (1 of 2)')).toBeInTheDocument();
-
     await user.click(screen.getByRole('button', { name: 'Clear' }));
     expect(screen.getByText('Selected files (0 of 2)')).toBeInTheDocument();
     expect(uploadButton()).toBeDisabled();
-
     await user.click(screen.getByRole('button', { name: 'Select All' }));
     expect(screen.getByText('Selected files (2 of 2)')).toBeInTheDocument();
   });
 
-  it('keeps only archives and DICOM files from a folder and describes it', async () => {
+  it('takes a CD export by content and counts DICOM and compressed files apart', async () => {
     const { user } = renderDialog();
+    const dicom = (name: string) => readFileSync(path.join(FIXTURES, name));
     await user.upload(screen.getByLabelText('Select Folder'), [
-      file('a.zip', 10, 'scans/a.zip'),
-      file('notes.txt', 10, 'scans/notes.txt'),
-      file('b.dcm', 10, 'scans/sub/b.dcm'),
-      file('c.xz', 10, 'scans/c.xz'),
+      file('DICOMDIR', 0, 'CD/DICOMDIR', dicom('s40_DICOMDIR')),
+      file('IM000001', 0, 'CD/DICOM/IM000001', dicom('s15_CR_6154')),
+      file('IM000002', 0, 'CD/DICOM/IM000002', dicom('s24_RTIONPLAN_explicitLE_no_meta.dcm')),
+      file('viewer.zip', 10, 'CD/viewer.zip'),
+      file('README.txt', 10, 'CD/README.txt'),
     ]);
-    expect(screen.getByText('Folder "scans": 4 files in total, 3 compressed files')).toBeInTheDocument();
-    expect(screen.getByText('Selected files (3 of 3)')).toBeInTheDocument();
-    expect(screen.getByRole('checkbox', { name: 'scans/sub/b.dcm' })).toBeChecked();
-    expect(screen.queryByRole('checkbox', { name: 'scans/notes.txt' })).not.toBeInTheDocument();
+    expect(
+      await screen.findByText('Folder "CD": 5 files in total, 3 DICOM files, 1 compressed file. Left out: CD/README.txt: not an archive or DICOM'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Selected files (4 of 4)')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'CD/DICOM/IM000001' })).toBeChecked();
   });
 
-  it('refuses a folder without any compressed file', async () => {
+  it('refuses a folder without anything the portal accepts', async () => {
     const { user, uploadButton } = renderDialog();
     await user.upload(screen.getByLabelText('Select Folder'), [file('a.txt', 1, 'docs/a.txt'), file('b.png', 1, 'docs/b.png')]);
-    expect(screen.getByText('The folder selected does not contain any compressed files.')).toBeInTheDocument();
+    expect(await screen.findByText('The folder selected does not contain any compressed files.')).toBeInTheDocument();
     expect(screen.queryByText(/Selected files/)).not.toBeInTheDocument();
     expect(uploadButton()).toBeDisabled();
   });
 
-  it('uploads the checked files in parallel as multipart, then closes', async () => {
-    const releases: Array<() => void> = [];
-    const api = fakeApi({
-      'POST /upload-study-petitions-files': (call) =>
-        new Promise((resolve) => {
-          call.config.onUploadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true });
-          releases.push(() => resolve({ status: 201, data: { data: [] } }));
-        }),
-    });
-    const { user, uploadButton, onClose, onUploaded } = renderDialog();
-    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip', 100), file('b.dcm', 100), file('c.7z', 100)]);
-    await user.click(screen.getByRole('checkbox', { name: 'c.7z' }));
+  it('uploads through tus with a row per file and overall progress, then says processing follows and closes', async () => {
+    const hold = holdSecondChunk();
+    const server = fakeTusServer({ patchFault: hold.patchFault });
+    const { user, uploadButton, onClose, onUploaded, row } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip', 20), file('b.dcm', 20), file('c.7z', 20)]);
+    await user.click(await screen.findByRole('checkbox', { name: 'c.7z' }));
     await user.click(uploadButton());
 
-    await waitFor(() => expect(releases).toHaveLength(2));
-    expect(screen.getByText('Uploading files... 50%')).toBeInTheDocument();
-    const sent = api.callsTo('POST', '/upload-study-petitions-files').map((c) => c.data as FormData);
-    expect(sent.map((form) => [form.get('studypetitionid'), (form.get('file') as File).name])).toEqual([
-      ['7', 'a.zip'],
-      ['7', 'b.dcm'],
-    ]);
-    expect(api.calls[0]?.config.timeout).toBe(0);
+    // Each file has sent one chunk of 10 bytes and half of the held second one.
+    expect(await screen.findByText('Uploading files... 75%')).toBeInTheDocument();
+    expect(screen.getByTestId('upload-totals')).toHaveTextContent('0 of 2 files · 30.00 Bytes of 40.00 Bytes');
+    expect(within(row('a.zip')).getByText('Uploading')).toBeInTheDocument();
+    expect(within(row('a.zip')).getByText('15.00 Bytes of 20.00 Bytes')).toBeInTheDocument();
+    expect(within(row('c.7z')).queryByText('Uploading')).not.toBeInTheDocument();
+    expect(uploadButton()).toBeDisabled();
 
-    releases.forEach((release) => release());
+    hold.release();
     expect(await screen.findByText('Files uploaded successfully')).toBeInTheDocument();
+    expect(screen.getByText('Processing has started: each file shows its status in the files table.')).toBeInTheDocument();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(onUploaded).toHaveBeenCalled();
+    expect(server.state.completed.map((c) => [c.upload.filename, c.upload.projectId])).toEqual([
+      ['a.zip', '7'],
+      ['b.dcm', '7'],
+    ]);
+  });
+
+  it('names the file that failed, unchecks what arrived, and a second press sends only the rest', async () => {
+    let refuse = true;
+    const server = fakeTusServer({
+      refuseCreation: (u) => (refuse && u.filename === 'bad.zip' ? { status: 415, message: 'The content of bad.zip is not a ZIP archive' } : null),
+    });
+    const { user, uploadButton, onClose, onUploaded } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('good.zip'), file('bad.zip')]);
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('1 of 2 files were not uploaded');
+    expect(alert).toHaveTextContent('bad.zip: Error 415: The content of bad.zip is not a ZIP archive');
+    expect(screen.getByRole('checkbox', { name: 'good.zip' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'bad.zip' })).toBeChecked();
+    expect(screen.getByText('Selected files (1 of 2)')).toBeInTheDocument();
+    await waitFor(() => expect(onUploaded).toHaveBeenCalled());
+    expect(onClose).not.toHaveBeenCalled();
+    // Spec §4: the bar resets once the upload has ended; the rows keep each file's outcome.
+    await waitFor(() => expect(screen.queryByText(/^Uploading files\.\.\./)).not.toBeInTheDocument());
+    // A refusal is final: the row offers no retry of the same bytes.
+    expect(screen.queryByRole('button', { name: 'Retry bad.zip' })).not.toBeInTheDocument();
+
+    refuse = false;
+    await user.click(uploadButton());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(server.requests.filter((r) => r.method === 'POST').length).toBe(3);
+    expect(server.state.completed.map((c) => c.upload.filename)).toEqual(['good.zip', 'bad.zip']);
+  });
+
+  it('Cancel during an upload cancels every file and deletes it on the server, and the dialog stays to show it', async () => {
+    const hold = holdSecondChunk();
+    const server = fakeTusServer({ patchFault: hold.patchFault });
+    const { user, dialog, onClose, row } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip'), file('b.zip')]);
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+    await screen.findByText('Uploading files... 60%');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(server.state.terminated).toEqual([1, 2]));
+    expect(server.uploads.size).toBe(0);
+    expect(within(row('a.zip')).getByText('Cancelled')).toBeInTheDocument();
+    expect(within(row('b.zip')).getByText('Cancelled')).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();
   });
 
-  it('shows a mapped error in a closable alert and stays open', async () => {
-    fakeApi({ 'POST /upload-study-petitions-files': { status: 409 } });
-    const { user, uploadButton, onClose, onUploaded } = renderDialog();
+  it('asks before Esc stops an upload: keeping it goes on, stopping cancels and closes', async () => {
+    const hold = holdSecondChunk();
+    const server = fakeTusServer({ patchFault: hold.patchFault });
+    const { user, onClose, dialog } = renderDialog();
     await user.upload(screen.getByLabelText('Select Files'), [file('a.zip')]);
-    await user.click(uploadButton());
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Conflict');
-    expect(alert).toHaveTextContent('The file already exists or there is a data conflict');
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+    await screen.findByText('Uploading files... 60%');
+
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    const ask = await screen.findByRole('dialog', { name: 'Stop uploading?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep Uploading' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Stop uploading?' })).not.toBeInTheDocument());
     expect(onClose).not.toHaveBeenCalled();
-    expect(onUploaded).toHaveBeenCalled();
-    await user.click(within(alert).getByRole('button', { name: 'Close' }));
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(server.uploads.size).toBe(1);
+
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await user.click(within(await screen.findByRole('dialog', { name: 'Stop uploading?' })).getByRole('button', { name: 'Stop Upload' }));
+    expect(onClose).toHaveBeenCalled();
+    await waitFor(() => expect(server.state.terminated).toEqual([1]));
+  });
+
+  it('cancels and retries one row alone', async () => {
+    const hold = holdSecondChunk();
+    const server = fakeTusServer({ patchFault: (u, attempt) => (u.id === 1 ? hold.patchFault(u, attempt) : null) });
+    const { user, onClose } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip'), file('b.zip')]);
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel a.zip' }));
+    await waitFor(() => expect(server.state.terminated).toEqual([1]));
+    await waitFor(() => expect(server.state.completed.map((c) => c.upload.filename)).toEqual(['b.zip']));
+    expect(onClose).not.toHaveBeenCalled();
+
+    await user.click(await screen.findByRole('button', { name: 'Retry a.zip' }));
+    await waitFor(() => expect(server.state.completed.map((c) => c.upload.filename)).toEqual(['b.zip', 'a.zip']));
+    // Everything listed has now arrived: the dialog closes as after any successful upload.
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('asks before the page is left or reloaded while uploading, and not after', async () => {
+    const hold = holdSecondChunk();
+    fakeTusServer({ patchFault: hold.patchFault });
+    const { user } = renderDialog();
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      fireEvent(window, event);
+      return event.defaultPrevented;
+    };
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip')]);
+    expect(leave()).toBe(false);
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+    await screen.findByText('Uploading files... 60%');
+    expect(leave()).toBe(true);
+    hold.release();
+    await screen.findByText('Files uploaded successfully');
+    expect(leave()).toBe(false);
+  });
+
+  it('marks an upload whose content is already in the project as a duplicate and stays open to say so', async () => {
+    fakeTusServer({
+      otherRoutes: {
+        'GET /study-petitions-files': {
+          data: [
+            { id: 5, file: 'original.zip', duplicate_of: null },
+            { id: 100, file: 'copy.zip', duplicate_of: 5 },
+          ],
+        },
+      },
+    });
+    const { user, onClose, row } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('copy.zip')]);
+    await user.click(await screen.findByRole('button', { name: 'Upload Files' }));
+    expect(await within(row('copy.zip')).findByText('Duplicate')).toBeInTheDocument();
+    expect(within(row('copy.zip')).getByText(/same content as original.zip, kept and marked as a duplicate/)).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -1,3 +1,4 @@
+import type { TProjectFile } from '@portal/contract';
 import CreateNewFolderOutlined from '@mui/icons-material/CreateNewFolderOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
@@ -9,29 +10,39 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import LinearProgress from '@mui/material/LinearProgress';
-import Typography from '@mui/material/Typography';
+import type { Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
 import { useRef, useState, type ChangeEvent } from 'react';
+import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
-import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { useProgressReset } from '../../../lib/use-progress-reset';
-import { uploadFiles as defaultUploadFiles } from '../api/upload-api';
-import { ACCEPTED_FILE_TYPES, filterFolder, NO_COMPRESSED_FILES, relativePathOf, type FolderSelection } from '../file-filters';
-import { SelectedFilesList, type PickedFile } from './SelectedFilesList';
+import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
+import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
+import type { UploadRow } from '../model/upload-queue';
+import { useLeaveGuard, useUploadQueue } from '../use-upload-queue';
+import { FolderInfo, LeftOutNotice } from './FolderInfo';
+import { StopUploadDialog } from './StopUploadDialog';
+import { UploadProgress } from './UploadProgress';
+import { UploadRows, type RowNote } from './UploadRows';
 
 const hiddenInput = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
-function toPicked(files: readonly File[]): PickedFile[] {
-  return files.map((file) => {
-    const path = relativePathOf(file);
-    return { key: `${path}:${file.size}:${file.lastModified}`, path, file, checked: true };
-  });
+const defaultTransport = createTusTransport();
+
+interface FailureReport {
+  title: string;
+  lines: string[];
 }
 
-/** Adds newly picked files after those already listed, once each. */
-function merge(current: PickedFile[], added: PickedFile[]): PickedFile[] {
-  const known = new Set(current.map((i) => i.key));
-  return [...current, ...added.filter((i) => !known.has(i.key))];
+function reportFailures(rows: UploadRow[]): FailureReport | null {
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (failed.length === 0) return null;
+  return {
+    title: `${failed.length} of ${rows.length} ${rows.length === 1 ? 'file was' : 'files were'} not uploaded`,
+    lines: failed.map((r) => `${r.path}: ${r.error ? `${r.error.message}: ${r.error.details}` : 'Not uploaded'}`),
+  };
 }
 
 interface UploadDialogProps {
@@ -39,82 +50,132 @@ interface UploadDialogProps {
   projectId: number;
   onClose: () => void;
   onUploaded: () => void | Promise<void>;
-  uploadFiles?: typeof defaultUploadFiles;
+  transport?: Transport;
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, uploadFiles = defaultUploadFiles }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport }: UploadDialogProps) {
   const notify = useNotify();
-  const [items, setItems] = useState<PickedFile[]>([]);
+  const { enqueueSnackbar } = useSnackbar();
+  const queryClient = useQueryClient();
   const [folder, setFolder] = useState<FolderSelection | null>(null);
   const [folderError, setFolderError] = useState<string | null>(null);
-  const [error, setError] = useState<UserFacingError | null>(null);
-  const [uploading, setUploading] = useState(false);
-  const [progress, setProgress] = useState(0);
+  const [leftOut, setLeftOut] = useState<LeftOutFile[]>([]);
+  const [failure, setFailure] = useState<FailureReport | null>(null);
+  const [notes, setNotes] = useState<ReadonlyMap<string, RowNote>>(new Map());
+  const [askingToStop, setAskingToStop] = useState(false);
+  const [reading, setReading] = useState(false);
+  // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
   const folderInput = useRef<HTMLInputElement | null>(null);
 
-  const pickFiles = (event: ChangeEvent<HTMLInputElement>) => {
-    const files = Array.from(event.target.files ?? []);
-    event.target.value = '';
-    if (files.length > 0) setItems((current) => merge(current, toPicked(files)));
+  /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
+  const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
+    // The page has just reloaded this list (onUploaded); without a page it is read here.
+    const files: TProjectFile[] = await queryClient.ensureQueryData(projectFilesQueryOptions(projectId)).catch(() => []);
+    const byId = new Map(files.map((f) => [f.id, f]));
+    const found = new Map<string, RowNote>();
+    for (const row of done) {
+      const original = row.fileId === null ? undefined : byId.get(byId.get(row.fileId)?.duplicate_of ?? -1);
+      if (original) found.set(row.key, { duplicateOf: original.file });
+    }
+    return found;
   };
 
-  const pickFolder = (event: ChangeEvent<HTMLInputElement>) => {
+  const [progressShown, setProgressShown] = useState(false);
+  const scheduleProgressReset = useProgressReset(() => setProgressShown(false));
+
+  const settled = async (rows: UploadRow[], all: readonly UploadRow[]) => {
+    // Spec §4: the bar resets 500 ms after the upload ends; the rows keep each file's outcome.
+    scheduleProgressReset();
+    const done = rows.filter((r) => r.status === 'done');
+    const report = reportFailures(rows);
+    setFailure(report);
+    if (done.length === 0) return;
+    const allArrived = done.length === rows.length;
+    if (allArrived) {
+      notify.success('Files uploaded successfully');
+      // The neutral toast: notistack's own info blue fails contrast (3.1:1 with white).
+      enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'default' });
+    }
+    await onUploaded();
+    const duplicates = await findDuplicates(done);
+    setNotes((current) => new Map([...current, ...duplicates]));
+    // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
+    // (a duplicate, or a file of an earlier press that failed or was cancelled).
+    const nothingLeft = all.every((r) => r.status === 'done' || r.status === 'ready');
+    if (allArrived && nothingLeft && duplicates.size === 0) onClose();
+  };
+
+  const { queue, snapshot } = useUploadQueue(projectId, transport, (rows, all) => void settled(rows, all));
+  const { rows, active, batch } = snapshot;
+  useLeaveGuard(active);
+
+  const pickFiles = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
     event.target.value = '';
     if (files.length === 0) return;
-    const selection = filterFolder(files);
+    setReading(true);
+    const selection = await selectAccepted(files);
+    setReading(false);
+    setLeftOut(selection.leftOut);
+    queue.add(selection.kept);
+  };
+
+  const pickFolder = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    event.target.value = '';
+    if (files.length === 0) return;
+    setReading(true);
+    const selection = await filterFolder(files);
+    setReading(false);
     setFolder(selection);
-    if (selection.kept.length === 0) {
-      setFolderError(NO_COMPRESSED_FILES);
-      return;
-    }
-    setFolderError(null);
-    setItems((current) => merge(current, toPicked(selection.kept)));
+    setLeftOut([]);
+    setFolderError(selection.kept.length === 0 ? NO_COMPRESSED_FILES : null);
+    queue.add(selection.kept);
   };
 
-  const checked = items.filter((i) => i.checked);
-  const scheduleProgressReset = useProgressReset(() => setProgress(0));
-
-  const upload = async () => {
-    setUploading(true);
-    setError(null);
-    setProgress(0);
-    try {
-      await uploadFiles(projectId, checked.map((i) => i.file), setProgress);
-      notify.success('Files uploaded successfully');
-      await onUploaded();
-      onClose();
-    } catch (failure) {
-      setError(mapApiError(failure));
-      await onUploaded();
-    } finally {
-      setUploading(false);
-      scheduleProgressReset();
-    }
+  const upload = () => {
+    setFailure(null);
+    setProgressShown(true);
+    void pruneExpiredResumes().catch(() => undefined);
+    queue.start();
   };
 
-  const close = () => {
-    if (!uploading) onClose();
+  // Esc and a click beside the dialog ask before stopping an upload; the Cancel button stops at once.
+  const requestClose = () => {
+    if (active) setAskingToStop(true);
+    else onClose();
   };
+  const cancel = () => {
+    if (active) queue.cancelAll();
+    else onClose();
+  };
+
+  const checkedCount = rows.filter((r) => r.checked).length;
+  const checking = active && rows.every((r) => r.status !== 'queued' && r.status !== 'uploading');
 
   return (
-    <Dialog open={open} onClose={close} aria-labelledby="upload-title" maxWidth="sm" fullWidth>
+    <Dialog open={open} onClose={requestClose} aria-labelledby="upload-title" maxWidth="sm" fullWidth fullScreen={phone}>
       <DialogTitle id="upload-title">Upload Files</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Select DICOM files or compressed archives (zip, rar, 7z, tar, gz, bz2), or a whole folder. Uploaded archives are
-          extracted and their DICOM files processed automatically.
+        <DialogContentText variant="body2" sx={{ mb: 2 }}>
+          {`Select files or a whole folder: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
         </DialogContentText>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
-          <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={uploading} onClick={() => filesInput.current?.click()}>
+          <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={active || reading} onClick={() => filesInput.current?.click()}>
             Select Files
           </Button>
-          <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={uploading} onClick={() => folderInput.current?.click()}>
+          <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={active || reading} onClick={() => folderInput.current?.click()}>
             Select Folder
           </Button>
-          {/* The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology. */}
-          <input ref={filesInput} type="file" multiple accept={ACCEPTED_FILE_TYPES} onChange={pickFiles} style={hiddenInput} disabled={uploading} aria-label="Select Files" tabIndex={-1} />
+          {/*
+            No `accept` list: no accept token matches a file without an extension, and DICOM from a CD has
+            none (IM000001, DICOMDIR); with one, such files are hidden or greyed out in the picker. Picked
+            files go through the same filter as a folder instead, which says what it left out and why.
+            The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
+          */}
+          <input ref={filesInput} type="file" multiple onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
           <input
             ref={(input) => {
               folderInput.current = input;
@@ -124,45 +185,68 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, upl
             }}
             type="file"
             multiple
-            onChange={pickFolder}
+            onChange={(e) => void pickFolder(e)}
             style={hiddenInput}
-            disabled={uploading}
+            disabled={active}
             aria-label="Select Folder"
             tabIndex={-1}
           />
         </Box>
-        {folder && (
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="folder-info">
-            {`Folder "${folder.folderName}": ${folder.total} files in total, ${folder.kept.length} compressed files`}
-          </Typography>
-        )}
+        {folder && <FolderInfo folder={folder} />}
         {folderError && (
           <Alert severity="warning" sx={{ mb: 2 }}>
             {folderError}
           </Alert>
         )}
-        {error && (
-          <Alert severity="error" sx={{ mb: 2 }} onClose={() => setError(null)}>
-            <AlertTitle>{error.message}</AlertTitle>
-            {error.details}
+        {leftOut.length > 0 && <LeftOutNotice leftOut={leftOut} />}
+        {failure && (
+          <Alert severity="error" sx={{ mb: 2 }} onClose={() => setFailure(null)}>
+            <AlertTitle>{failure.title}</AlertTitle>
+            {failure.lines.map((line) => (
+              <Box key={line} sx={{ wordBreak: 'break-word' }}>
+                {line}
+              </Box>
+            ))}
+            <Box sx={{ mt: 1 }}>Files that arrived are unchecked: press Upload Files again to send only the rest.</Box>
           </Alert>
         )}
-        {items.length > 0 && <SelectedFilesList items={items} disabled={uploading} onChange={setItems} />}
-        {(uploading || progress > 0) && (
-          <Box sx={{ mt: 2 }}>
-            <LinearProgress variant="determinate" value={progress} aria-label="Upload progress" />
-            <Typography variant="body2" sx={{ mt: 0.5 }}>{`Uploading files... ${progress}%`}</Typography>
-          </Box>
+        {rows.length > 0 && (
+          <UploadRows
+            rows={rows}
+            notes={notes}
+            locked={active}
+            onCheck={(key, checked) => queue.setChecked(key, checked)}
+            onCheckAll={(checked) => queue.setAllChecked(checked)}
+            onCancel={(key) => queue.cancel(key)}
+            onRetry={(key) => {
+              setFailure(null);
+              setProgressShown(true);
+              queue.retry(key);
+            }}
+          />
         )}
       </DialogContent>
+      {/* Spec §2 puts the bar in the footer: it stays in view however long the list of files is. */}
+      {batch && (active || progressShown) && (
+        <Box sx={{ px: 3, pt: 1, borderTop: 1, borderColor: 'divider' }}>
+          <UploadProgress batch={batch} active={active} checking={checking} />
+        </Box>
+      )}
       <DialogActions>
-        <Button onClick={close} disabled={uploading}>
-          Cancel
-        </Button>
-        <Button variant="contained" onClick={() => void upload()} disabled={uploading || checked.length === 0}>
+        <Button onClick={cancel}>Cancel</Button>
+        <Button variant="contained" onClick={upload} disabled={active || reading || checkedCount === 0}>
           Upload Files
         </Button>
       </DialogActions>
+      <StopUploadDialog
+        open={askingToStop}
+        onKeepUploading={() => setAskingToStop(false)}
+        onStop={() => {
+          setAskingToStop(false);
+          queue.cancelAll();
+          onClose();
+        }}
+      />
     </Dialog>
   );
 }

@@ -1,0 +1,330 @@
+// Issue 13 in a real browser against the real tus endpoint: a CD export accepted by content and
+// processed, a 300 MB upload cancelled without a trace, a reload mid-upload resumed from where the
+// server stood, and a partial failure that names the file and leaves only the rest to send.
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Locator, Page, Request, Response, Route } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { apiCreateProject, apiLogin } from '../src/api.js';
+import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
+import { startPortal, type Portal } from '../src/portal.js';
+import { tearDownSuite } from '../src/suite.js';
+import { eventually, signIn, toast } from '../src/ui.js';
+
+const USER = { username: 'marie', password: 'R4dium!Polonium' };
+const MiB = 1024 * 1024;
+/** The web app's tus chunk (web/src/features/upload/api/tus-upload.ts). */
+const CHUNK = 16 * MiB;
+
+let portal: Portal;
+let browser: Browser;
+let session: Session;
+let workspace: Workspace;
+let token: string;
+let cdDir: string;
+let cdImages: string[];
+let bigTar: string;
+let resumeTar: string;
+let goodZip: string;
+let fakeZip: string;
+
+beforeAll(async () => {
+  [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
+  cdDir = path.join(workspace.dir, 'CD');
+  cdImages = await makeCdExport(cdDir, CT_SERIES);
+  bigTar = await makeLargeTar(path.join(workspace.dir, 'scanner-export.tar'), 300 * MiB);
+  resumeTar = await makeLargeTar(path.join(workspace.dir, 'resume-me.tar'), 100 * MiB);
+  goodZip = await makeZip(path.join(workspace.dir, 'series.zip'), DICOM_DIR, CT_SERIES.slice(0, 2));
+  fakeZip = path.join(workspace.dir, 'report.zip');
+  await writeFile(fakeZip, 'This is a text report, not a ZIP archive.\n'.repeat(20));
+  const companyId = await portal.createCompany('Curie Radiology');
+  await portal.createUser({ companyId, ...USER, firstname: 'Marie', lastname: 'Curie', role: 'User' });
+  ({ token } = await apiLogin(portal.url, USER.username, USER.password));
+  session = await openSession(browser, portal.url);
+  await signIn(session.page, USER);
+});
+
+tearDownSuite(() => ({ session, browser, portal, others: [workspace] }));
+
+async function newProject(name: string): Promise<number> {
+  return apiCreateProject(portal.url, token, name);
+}
+
+interface ListedFile {
+  id: number;
+  file: string;
+  sha256: string;
+  duplicate_of: number | null;
+  processing: { status: string };
+}
+
+async function listFiles(projectId: number): Promise<ListedFile[]> {
+  const answer = await fetch(`${portal.url}/api/v1/study-petitions-files?study_petition_id=${projectId}`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await answer.json()) as { data: ListedFile[] }).data;
+}
+
+/** What the server holds of unfinished tus uploads (its file store under DATA_DIR/tus). */
+async function tusArea(): Promise<string[]> {
+  return readdir(path.join(portal.dataDir, 'tus')).catch(() => []);
+}
+
+async function openProject(page: Page, projectId: number, name: string): Promise<void> {
+  await page.goto(`/study/${projectId}`);
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+async function openUploadDialog(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Upload Files/Folder' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload Files' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+function uploadRow(dialog: Locator, name: string): Locator {
+  return dialog.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').filter({ hasText: name });
+}
+
+function filesTableRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('table', { name: 'Project files' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name, exact: true }) });
+}
+
+/**
+ * Holds the tus PATCH that starts at this offset before it reaches the server, so the upload
+ * stands still mid-way with the chunks before it stored; released, it goes on to the real server.
+ */
+async function holdPatchAt(page: Page, offset: number) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const matches = (url: URL) => url.pathname.startsWith('/api/v1/uploads/');
+  const handler = async (route: Route) => {
+    const request = route.request();
+    if (request.method() !== 'PATCH' || Number(request.headers()['upload-offset']) !== offset) return route.fallback();
+    arrive();
+    await released;
+    // After a reload the browser has dropped the request: nothing is left to continue.
+    await route.continue().catch(() => undefined);
+  };
+  await page.route(matches, handler);
+  return { arrived, release, dispose: () => page.unroute(matches, handler) };
+}
+
+describe('resumable uploads', () => {
+  test('a CD export (DICOMDIR and extensionless images in subfolders) is accepted by content and processed', async () => {
+    const { page } = session;
+    const projectId = await newProject('Patient CD');
+    await openProject(page, projectId, 'Patient CD');
+    const dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Folder').setInputFiles(cdDir);
+    await dialog
+      .getByText('Folder "CD": 7 files in total, 6 DICOM files, 0 compressed files. Left out: CD/README.TXT: not an archive or DICOM', { exact: true })
+      .waitFor();
+    await dialog.getByText('Selected files (6 of 6)', { exact: true }).waitFor();
+    await dialog.getByRole('checkbox', { name: 'CD/DICOMDIR' }).waitFor();
+    await dialog.getByRole('checkbox', { name: `CD/DICOM/ST000001/SE000001/${cdImages[0]}` }).waitFor();
+    await captureScreen(page, 'upload-cd-picked');
+
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('6 files found', { exact: true }).waitFor();
+    // Six files: all on one page of 10 (the default page holds 5).
+    await page.getByRole('combobox', { name: /Rows per page/ }).click();
+    await page.getByRole('option', { name: '10' }).click();
+    // Every image is processed to ready as one CT instance; the DICOMDIR (the CD's index) ends ready too.
+    for (const image of cdImages) {
+      const row = filesTableRow(page, image);
+      await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+      await row.getByText('1 study · 1 series · 1 instance', { exact: true }).waitFor();
+    }
+    await filesTableRow(page, 'DICOMDIR').getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+    const listed = await listFiles(projectId);
+    for (const [i, image] of cdImages.entries()) expect(listed.find((f) => f.file === image)?.sha256).toBe(await sha256(dicomPath(CT_SERIES[i] ?? '')));
+    expect(await tusArea()).toEqual([]);
+  });
+
+  test('a 300 MB upload cancelled mid-way leaves nothing on the server', async () => {
+    const { page } = session;
+    const projectId = await newProject('Cancelled export');
+    await openProject(page, projectId, 'Cancelled export');
+    const dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Files').setInputFiles(bigTar);
+    await dialog.getByText('Selected files (1 of 1)', { exact: true }).waitFor();
+
+    let uploadUrl = '';
+    const onResponse = (response: Response) => {
+      if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/v1/uploads') uploadUrl = new URL(response.headers().location ?? '', portal.url).pathname;
+    };
+    page.on('response', onResponse);
+    const held = await holdPatchAt(page, 2 * CHUNK);
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await held.arrived;
+    const row = uploadRow(dialog, 'scanner-export.tar');
+    await row.getByText('Uploading', { exact: true }).waitFor();
+    await dialog.getByText(/^0 of 1 files · /).waitFor();
+    await dialog.getByText(/^Uploading files\.\.\. \d+%$/).waitFor();
+    // The server holds the first two chunks; this is the state a user cancels in.
+    await eventually(tusArea, (files) => files.length > 0, 'the upload to reach the server');
+    await captureScreen(page, 'upload-uploading-large');
+
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await row.getByText('Cancelled', { exact: true }).waitFor();
+    held.release();
+    await held.dispose();
+    await eventually(tusArea, (files) => files.length === 0, "the server's upload area to be empty");
+    const head = await fetch(`${portal.url}${uploadUrl}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'tus-resumable': '1.0.0' } });
+    expect(uploadUrl).toMatch(/^\/api\/v1\/uploads\//);
+    expect(head.status).toBe(404);
+    expect(await listFiles(projectId)).toEqual([]);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tus::')))).toEqual([]);
+    page.off('response', onResponse);
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('0 files found', { exact: true }).waitFor();
+  });
+
+  test('a reload mid-upload, then the same file picked again, resumes where the server stood', async () => {
+    const { page } = session;
+    const projectId = await newProject('Resumed export');
+    await openProject(page, projectId, 'Resumed export');
+    let dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Files').setInputFiles(resumeTar);
+
+    // Bytes the server received: the bodies of PATCH requests that it answered.
+    const received: Array<{ offset: number; bytes: number }> = [];
+    const onFinished = (request: Request) => {
+      if (request.method() !== 'PATCH') return;
+      received.push({ offset: Number(request.headers()['upload-offset']), bytes: request.postDataBuffer()?.length ?? 0 });
+    };
+    page.on('requestfinished', onFinished);
+    const held = await holdPatchAt(page, 3 * CHUNK);
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await held.arrived;
+    await uploadRow(dialog, 'resume-me.tar').getByText('Uploading', { exact: true }).waitFor();
+
+    // Leaving asks first: Chromium shows the beforeunload prompt, accepted here as the user would.
+    const prompts: string[] = [];
+    page.once('dialog', (prompt) => {
+      prompts.push(prompt.type());
+      void prompt.accept();
+    });
+    await page.reload();
+    expect(prompts).toEqual(['beforeunload']);
+    held.release();
+    await held.dispose();
+    await page.getByRole('heading', { name: 'Resumed export', level: 1 }).waitFor();
+    expect(await listFiles(projectId)).toEqual([]);
+
+    dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Files').setInputFiles(resumeTar);
+    const resumeHeld = await holdPatchAt(page, 3 * CHUNK);
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await resumeHeld.arrived;
+    const row = uploadRow(dialog, 'resume-me.tar');
+    await row.getByText(/resumed where the server stopped/).waitFor();
+    await captureScreen(page, 'upload-resumed');
+    resumeHeld.release();
+    await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await resumeHeld.dispose();
+    page.off('requestfinished', onFinished);
+
+    const { size } = await stat(resumeTar);
+    const total = received.reduce((sum, r) => sum + r.bytes, 0);
+    expect(total).toBeLessThan(2 * size);
+    // Nothing before the held chunk was sent twice: the resumed session started at the server's offset.
+    expect(received.map((r) => r.offset)).toEqual([0, CHUNK, 2 * CHUNK, 3 * CHUNK, 4 * CHUNK, 5 * CHUNK, 6 * CHUNK]);
+    expect(total).toBe(size);
+    const [stored] = await listFiles(projectId);
+    expect(stored?.sha256).toBe(await sha256(resumeTar));
+  });
+
+  test('a partial failure names the file, and a second press sends only what did not arrive', async () => {
+    const { page } = session;
+    const projectId = await newProject('Partial failure');
+    await openProject(page, projectId, 'Partial failure');
+    const dialog = await openUploadDialog(page);
+    await dialog.getByLabel('Select Files').setInputFiles([goodZip, fakeZip, dicomPath(CT_SMALL)]);
+    await dialog.getByText('Selected files (3 of 3)', { exact: true }).waitFor();
+    const created: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/uploads') created.push(request.headers()['upload-metadata'] ?? '');
+    };
+    page.on('request', onRequest);
+
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.getByText('1 of 3 files were not uploaded', { exact: true }).waitFor({ timeout: 60_000 });
+    await alert.getByText(/^report\.zip: Error 415: /).waitFor();
+    await dialog.getByText('Selected files (1 of 3)', { exact: true }).waitFor();
+    expect(await dialog.getByRole('checkbox', { name: 'series.zip' }).isChecked()).toBe(false);
+    expect(await dialog.getByRole('checkbox', { name: CT_SMALL }).isChecked()).toBe(false);
+    expect(await dialog.getByRole('checkbox', { name: 'report.zip' }).isChecked()).toBe(true);
+    await uploadRow(dialog, 'series.zip').getByText('Uploaded', { exact: true }).waitFor();
+    await uploadRow(dialog, 'report.zip').getByText('Failed', { exact: true }).waitFor();
+    await page.getByText('2 files found', { exact: true }).waitFor();
+    await captureScreen(page, 'upload-partial-failure');
+    expect(created).toHaveLength(3);
+
+    // The second press sends report.zip alone (refused again, as its content has not changed); the
+    // files that arrived are not sent twice.
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await alert.getByText('1 of 1 file was not uploaded', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(created).toHaveLength(4);
+    expect(Buffer.from((created[3]?.split(',').find((p) => p.startsWith('filename ')) ?? '').slice(9), 'base64').toString()).toBe('report.zip');
+    expect((await listFiles(projectId)).map((f) => f.file).sort()).toEqual([CT_SMALL, 'series.zip']);
+    page.off('request', onRequest);
+  });
+});
+
+describe('the upload dialog on a phone', () => {
+  test('picking, uploading with rows, a resume after a reload and a failure fit a 390 px screen', async () => {
+    const projectId = await newProject('Phone uploads');
+    const phone = await openSession(browser, portal.url, { viewport: { width: 390, height: 844 }, storageState: await session.context.storageState() });
+    try {
+      const { page } = phone;
+      await openProject(page, projectId, 'Phone uploads');
+      let dialog = await openUploadDialog(page);
+      await dialog.getByLabel('Select Folder').setInputFiles(cdDir);
+      await dialog.getByLabel('Select Files').setInputFiles(resumeTar);
+      await dialog.getByText('Selected files (7 of 7)', { exact: true }).waitFor();
+      await captureScreen(page, 'phone-upload-picked');
+
+      // The CD's small files arrive; the tar stands still after its first chunk.
+      const held = await holdPatchAt(page, CHUNK);
+      await dialog.getByRole('button', { name: 'Upload Files' }).click();
+      await held.arrived;
+      await uploadRow(dialog, 'CD/DICOMDIR').getByText('Uploaded', { exact: true }).waitFor();
+      await uploadRow(dialog, 'resume-me.tar').getByText('Uploading', { exact: true }).waitFor();
+      await dialog.getByText(/^6 of 7 files · /).waitFor();
+      await captureScreen(page, 'phone-upload-uploading');
+
+      page.once('dialog', (prompt) => void prompt.accept());
+      await page.reload();
+      held.release();
+      await held.dispose();
+      await page.getByRole('heading', { name: 'Phone uploads', level: 1 }).waitFor();
+
+      dialog = await openUploadDialog(page);
+      await dialog.getByLabel('Select Files').setInputFiles([resumeTar, fakeZip]);
+      const resumeHeld = await holdPatchAt(page, CHUNK);
+      await dialog.getByRole('button', { name: 'Upload Files' }).click();
+      await resumeHeld.arrived;
+      await uploadRow(dialog, 'resume-me.tar').getByText(/resumed where the server stopped/).waitFor();
+      await uploadRow(dialog, 'report.zip').getByText('Failed', { exact: true }).waitFor();
+      await captureScreen(page, 'phone-upload-resumed');
+      resumeHeld.release();
+      await dialog.getByRole('alert').getByText('1 of 2 files were not uploaded', { exact: true }).waitFor({ timeout: 60_000 });
+      await resumeHeld.dispose();
+      await uploadRow(dialog, 'resume-me.tar').getByText('Uploaded', { exact: true }).waitFor();
+      await captureScreen(page, 'phone-upload-failure');
+      expect((await listFiles(projectId)).map((f) => f.file)).toContain('resume-me.tar');
+    } finally {
+      await phone.context.close();
+    }
+  });
+});

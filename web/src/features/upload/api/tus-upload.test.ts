@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { storeSession, TOKEN_KEY } from '../../../lib/storage';
+import { fakeTusServer } from '../testing/fake-tus-server';
+import { defaultOptions } from 'tus-js-client';
+import { createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, type UploadJob } from './tus-upload';
+
+const CHUNK = 10;
+const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
+const noCallbacks = { onProgress: () => undefined, onResume: () => undefined };
+
+function signIn(userId = 1, token = 'u1-a') {
+  storeSession(token, { id: userId, username: 'ann', firstname: 'Ann', lastname: 'Lee', role: 1, company_id: 1, company: null });
+}
+
+function job(name = 'scan.zip', size = 35, projectId = 7): UploadJob {
+  return { projectId, path: name, file: new File(['x'.repeat(size)], name, { lastModified: 1_700_000_000_000 }) };
+}
+
+function resumeEntries(): string[] {
+  return Object.keys(localStorage).filter((key) => key.startsWith('tus::'));
+}
+
+describe('the tus transport', () => {
+  beforeEach(() => signIn());
+  afterEach(() => localStorage.clear());
+
+  it('sends the file in chunks with the bearer token on every request, and returns the new file id', async () => {
+    const server = fakeTusServer();
+    const seen: number[] = [];
+    const result = await transport(job(), { ...noCallbacks, onProgress: (sent) => seen.push(sent) }).result;
+    expect(result).toEqual({ fileId: 100 });
+    expect(server.state.completed[0]?.upload).toMatchObject({ filename: 'scan.zip', projectId: '7', length: 35 });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'PATCH', 'PATCH', 'PATCH', 'PATCH']);
+    expect(server.requests.every((r) => r.authorization === 'Bearer u1-a')).toBe(true);
+    expect(server.state.bytesReceived).toBe(35);
+    expect(seen.at(-1)).toBe(35);
+    // A finished upload cannot be resumed: its entry is gone, so picking the file again sends it anew.
+    expect(resumeEntries()).toEqual([]);
+  });
+
+  it('reads the token at each request, so a new sign-in is used at once', async () => {
+    let release: () => void = () => undefined;
+    const server = fakeTusServer({ patchFault: (_u, attempt) => (attempt === 1 ? { hold: new Promise<void>((r) => (release = r)) } : null) });
+    const running = transport(job(), noCallbacks);
+    await expect.poll(() => server.requests.filter((r) => r.method === 'PATCH').length).toBe(2);
+    localStorage.setItem(TOKEN_KEY, 'u1-b');
+    release();
+    await running.result;
+    expect(server.requests.map((r) => r.authorization)).toEqual(['Bearer u1-a', 'Bearer u1-a', 'Bearer u1-a', 'Bearer u1-b', 'Bearer u1-b']);
+  });
+
+  it('reports a refusal at creation with the server message, sends no byte, and does not retry it', async () => {
+    const server = fakeTusServer({ refuseCreation: (u) => (u.filename.endsWith('.txt') ? { status: 415, message: 'This kind of file is not accepted' } : null) });
+    const failure = await transport(job('notes.txt'), noCallbacks).result.catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(UploadFailure);
+    expect((failure as UploadFailure).reason).toEqual({ message: 'Error 415', details: 'This kind of file is not accepted' });
+    expect((failure as UploadFailure).retryable).toBe(false);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(server.state.bytesReceived).toBe(0);
+  });
+
+  it('retries after network errors, 5xx and 408 answers and resumes at the server offset', async () => {
+    const server = fakeTusServer({
+      patchFault: (_upload, attempt) => (attempt === 1 ? { network: true } : attempt === 3 ? { status: 503, message: 'busy' } : attempt === 5 ? { status: 408, message: 'No data arrived' } : null),
+    });
+    await expect(transport(job(), noCallbacks).result).resolves.toEqual({ fileId: 100 });
+    expect(server.state.bytesReceived).toBe(35);
+    expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(3);
+  });
+
+  it('gives up after the last retry with a connection error the user can retry', async () => {
+    fakeTusServer({ patchFault: () => ({ network: true }) });
+    const failure = (await transport(job(), noCallbacks).result.catch((e: unknown) => e)) as UploadFailure;
+    expect(failure.reason.message).toBe('Connection Error');
+    expect(failure.retryable).toBe(true);
+    // The server keeps what it has: the entry stays so that a retry resumes.
+    expect(resumeEntries()).toHaveLength(1);
+  });
+
+  it('does not retry a refusal of the complete file, and forgets it', async () => {
+    const server = fakeTusServer({ refuseFinal: () => ({ status: 415, message: 'The content of scan.zip is not a ZIP archive' }) });
+    const failure = (await transport(job(), noCallbacks).result.catch((e: unknown) => e)) as UploadFailure;
+    expect(failure.reason.details).toBe('The content of scan.zip is not a ZIP archive');
+    expect(failure.retryable).toBe(false);
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(4);
+    await expect.poll(() => resumeEntries()).toEqual([]);
+  });
+
+  it('resumes an interrupted upload from where the server has it when the same file is picked again', async () => {
+    const server = fakeTusServer({ patchFault: (_u, attempt) => (attempt === 2 ? { hold: new Promise<void>(() => undefined) } : null) });
+    const first = transport(job(), noCallbacks);
+    await expect.poll(() => server.requests.filter((r) => r.method === 'PATCH').length).toBe(3);
+    // A reload: the page's requests die, the server keeps 20 bytes.
+    first.abandon();
+    expect(server.state.bytesReceived).toBe(20);
+
+    let resumed = false;
+    const again = job();
+    await expect(transport(again, { ...noCallbacks, onResume: () => (resumed = true) }).result).resolves.toEqual({ fileId: 100 });
+    expect(resumed).toBe(true);
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(server.state.bytesReceived).toBe(35);
+  });
+
+  it.each([
+    ['another project', () => undefined, 8],
+    ['another user', () => signIn(2, 'u2-a'), 7],
+  ])('never offers an unfinished upload to %s', async (_label, switchContext, projectId) => {
+    const server = fakeTusServer({ patchFault: (u, attempt) => (u.id === 1 && attempt === 1 ? { hold: new Promise<void>(() => undefined) } : null) });
+    const first = transport(job(), noCallbacks);
+    await expect.poll(() => server.requests.filter((r) => r.method === 'PATCH').length).toBe(2);
+    first.abandon();
+    switchContext();
+    await transport(job('scan.zip', 35, projectId), noCallbacks).result;
+    expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(0);
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
+  it('cancelling terminates the upload on the server and forgets it', async () => {
+    const server = fakeTusServer({ patchFault: (_u, attempt) => (attempt === 1 ? { hold: new Promise<void>(() => undefined) } : null) });
+    const running = transport(job(), noCallbacks);
+    await expect.poll(() => server.requests.filter((r) => r.method === 'PATCH').length).toBe(2);
+    await running.cancel();
+    expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/uploads/1', authorization: 'Bearer u1-a' });
+    expect(server.uploads.size).toBe(0);
+    expect(resumeEntries()).toEqual([]);
+  });
+
+  it('signs the user out when the server no longer accepts the token', async () => {
+    fakeTusServer({ refuseCreation: () => ({ status: 401, message: 'Sign in again' }) });
+    const failure = (await transport(job(), noCallbacks).result.catch((e: unknown) => e)) as UploadFailure;
+    expect(failure.reason.message).toBe('Unauthorized');
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it('drops resume entries older than the server keeps unfinished uploads, and only the portal\'s', async () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    const add = (fingerprint: string, ageMs: number) =>
+      defaultOptions.urlStorage.addUpload(fingerprint, {
+        size: 10,
+        metadata: {},
+        creationTime: new Date(now - ageMs).toString(),
+        uploadUrl: 'http://localhost/api/v1/uploads/x',
+        parallelUploadUrls: null,
+        urlStorageKey: '',
+      });
+    await add('portal-upload:old', RESUME_MAX_AGE_MS + 60_000);
+    await add('portal-upload:fresh', RESUME_MAX_AGE_MS - 60_000);
+    await add('another-app', RESUME_MAX_AGE_MS + 60_000);
+    await pruneExpiredResumes(now);
+    const left = resumeEntries();
+    expect(left.some((k) => k.startsWith('tus::portal-upload:fresh::'))).toBe(true);
+    expect(left.some((k) => k.startsWith('tus::another-app::'))).toBe(true);
+    expect(left.some((k) => k.startsWith('tus::portal-upload:old::'))).toBe(false);
+    expect(left).toHaveLength(2);
+  });
+});

@@ -1,0 +1,177 @@
+import { AxiosError, type AxiosResponse } from 'axios';
+import { defaultOptions, Upload, type DetailedError, type HttpStack, type PreviousUpload } from 'tus-js-client';
+import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
+import { readStoredUser } from '../../../lib/storage';
+import { apiClientHttpStack, TUS_ENDPOINT } from './tus-http-stack';
+
+/**
+ * 16 MiB: big enough that per-request overhead is small against a hospital link's throughput, small
+ * enough that a resume re-sends little. The browser slices the File lazily, so four files at a time
+ * hold no more than a few chunks in memory.
+ */
+export const CHUNK_BYTES = 16 * 1024 * 1024;
+
+/** Backoff between attempts after a network error or a 5xx; the counter restarts whenever bytes get through. */
+export const RETRY_DELAYS_MS = [1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000];
+
+/** The server forgets an unfinished upload after 24 h (its default); older resume entries are useless. */
+export const RESUME_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface UploadJob {
+  projectId: number;
+  path: string;
+  file: File;
+}
+
+export interface UploadResult {
+  /** The project file the upload became (header `Portal-File-Id` of the last answer). */
+  fileId: number | null;
+}
+
+export class UploadFailure extends Error {
+  constructor(
+    readonly reason: UserFacingError,
+    /** False for a refusal (4xx): sending the same bytes again would be refused again. */
+    readonly retryable: boolean,
+  ) {
+    super(`${reason.message}: ${reason.details}`);
+  }
+}
+
+export interface RunningUpload {
+  result: Promise<UploadResult>;
+  /** Stops sending and deletes what the server holds of this upload. */
+  cancel(): Promise<void>;
+  /** Stops sending but keeps the server's part, so picking the file again resumes it. */
+  abandon(): void;
+}
+
+export interface UploadCallbacks {
+  onProgress: (bytesSent: number) => void;
+  onResume: () => void;
+}
+
+export type Transport = (job: UploadJob, callbacks: UploadCallbacks) => RunningUpload;
+
+export interface TusOptions {
+  httpStack?: HttpStack;
+  retryDelays?: number[];
+  chunkSize?: number;
+}
+
+/**
+ * Resume entries are keyed by user, project and the file's identity, so another user or another
+ * project never tries (and is never offered) someone else's upload. JSON keeps the key unambiguous:
+ * tus-js-client looks entries up by prefix.
+ */
+export function fingerprintOf(job: UploadJob): string {
+  const userId = readStoredUser()?.id ?? null;
+  return `portal-upload:${JSON.stringify([userId, job.projectId, job.path, job.file.size, job.file.lastModified])}`;
+}
+
+function statusOf(error: DetailedError | Error): number {
+  return 'originalResponse' in error && error.originalResponse ? error.originalResponse.getStatus() : 0;
+}
+
+/**
+ * Network errors, 5xx, tus's transient 409/423 and the server's 408 (a stalled link; it keeps what
+ * arrived) are retried; any other refusal is final.
+ */
+export function isRetryable(error: DetailedError | Error): boolean {
+  const status = statusOf(error);
+  return status === 0 || status >= 500 || status === 408 || status === 409 || status === 423;
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+/** The spec §8 wording for a tus failure, through the same mapping as every other call. */
+export function toUploadFailure(error: DetailedError | Error): UploadFailure {
+  const response = 'originalResponse' in error ? error.originalResponse : null;
+  if (response) {
+    const raw = response.getUnderlyingObject() as AxiosResponse<unknown>;
+    const withJson = { ...raw, data: parseBody(response.getBody()) };
+    const axiosError = new AxiosError(error.message, AxiosError.ERR_BAD_RESPONSE, raw.config, raw.request, withJson);
+    return new UploadFailure(mapApiError(axiosError), isRetryable(error));
+  }
+  const cause = 'causingError' in error && error.causingError ? error.causingError : error;
+  return new UploadFailure(mapApiError(cause), true);
+}
+
+async function forgetResume(fingerprint: string): Promise<void> {
+  const storage = defaultOptions.urlStorage;
+  const entries = await storage.findUploadsByFingerprint(fingerprint);
+  await Promise.all(entries.map((entry) => storage.removeUpload(entry.urlStorageKey)));
+}
+
+function newest(previous: PreviousUpload[]): PreviousUpload | undefined {
+  return [...previous].sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))[0];
+}
+
+/** Drops resume entries the server has certainly forgotten, so localStorage does not grow forever. */
+export async function pruneExpiredResumes(now = Date.now()): Promise<void> {
+  const storage = defaultOptions.urlStorage;
+  const entries = await storage.findAllUploads();
+  const stale = entries.filter((e) => e.urlStorageKey.includes('portal-upload:') && now - Date.parse(e.creationTime) > RESUME_MAX_AGE_MS);
+  await Promise.all(stale.map((e) => storage.removeUpload(e.urlStorageKey)));
+}
+
+export function createTusTransport(options: TusOptions = {}): Transport {
+  return (job, callbacks) => {
+    const fingerprint = fingerprintOf(job);
+    let cancelled = false;
+    let settle: { resolve: (result: UploadResult) => void; reject: (failure: UploadFailure) => void } | undefined;
+    const result = new Promise<UploadResult>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    const upload = new Upload(job.file, {
+      endpoint: TUS_ENDPOINT,
+      metadata: { filename: job.file.name, studypetitionid: String(job.projectId) },
+      chunkSize: options.chunkSize ?? CHUNK_BYTES,
+      retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
+      onShouldRetry: (error) => isRetryable(error),
+      httpStack: options.httpStack ?? apiClientHttpStack,
+      fingerprint: () => Promise.resolve(fingerprint),
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      onProgress: (bytesSent) => callbacks.onProgress(bytesSent),
+      onSuccess: ({ lastResponse }) => {
+        const id = Number(lastResponse.getHeader('Portal-File-Id'));
+        settle?.resolve({ fileId: Number.isInteger(id) && id > 0 ? id : null });
+      },
+      onError: (error) => {
+        const failure = toUploadFailure(error);
+        // A refused upload is gone on the server (issue 13): never try to resume it.
+        if (!failure.retryable) void forgetResume(fingerprint);
+        settle?.reject(failure);
+      },
+    });
+    const begin = async () => {
+      const previous = newest(await upload.findPreviousUploads());
+      if (cancelled) return;
+      if (previous) {
+        upload.resumeFromPreviousUpload(previous);
+        callbacks.onResume();
+      }
+      upload.start();
+    };
+    begin().catch((error: unknown) => settle?.reject(toUploadFailure(error instanceof Error ? error : new Error(String(error)))));
+    return {
+      result,
+      cancel: async () => {
+        cancelled = true;
+        await upload.abort(true);
+        await forgetResume(fingerprint);
+      },
+      abandon: () => {
+        cancelled = true;
+        void upload.abort(false);
+      },
+    };
+  };
+}

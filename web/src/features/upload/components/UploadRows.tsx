@@ -1,0 +1,160 @@
+import CloseRounded from '@mui/icons-material/CloseRounded';
+import ReplayRounded from '@mui/icons-material/ReplayRounded';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Fragment } from 'react';
+import { formatFileSize } from '../../../lib/format';
+import type { RowStatus, UploadRow } from '../model/upload-queue';
+
+const STATUS_CHIP: Record<Exclude<RowStatus, 'ready'>, { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }> = {
+  queued: { label: 'Queued', color: 'default' },
+  uploading: { label: 'Uploading', color: 'info' },
+  finishing: { label: 'Checking', color: 'info' },
+  done: { label: 'Uploaded', color: 'success' },
+  failed: { label: 'Failed', color: 'error' },
+  cancelled: { label: 'Cancelled', color: 'warning' },
+};
+
+/** Long folder paths wrap after a slash rather than in the middle of a name. */
+function PathWithBreaks({ path }: { path: string }) {
+  const parts = path.split('/');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          /<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
+
+export interface RowNote {
+  /** The file this upload repeats (same SHA-256, already in the project), when the server said so. */
+  duplicateOf: string | null;
+}
+
+function describe(row: UploadRow, note: RowNote | undefined): string {
+  const size = formatFileSize(row.file.size);
+  switch (row.status) {
+    case 'ready':
+    case 'queued':
+    case 'cancelled':
+      return size;
+    case 'uploading':
+      return `${formatFileSize(row.sent)} of ${size}${row.resumed ? ' · resumed where the server stopped' : ''}`;
+    case 'finishing':
+      return `${size} sent · the server is checking it`;
+    case 'done':
+      return note?.duplicateOf ? `${size} · same content as ${note.duplicateOf}, kept and marked as a duplicate` : `${size} · processing follows`;
+    case 'failed':
+      return row.error ? `${row.error.message}: ${row.error.details}` : 'Not uploaded';
+  }
+}
+
+interface UploadRowsProps {
+  rows: readonly UploadRow[];
+  notes: ReadonlyMap<string, RowNote>;
+  locked: boolean;
+  onCheck: (key: string, checked: boolean) => void;
+  onCheckAll: (checked: boolean) => void;
+  onCancel: (key: string) => void;
+  onRetry: (key: string) => void;
+}
+
+/** Spec §2's file list, one row per file with its upload state (issue 13). */
+export function UploadRows({ rows, notes, locked, onCheck, onCheckAll, onCancel, onRetry }: UploadRowsProps) {
+  const checkedCount = rows.filter((r) => r.checked).length;
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="subtitle2" component="h3" sx={{ flexGrow: 1 }}>{`Selected files (${checkedCount} of ${rows.length})`}</Typography>
+        <Button size="small" onClick={() => onCheckAll(true)} disabled={locked || rows.length === 0}>
+          Select All
+        </Button>
+        <Button size="small" onClick={() => onCheckAll(false)} disabled={locked || rows.length === 0}>
+          Clear
+        </Button>
+      </Box>
+      {/* On a phone the dialog is full screen and scrolls as a whole; a box of its own would leave a sliver. */}
+      <List dense aria-label="Files to upload" sx={{ maxHeight: { xs: 'none', sm: 300 }, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+        {rows.map((row) => {
+          const note = notes.get(row.key);
+          const chip = row.status === 'ready' ? null : row.status === 'done' && note?.duplicateOf ? { label: 'Duplicate', color: 'warning' as const } : STATUS_CHIP[row.status];
+          const canCancel = row.status === 'queued' || row.status === 'uploading';
+          const canRetry = (row.status === 'failed' && row.retryable) || row.status === 'cancelled';
+          const selectable = row.status === 'ready' || row.status === 'failed' || row.status === 'cancelled';
+          return (
+            <ListItem
+              key={row.key}
+              disablePadding
+              sx={{ px: 1, alignItems: 'flex-start' }}
+              secondaryAction={
+                canCancel ? (
+                  <Tooltip title="Cancel">
+                    <IconButton edge="end" size="small" aria-label={`Cancel ${row.path}`} onClick={() => onCancel(row.key)}>
+                      <CloseRounded fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                ) : canRetry ? (
+                  <Tooltip title="Retry">
+                    <IconButton edge="end" size="small" aria-label={`Retry ${row.path}`} onClick={() => onRetry(row.key)}>
+                      <ReplayRounded fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                ) : null
+              }
+            >
+              <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
+                <Checkbox
+                  edge="start"
+                  checked={row.checked}
+                  disabled={locked || !selectable}
+                  onChange={(e) => onCheck(row.key, e.target.checked)}
+                  slotProps={{ input: { 'aria-label': row.path } }}
+                />
+              </ListItemIcon>
+              <ListItemText
+                sx={{ pr: 4 }}
+                primary={
+                  <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+                    <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+                      <PathWithBreaks path={row.path} />
+                    </Box>
+                    {chip && <Chip component="span" size="small" label={chip.label} color={chip.color} variant="outlined" />}
+                  </Box>
+                }
+                secondary={
+                  <>
+                    <Typography component="span" variant="body2" color={row.status === 'failed' ? 'error' : 'text.secondary'} sx={{ display: 'block' }}>
+                      {describe(row, note)}
+                    </Typography>
+                    {(row.status === 'uploading' || row.status === 'finishing') && (
+                      <LinearProgress
+                        sx={{ display: 'block', mt: 0.5 }}
+                        variant={row.status === 'finishing' ? 'indeterminate' : 'determinate'}
+                        value={row.file.size > 0 ? (row.sent / row.file.size) * 100 : 0}
+                        aria-label={`Progress of ${row.path}`}
+                      />
+                    )}
+                  </>
+                }
+              />
+            </ListItem>
+          );
+        })}
+      </List>
+    </Box>
+  );
+}

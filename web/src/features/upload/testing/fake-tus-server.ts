@@ -1,0 +1,152 @@
+import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { onTestFinished, vi } from 'vitest';
+import { apiClient } from '../../../lib/api-client';
+
+/** What the fake does with one request; the default is what a well-behaved tus 1.0 server does. */
+export type Fault = { network: true } | { status: number; message: string } | { hold: Promise<void> } | null;
+
+export interface FakeUpload {
+  id: number;
+  filename: string;
+  projectId: string;
+  length: number;
+  offset: number;
+  /** Tokens here read `u<user>-<session>`: the server knows whose token it is, not only the token. */
+  owner: string | null;
+}
+
+const ownerOf = (authorization: string | undefined): string | null => /^Bearer (u\d+)-/.exec(authorization ?? '')?.[1] ?? null;
+
+interface FakeTusOptions {
+  /** Refuses a creation (before any byte), like the server's 401/403/404/413/415 rules. */
+  refuseCreation?: (upload: FakeUpload) => { status: number; message: string } | null;
+  /** Interferes with one PATCH: called with the upload and the number of PATCHes it has had so far. */
+  patchFault?: (upload: FakeUpload, attempt: number) => Fault;
+  /** Refuses the complete file at its last byte (the server's final content check). */
+  refuseFinal?: (upload: FakeUpload) => { status: number; message: string } | null;
+  /** Answers other calls of the one client (the file list the dialog reads after an upload). */
+  otherRoutes?: Record<string, unknown>;
+}
+
+function decodeMetadata(header: string | undefined): Record<string, string> {
+  const pairs = (header ?? '').split(',').filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const [key = '', value = ''] = pair.trim().split(' ');
+      return [key, new TextDecoder().decode(Uint8Array.from(atob(value), (c) => c.charCodeAt(0)))];
+    }),
+  );
+}
+
+const SESSION_LOG = /^(Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
+
+/**
+ * A tus 1.0 server behind the one axios instance (creation, HEAD, PATCH, termination, and the
+ * portal's `Portal-File-Id` on the last answer), so the real tus-js-client, the real HTTP stack and
+ * the real interceptors run in component tests. Bytes are counted as they would be on a server.
+ */
+export function fakeTusServer(options: FakeTusOptions = {}) {
+  const uploads = new Map<number, FakeUpload>();
+  const requests: Array<{ method: string; url: string; authorization: string | null; offset?: string }> = [];
+  const patches = new Map<number, number>();
+  let nextId = 1;
+  let nextFileId = 100;
+  const state = { bytesReceived: 0, terminated: [] as number[], completed: [] as Array<{ upload: FakeUpload; fileId: number }> };
+
+  const reply = (config: InternalAxiosRequestConfig, status: number, headers: Record<string, string> = {}, data: unknown = ''): AxiosResponse => {
+    const response: AxiosResponse = { status, statusText: '', headers, data, config, request: {} };
+    if (status >= 400) throw new AxiosError(`Request failed with status code ${status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
+    return response;
+  };
+
+  const original = apiClient.defaults.adapter;
+  apiClient.defaults.adapter = async (config) => {
+    const method = (config.method ?? 'get').toUpperCase();
+    const url = config.url ?? '';
+    const header = (name: string) => {
+      const value: unknown = config.headers.get(name);
+      return typeof value === 'string' ? value : undefined;
+    };
+    requests.push({ method, url, authorization: header('Authorization') ?? null, offset: header('Upload-Offset') });
+    const match = /^\/uploads\/(\d+)$/.exec(url);
+    const upload = match ? uploads.get(Number(match[1])) : undefined;
+
+    if (method === 'POST' && url === '/uploads') {
+      const meta = decodeMetadata(header('Upload-Metadata'));
+      const candidate: FakeUpload = {
+        id: nextId,
+        filename: meta.filename ?? '',
+        projectId: meta.studypetitionid ?? '',
+        length: Number(header('Upload-Length')),
+        offset: 0,
+        owner: ownerOf(header('Authorization')),
+      };
+      const refusal = options.refuseCreation?.(candidate);
+      if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
+      nextId += 1;
+      uploads.set(candidate.id, candidate);
+      return reply(config, 201, { location: `/api/v1/uploads/${candidate.id}`, 'tus-resumable': '1.0.0' });
+    }
+    if (match) {
+      // Only the creator may see or continue an upload: anyone else gets the same 404 as a missing one.
+      if (!upload || upload.owner === null || upload.owner !== ownerOf(header('Authorization'))) return reply(config, 404, {}, JSON.stringify({ message: 'Upload not found' }));
+      if (method === 'HEAD') return reply(config, 200, { 'upload-offset': String(upload.offset), 'upload-length': String(upload.length) });
+      if (method === 'DELETE') {
+        uploads.delete(upload.id);
+        state.terminated.push(upload.id);
+        return reply(config, 204);
+      }
+      if (method === 'PATCH') {
+        const attempt = patches.get(upload.id) ?? 0;
+        patches.set(upload.id, attempt + 1);
+        const fault = options.patchFault?.(upload, attempt) ?? null;
+        if (fault && 'network' in fault) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
+        if (fault && 'status' in fault) return reply(config, fault.status, {}, JSON.stringify({ message: fault.message }));
+        if (Number(header('Upload-Offset')) !== upload.offset) return reply(config, 409, {}, JSON.stringify({ message: 'Offset mismatch' }));
+        const body = config.data as Blob;
+        if (fault && 'hold' in fault) {
+          config.onUploadProgress?.({ loaded: Math.floor(body.size / 2), total: body.size, bytes: 0, lengthComputable: true });
+          await new Promise<void>((resolve, reject) => {
+            config.signal?.addEventListener?.('abort', () => reject(new CanceledError(undefined, undefined, config)));
+            void fault.hold.then(resolve);
+          });
+        }
+        config.onUploadProgress?.({ loaded: body.size, total: body.size, bytes: body.size, lengthComputable: true });
+        upload.offset += body.size;
+        state.bytesReceived += body.size;
+        if (upload.offset < upload.length) return reply(config, 204, { 'upload-offset': String(upload.offset) });
+        uploads.delete(upload.id);
+        const refusal = options.refuseFinal?.(upload);
+        if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
+        const fileId = nextFileId++;
+        state.completed.push({ upload, fileId });
+        return reply(config, 204, { 'upload-offset': String(upload.offset), 'portal-file-id': String(fileId) });
+      }
+    }
+    const key = `${method} ${url}`;
+    if (options.otherRoutes && key in options.otherRoutes) return reply(config, 200, {}, options.otherRoutes[key]);
+    return reply(config, 404, {}, JSON.stringify({ message: 'Not found' }));
+  };
+
+  const realError = console.error;
+  const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (typeof args[0] === 'string' && SESSION_LOG.test(args[0])) return;
+    realError(...args);
+  });
+  onTestFinished(() => {
+    apiClient.defaults.adapter = original;
+    spy.mockRestore();
+  });
+
+  return {
+    state,
+    requests,
+    uploads,
+    /** Simulates another browser tab's or user's upload already on the server. */
+    seed(upload: Omit<FakeUpload, 'id'>): FakeUpload {
+      const created = { ...upload, id: nextId++ };
+      uploads.set(created.id, created);
+      return created;
+    },
+  };
+}

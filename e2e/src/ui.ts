@@ -44,14 +44,6 @@ export function overlay(page: Page, title: string): Locator {
   return page.getByRole('status').filter({ hasText: title });
 }
 
-/** Fails when the two overlap on screen: both must be readable at once (an overlay over a dialog). */
-export async function expectSideBySide(a: Locator, b: Locator): Promise<void> {
-  const [boxA, boxB] = await Promise.all([a.boundingBox(), b.boundingBox()]);
-  if (boxA === null || boxB === null) throw new Error('both must be on screen');
-  const apart = boxA.x + boxA.width <= boxB.x || boxB.x + boxB.width <= boxA.x || boxA.y + boxA.height <= boxB.y || boxB.y + boxB.height <= boxA.y;
-  if (!apart) throw new Error(`they overlap: ${JSON.stringify(boxA)} and ${JSON.stringify(boxB)}`);
-}
-
 /** A toast (notistack) with exactly this text. */
 export function toast(page: Page, text: string): Locator {
   return page.locator('#notistack-snackbar').filter({ hasText: new RegExp(`^${escapeRegExp(text)}$`) });

@@ -8,7 +8,7 @@ import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type S
 import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { escapeRegExp, expectSideBySide, holdRequests, overlay, signIn, toast } from '../src/ui.js';
+import { escapeRegExp, holdRequests, overlay, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
 const PROJECT = 'CT Study 2026';
@@ -241,8 +241,9 @@ describe('project files', () => {
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await held.arrived;
     await dialog.getByRole('button', { name: 'Deleting...' }).waitFor();
-    await overlay(page, 'Deleting files...').waitFor();
-    await expectSideBySide(overlay(page, 'Deleting files...'), dialog.getByRole('button', { name: 'Deleting...' }));
+    // Shown once, in the dialog it came from: no second overlay stacked over it.
+    await dialog.getByRole('status').filter({ hasText: 'Deleting files...' }).waitFor();
+    expect(await page.getByRole('status').count()).toBe(1);
     await captureScreen(page, 'file-deleting');
     held.release();
     await toast(page, 'File deleted successfully').waitFor();

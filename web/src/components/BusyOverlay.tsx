@@ -55,15 +55,14 @@ interface BusyOverlayProps {
   title: string;
   subtitle?: string;
   progress?: number;
-  /**
-   * 'top' keeps the card clear of a dialog that stays open beneath it. Prefer showing the state in
-   * that dialog (ConfirmDialog's busyMessage): an overlay over a dialog shows one state twice.
-   */
-  placement?: 'center' | 'top';
 }
 
-/** Full-screen overlay that blocks the page while an operation started outside any dialog runs. */
-export function BusyOverlay({ open, title, subtitle, progress, placement = 'center' }: BusyOverlayProps) {
+/**
+ * Full-screen overlay that blocks the page while an operation started outside any dialog runs. A
+ * dialog that stays open shows its own state instead (ConfirmDialog's busyMessage): an overlay over
+ * it would show one state twice.
+ */
+export function BusyOverlay({ open, title, subtitle, progress }: BusyOverlayProps) {
   // Mounted only while open, in a portal: a dialog opened earlier marks everything already on the
   // page aria-hidden, which would silence this status. Backdrop also hides itself by default.
   if (!open) return null;
@@ -71,7 +70,7 @@ export function BusyOverlay({ open, title, subtitle, progress, placement = 'cent
     <Portal>
       <Backdrop
         open={open}
-        sx={{ zIndex: (t) => t.zIndex.modal + 1, ...(placement === 'top' && { alignItems: 'flex-start', pt: '10vh' }) }}
+        sx={{ zIndex: (t) => t.zIndex.modal + 1 }}
         slotProps={{ root: { 'aria-hidden': false } }}
       >
         <Paper elevation={8} sx={{ p: 4, minWidth: 300, maxWidth: '90vw' }}>

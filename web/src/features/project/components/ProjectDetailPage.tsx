@@ -172,6 +172,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={deleting}
+        busyMessage="Deleting files..."
         onConfirm={() => singleDelete && void removeFiles([singleDelete.id], 'File deleted successfully')}
         onClose={() => setSingleDelete(null)}
       />
@@ -182,10 +183,10 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         confirmLabel={`Delete ${n} Files`}
         busyLabel="Deleting..."
         busy={deleting}
+        busyMessage="Deleting files..."
         onConfirm={() => void removeFiles(selectedIds, `${n} files deleted successfully`)}
         onClose={() => setBulkOpen(false)}
       />
-      <BusyOverlay open={deleting} title="Deleting files..." placement="top" />
       <BusyOverlay open={downloading} title="Downloading file..." progress={downloadProgress} />
 
       <Suspense fallback={null}>

@@ -21,7 +21,7 @@ const ZEnv = z.object({
   UPLOAD_LEASE_SECONDS: int(1).default(120),
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
   PROCESSING_IN_SERVER: bool.default(true),
-  PROCESSING_CONCURRENCY: int(1, 64).default(1),
+  PROCESSING_CONCURRENCY: int(1, 64).default(2),
   JOB_LEASE_SECONDS: int(3).default(60),
   JOB_MAX_ATTEMPTS: int(1, 100).default(3),
   JOB_RETRY_BASE_SECONDS: int(0).default(10),

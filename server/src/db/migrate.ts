@@ -9,6 +9,7 @@ import * as m003 from './migrations/003-processing.js';
 import * as m004 from './migrations/004-entry-offsets.js';
 import * as m005 from './migrations/005-job-payloads.js';
 import * as m006 from './migrations/006-throttle.js';
+import * as m007 from './migrations/007-job-fairness.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -23,6 +24,7 @@ const steps: Record<string, Step> = {
   '004-entry-offsets': m004,
   '005-job-payloads': m005,
   '006-throttle': m006,
+  '007-job-fairness': m007,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

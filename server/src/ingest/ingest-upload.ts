@@ -22,6 +22,7 @@ import type { OnEntry, IngestedEntry, IngestResult, IngestInput } from './ingest
 import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
 import { SummaryBuilder } from './summary.js';
+import { budgetMessage, WorkBudget, WorkBudgetExceeded } from './work-budget.js';
 
 /** A reason that fails the whole upload (as opposed to skipping one entry). */
 class UploadFailure extends Error {}
@@ -46,8 +47,9 @@ interface Node {
 
 /** The walk of one upload: layer by layer, depth first, each entry handed to onEntry in order. */
 class UploadWalk {
-  private readonly summary = new SummaryBuilder();
+  readonly summary = new SummaryBuilder();
   private readonly budget: LayerBudget;
+  private readonly work: WorkBudget;
   private sevenZip: SevenZipWorker | null = null;
   private secondSevenZip: SevenZipWorker | null = null;
   private layers = 0;
@@ -60,6 +62,7 @@ class UploadWalk {
     private readonly onEntry: OnEntry,
   ) {
     this.budget = { remainingBytes: limits.maxTotalBytes, remainingEntries: limits.maxEntries };
+    this.work = new WorkBudget(limits);
   }
 
   async run(): Promise<IngestResult> {
@@ -71,7 +74,7 @@ class UploadWalk {
     try {
       await this.visit(node);
     } catch (error) {
-      if (error instanceof UploadFailure) return this.failed(error.message);
+      if (error instanceof UploadFailure || error instanceof WorkBudgetExceeded) return this.failed(error.message);
       throw error;
     }
     return { status: 'ready', error: null, summary: this.summary.build() };
@@ -82,7 +85,7 @@ class UploadWalk {
     await this.secondSevenZip?.close();
   }
 
-  private failed(error: string): IngestResult {
+  failed(error: string): IngestResult {
     return { status: 'failed', error, summary: this.summary.build() };
   }
 
@@ -156,6 +159,7 @@ class UploadWalk {
       await this.skip(node.path, SKIP.depth, (await stat(node.file)).size);
       return;
     }
+    this.work.openArchive();
     this.sevenZip ??= new SevenZipWorker(this.input.signal);
     // An outer layer may still be extracting: its budget must be settled before this one starts.
     await Promise.allSettled(this.running);
@@ -167,6 +171,7 @@ class UploadWalk {
         outDir,
         limits: this.limits,
         budget: this.budget,
+        seeEntries: (n) => this.work.seeEntries(n),
         sevenZip: this.sevenZip,
         secondSevenZip: this.input.threads === 1 ? null : () => (this.secondSevenZip ??= new SevenZipWorker(this.input.signal)),
         // Only the upload itself is kept in storage: a nested archive's entries must be written out.
@@ -248,10 +253,19 @@ export async function ingestUpload(input: IngestInput, onEntry: OnEntry): Promis
   input.signal?.throwIfAborted();
   const limits = resolveLimits(input.limits);
   const root = await mkdtemp(path.join(input.workDir, 'upload-'));
-  const walk = new UploadWalk(input, limits, root, onEntry);
+  // Out of time: the walk is aborted like a cancelled job (7-Zip threads terminated at once), but
+  // the upload ends failed with the reason rather than the job being cancelled.
+  const clock = new AbortController();
+  const timer = setTimeout(() => clock.abort(new WorkBudgetExceeded(budgetMessage('time', limits))), limits.maxProcessingMs);
+  const signal = input.signal === undefined ? clock.signal : AbortSignal.any([input.signal, clock.signal]);
+  const walk = new UploadWalk({ ...input, signal }, limits, root, onEntry);
   try {
     return await walk.run();
+  } catch (error) {
+    if (clock.signal.aborted && input.signal?.aborted !== true) return walk.failed((clock.signal.reason as Error).message);
+    throw error;
   } finally {
+    clearTimeout(timer);
     await walk.close();
     await rm(root, { recursive: true, force: true });
   }

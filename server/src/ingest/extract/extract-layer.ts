@@ -78,6 +78,8 @@ export interface LayerInput {
   outDir: string;
   limits: IngestLimits;
   budget: LayerBudget;
+  /** Counts the entries a listing names (work-budget.ts); throws when the upload has seen too many. */
+  seeEntries: (count: number) => void;
   sevenZip: SevenZipWorker;
   /**
    * Gives a second 7-Zip thread for zip layers: inflating in WebAssembly is the bottleneck, and a
@@ -197,6 +199,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
     return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
+  input.seeEntries(listing.entries.length + listing.overflow);
   input.budget.remainingEntries -= listing.entries.length;
 
   const { items, include } = planEntries(listing.entries, input.limits, input.budget.remainingBytes);

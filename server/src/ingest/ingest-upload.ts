@@ -1,6 +1,7 @@
 // The one entry point of the engine: detect, extract layer by layer, index DICOM, and
 // hand each entry to the caller in a deterministic order (archive order, depth first).
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import path from 'node:path';
 import {
   DETECT_BYTES,
@@ -14,7 +15,7 @@ import {
 import { readDicomHeader } from './dicom/dicom-header.js';
 import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-analysis.js';
 import { joinEntryPath } from './entry-path.js';
-import { extractLayer } from './extract/extract-layer.js';
+import { extractLayer, type Layer } from './extract/extract-layer.js';
 import type { LayerBudget } from './extract/layer-budget.js';
 import { readHead, sha256File } from './hash-file.js';
 import { resolveLimits, type IngestLimits } from './limits.js';
@@ -23,6 +24,9 @@ import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
 import { SummaryBuilder } from './summary.js';
 import { budgetMessage, WorkBudget, WorkBudgetExceeded } from './work-budget.js';
+
+/** Entries handed on between two turns of the event loop. */
+const EMIT_SLICE = 100;
 
 /** A reason that fails the whole upload (as opposed to skipping one entry). */
 class UploadFailure extends Error {}
@@ -53,7 +57,9 @@ class UploadWalk {
   private sevenZip: SevenZipWorker | null = null;
   private secondSevenZip: SevenZipWorker | null = null;
   private layers = 0;
-  private running: Promise<void>[] = [];
+  /** Layers whose entries are being walked: each waits while a layer nested in it extracts. */
+  private running: Layer[] = [];
+  private emitted = 0;
 
   constructor(
     private readonly input: IngestInput,
@@ -94,6 +100,9 @@ class UploadWalk {
   }
 
   private async emit(entry: Omit<IngestedEntry, 'inputIsEntry'>, isInput = false): Promise<void> {
+    // Recording can run on microtasks alone (SQLite answers synchronously, skipped entries store
+    // nothing): a turn of the event loop now and then keeps the API answering.
+    if (++this.emitted % EMIT_SLICE === 0) await setImmediate();
     this.checkAborted();
     const full: IngestedEntry = { ...entry, inputIsEntry: isInput };
     this.summary.add(full);
@@ -160,9 +169,19 @@ class UploadWalk {
       return;
     }
     this.work.openArchive();
+    // Outer layers may have windows still to extract: they wait until this one is done, so the
+    // byte budget this one is given is not granted to them at the same time.
+    const outer = [...this.running];
+    await Promise.all(outer.map((layer) => layer.pause()));
+    try {
+      await this.extractAndWalk(node, kind, single);
+    } finally {
+      for (const layer of outer) layer.resume();
+    }
+  }
+
+  private async extractAndWalk(node: Node, kind: ArchiveKind, single: boolean): Promise<void> {
     this.sevenZip ??= new SevenZipWorker(this.input.signal);
-    // An outer layer may still be extracting: its budget must be settled before this one starts.
-    await Promise.allSettled(this.running);
     const outDir = path.join(this.root, `layer-${++this.layers}`);
     const result = await this.guardAbort(
       extractLayer({
@@ -185,7 +204,7 @@ class UploadWalk {
       return;
     }
     const { layer } = result;
-    this.running.push(layer.done);
+    this.running.push(layer);
     try {
       this.summary.countSkipped(SKIP.tooMany, layer.overflow);
       for await (const item of this.guardAbortIterable(layer.items)) {
@@ -213,7 +232,7 @@ class UploadWalk {
       if (layer.truncated() && !single) await this.skip(node.top ? this.input.originalName : node.path, SKIP.corruptArchive, null);
     } finally {
       await layer.done.catch(() => undefined);
-      this.running = this.running.filter((p) => p !== layer.done);
+      this.running = this.running.filter((l) => l !== layer);
       await rm(outDir, { recursive: true, force: true });
     }
   }

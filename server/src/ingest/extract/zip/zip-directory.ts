@@ -20,7 +20,7 @@ export interface ZipLocation {
 export type ZipListedEntry = ListedEntry & { zip: ZipLocation };
 
 /** Directory records parsed between two turns of the event loop. */
-const LIST_SLICE = 1000;
+const LIST_SLICE = 250;
 const STORED = 0;
 const DEFLATED = 8;
 const MADE_ON_UNIX = 3;

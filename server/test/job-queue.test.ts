@@ -39,17 +39,66 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
 
     await migrateToLatest(handle);
     const [job] = await handle.db.selectFrom('jobs').selectAll().execute();
-    expect(job).toMatchObject({ name: 'process-upload', subject: uploadSubject(1), status: 'queued', attempts: 1 });
-    expect(PROCESS_UPLOAD.payload.parse(JSON.parse(job!.payload))).toEqual({ fileId: 1 });
+    expect(job).toMatchObject({ name: 'process-upload', subject: uploadSubject(1), fair_key: 'companies/1', status: 'queued', attempts: 1 });
+    expect(PROCESS_UPLOAD.payload.parse(JSON.parse(job!.payload))).toEqual({ fileId: 1, companyId: 1 });
     const jobs = new JobsRepository(handle.db, handle.dialect);
     await jobs.cancel([uploadSubject(1)]);
     expect((await jobs.findBySubject(uploadSubject(1)))[0]?.status).toBe('cancelled');
   });
 
+  it('takes turns between groups: a group with many jobs queued first delays another by one job at most', async () => {
+    await open();
+    await migrateToLatest(handle);
+    const kind = jobType('fair-test', z.object({ group: z.string(), n: z.number() }), () => null, (p) => p.group);
+    for (const n of [1, 2, 3, 4]) await enqueueJob(handle.db, kind, { group: 'A', n });
+    await enqueueJob(handle.db, kind, { group: 'B', n: 1 });
+    await enqueueJob(handle.db, kind, { group: 'C', n: 1 });
+    const jobs = new JobsRepository(handle.db, handle.dialect);
+    const claimed = async () => {
+      const job = await jobs.claim('w', 60_000, kind.name);
+      const { group, n } = JSON.parse(job!.payload) as { group: string; n: number };
+      return { id: job!.id, label: `${group}${n}` };
+    };
+    // Two slots: the group with the fewest jobs running goes first, never-served groups before others.
+    const first = await claimed();
+    const second = await claimed();
+    expect([first.label, second.label]).toEqual(['A1', 'B1']);
+    // One slot frees up: C has nothing running and was never served.
+    await jobs.finish(first.id, 'w', 'done');
+    const third = await claimed();
+    expect(third.label).toBe('C1');
+    // B and C are done: A is the only group waiting, and its jobs come in order.
+    await jobs.finish(second.id, 'w', 'done');
+    await jobs.finish(third.id, 'w', 'done');
+    expect((await claimed()).label).toBe('A2');
+    expect((await claimed()).label).toBe('A3');
+    expect(await jobs.claim('w', 60_000, 'no-such-kind')).toBeUndefined();
+  });
+
+  it('with one slot, a group served a moment ago waits for one that was not', async () => {
+    await open();
+    await migrateToLatest(handle);
+    const kind = jobType('fair-test', z.object({ group: z.string(), n: z.number() }), () => null, (p) => p.group);
+    for (const n of [1, 2, 3]) await enqueueJob(handle.db, kind, { group: 'A', n });
+    await enqueueJob(handle.db, kind, { group: 'B', n: 1 });
+    await enqueueJob(handle.db, kind, { group: 'B', n: 2 });
+    const jobs = new JobsRepository(handle.db, handle.dialect);
+    const order: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const job = await jobs.claim('w', 60_000, kind.name);
+      const { group, n } = JSON.parse(job!.payload) as { group: string; n: number };
+      order.push(`${group}${n}`);
+      await jobs.finish(job!.id, 'w', 'done');
+      // started_at has millisecond resolution: the next claim must start visibly later.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(order).toEqual(['A1', 'B1', 'A2', 'B2', 'A3']);
+  });
+
   it('checks a payload when it is queued', async () => {
     await open();
     await migrateToLatest(handle);
-    await expect(enqueueJob(handle.db, PROCESS_UPLOAD, { fileId: -1 })).rejects.toThrow(z.ZodError);
+    await expect(enqueueJob(handle.db, PROCESS_UPLOAD, { fileId: -1, companyId: 1 })).rejects.toThrow(z.ZodError);
     expect(await handle.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
   });
 

@@ -24,6 +24,11 @@ describe('configuration from the environment', () => {
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', '0'],
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', '3601'],
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', 'a minute'],
+    ['MAX_ARCHIVES_PER_UPLOAD', '0'],
+    ['MAX_ENTRIES_SEEN_PER_UPLOAD', '-1'],
+    ['MAX_PROCESSING_SECONDS', 'an hour'],
+    ['MAX_PROCESSING_SECONDS', '0'],
+    ['PROCESSING_CONCURRENCY', '0'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -57,5 +62,13 @@ describe('configuration from the environment', () => {
   it('stops stalled uploads after 60 s unless told otherwise', () => {
     expect(loadConfig({}).uploadIdleTimeoutMs).toBe(60_000);
     expect(loadConfig({ UPLOAD_IDLE_TIMEOUT_SECONDS: '15' }).uploadIdleTimeoutMs).toBe(15_000);
+  });
+
+  it('bounds the work of one upload and runs two processing slots by default', () => {
+    const { processing } = loadConfig({});
+    expect(processing.concurrency).toBe(2);
+    expect(processing.limits).toMatchObject({ maxArchives: 1000, maxEntriesSeen: 1_000_000, maxProcessingMs: 3_600_000 });
+    const set = loadConfig({ MAX_ARCHIVES_PER_UPLOAD: '50', MAX_ENTRIES_SEEN_PER_UPLOAD: '5000', MAX_PROCESSING_SECONDS: '90' }).processing.limits;
+    expect(set).toMatchObject({ maxArchives: 50, maxEntriesSeen: 5000, maxProcessingMs: 90_000 });
   });
 });

@@ -11,6 +11,7 @@ import * as m005 from './migrations/005-job-payloads.js';
 import * as m006 from './migrations/006-throttle.js';
 import * as m007 from './migrations/007-tus-uploads.js';
 import * as m008 from './migrations/008-studies-and-finding.js';
+import * as m009 from './migrations/009-job-fairness.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -27,6 +28,7 @@ const steps: Record<string, Step> = {
   '006-throttle': m006,
   '007-tus-uploads': m007,
   '008-studies-and-finding': m008,
+  '009-job-fairness': m009,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

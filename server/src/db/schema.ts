@@ -135,11 +135,15 @@ export interface JobTable {
   payload: string;
   /** What the job works on ('files/12'), so deleting that can cancel it. */
   subject: string | null;
+  /** Whose work it is ('companies/3', '' for none): claiming takes turns between these groups. */
+  fair_key: Generated<string>;
   status: JobStatus;
   attempts: number;
   run_at: string;
   locked_by: string | null;
   lease_until: string | null;
+  /** When a worker last claimed it: the group whose last start is oldest goes next. */
+  started_at: string | null;
   last_error: string | null;
   created_at: string;
   updated_at: string;

@@ -123,7 +123,7 @@ export class FilesRepository {
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
       // In the same transaction, so no committed upload is ever left without its processing job.
-      await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id });
+      await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id, companyId: row.company_id });
       return this.#withDuplicate(trx, row);
     });
   }

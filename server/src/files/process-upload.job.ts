@@ -14,11 +14,20 @@ export function uploadSubject(fileId: number): string {
   return `files/${fileId}`;
 }
 
-const ZProcessUploadPayload = z.object({ fileId: z.number().int().positive() });
+/** The company is carried for fair claiming only: the job reads everything else from the file's row. */
+const ZProcessUploadPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
 export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
 
-/** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
-export const PROCESS_UPLOAD = jobType('process-upload', ZProcessUploadPayload, (p) => uploadSubject(p.fileId));
+/**
+ * Queued with every committed upload, in the same transaction (FilesRepository.commitUpload).
+ * Companies take turns for processing slots, so one company's uploads never keep another's waiting.
+ */
+export const PROCESS_UPLOAD = jobType(
+  'process-upload',
+  ZProcessUploadPayload,
+  (p) => uploadSubject(p.fileId),
+  (p) => `companies/${p.companyId}`,
+);
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {

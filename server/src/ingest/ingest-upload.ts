@@ -1,6 +1,7 @@
 // The one entry point of the engine: detect, extract layer by layer, index DICOM, and
 // hand each entry to the caller in a deterministic order (archive order, depth first).
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import path from 'node:path';
 import {
   DETECT_BYTES,
@@ -14,7 +15,7 @@ import {
 import { readDicomHeader } from './dicom/dicom-header.js';
 import { summarizeHeader, type DicomSummary, type EntryAnalysis } from './entry-analysis.js';
 import { joinEntryPath } from './entry-path.js';
-import { extractLayer } from './extract/extract-layer.js';
+import { extractLayer, type Layer } from './extract/extract-layer.js';
 import type { LayerBudget } from './extract/layer-budget.js';
 import { readHead, sha256File } from './hash-file.js';
 import { resolveLimits, type IngestLimits } from './limits.js';
@@ -22,6 +23,10 @@ import type { OnEntry, IngestedEntry, IngestResult, IngestInput } from './ingest
 import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
 import { SummaryBuilder } from './summary.js';
+import { budgetMessage, WorkBudget, WorkBudgetExceeded } from './work-budget.js';
+
+/** Entries handed on between two turns of the event loop. */
+const EMIT_SLICE = 100;
 
 /** A reason that fails the whole upload (as opposed to skipping one entry). */
 class UploadFailure extends Error {}
@@ -46,12 +51,15 @@ interface Node {
 
 /** The walk of one upload: layer by layer, depth first, each entry handed to onEntry in order. */
 class UploadWalk {
-  private readonly summary = new SummaryBuilder();
+  readonly summary = new SummaryBuilder();
   private readonly budget: LayerBudget;
+  private readonly work: WorkBudget;
   private sevenZip: SevenZipWorker | null = null;
   private secondSevenZip: SevenZipWorker | null = null;
   private layers = 0;
-  private running: Promise<void>[] = [];
+  /** Layers whose entries are being walked: each waits while a layer nested in it extracts. */
+  private running: Layer[] = [];
+  private emitted = 0;
 
   constructor(
     private readonly input: IngestInput,
@@ -60,6 +68,7 @@ class UploadWalk {
     private readonly onEntry: OnEntry,
   ) {
     this.budget = { remainingBytes: limits.maxTotalBytes, remainingEntries: limits.maxEntries };
+    this.work = new WorkBudget(limits);
   }
 
   async run(): Promise<IngestResult> {
@@ -71,7 +80,7 @@ class UploadWalk {
     try {
       await this.visit(node);
     } catch (error) {
-      if (error instanceof UploadFailure) return this.failed(error.message);
+      if (error instanceof UploadFailure || error instanceof WorkBudgetExceeded) return this.failed(error.message);
       throw error;
     }
     return { status: 'ready', error: null, summary: this.summary.build() };
@@ -82,7 +91,7 @@ class UploadWalk {
     await this.secondSevenZip?.close();
   }
 
-  private failed(error: string): IngestResult {
+  failed(error: string): IngestResult {
     return { status: 'failed', error, summary: this.summary.build() };
   }
 
@@ -91,6 +100,9 @@ class UploadWalk {
   }
 
   private async emit(entry: Omit<IngestedEntry, 'inputIsEntry'>, isInput = false): Promise<void> {
+    // Recording can run on microtasks alone (SQLite answers synchronously, skipped entries store
+    // nothing): a turn of the event loop now and then keeps the API answering.
+    if (++this.emitted % EMIT_SLICE === 0) await setImmediate();
     this.checkAborted();
     const full: IngestedEntry = { ...entry, inputIsEntry: isInput };
     this.summary.add(full);
@@ -156,9 +168,20 @@ class UploadWalk {
       await this.skip(node.path, SKIP.depth, (await stat(node.file)).size);
       return;
     }
+    this.work.openArchive();
+    // Outer layers may have windows still to extract: they wait until this one is done, so the
+    // byte budget this one is given is not granted to them at the same time.
+    const outer = [...this.running];
+    await Promise.all(outer.map((layer) => layer.pause()));
+    try {
+      await this.extractAndWalk(node, kind, single);
+    } finally {
+      for (const layer of outer) layer.resume();
+    }
+  }
+
+  private async extractAndWalk(node: Node, kind: ArchiveKind, single: boolean): Promise<void> {
     this.sevenZip ??= new SevenZipWorker(this.input.signal);
-    // An outer layer may still be extracting: its budget must be settled before this one starts.
-    await Promise.allSettled(this.running);
     const outDir = path.join(this.root, `layer-${++this.layers}`);
     const result = await this.guardAbort(
       extractLayer({
@@ -167,6 +190,7 @@ class UploadWalk {
         outDir,
         limits: this.limits,
         budget: this.budget,
+        seeEntries: (n) => this.work.seeEntries(n),
         sevenZip: this.sevenZip,
         secondSevenZip: this.input.threads === 1 ? null : () => (this.secondSevenZip ??= new SevenZipWorker(this.input.signal)),
         // Only the upload itself is kept in storage: a nested archive's entries must be written out.
@@ -180,7 +204,7 @@ class UploadWalk {
       return;
     }
     const { layer } = result;
-    this.running.push(layer.done);
+    this.running.push(layer);
     try {
       this.summary.countSkipped(SKIP.tooMany, layer.overflow);
       for await (const item of this.guardAbortIterable(layer.items)) {
@@ -208,7 +232,7 @@ class UploadWalk {
       if (layer.truncated() && !single) await this.skip(node.top ? this.input.originalName : node.path, SKIP.corruptArchive, null);
     } finally {
       await layer.done.catch(() => undefined);
-      this.running = this.running.filter((p) => p !== layer.done);
+      this.running = this.running.filter((l) => l !== layer);
       await rm(outDir, { recursive: true, force: true });
     }
   }
@@ -248,10 +272,19 @@ export async function ingestUpload(input: IngestInput, onEntry: OnEntry): Promis
   input.signal?.throwIfAborted();
   const limits = resolveLimits(input.limits);
   const root = await mkdtemp(path.join(input.workDir, 'upload-'));
-  const walk = new UploadWalk(input, limits, root, onEntry);
+  // Out of time: the walk is aborted like a cancelled job (7-Zip threads terminated at once), but
+  // the upload ends failed with the reason rather than the job being cancelled.
+  const clock = new AbortController();
+  const timer = setTimeout(() => clock.abort(new WorkBudgetExceeded(budgetMessage('time', limits))), limits.maxProcessingMs);
+  const signal = input.signal === undefined ? clock.signal : AbortSignal.any([input.signal, clock.signal]);
+  const walk = new UploadWalk({ ...input, signal }, limits, root, onEntry);
   try {
     return await walk.run();
+  } catch (error) {
+    if (clock.signal.aborted && input.signal?.aborted !== true) return walk.failed((clock.signal.reason as Error).message);
+    throw error;
   } finally {
+    clearTimeout(timer);
     await walk.close();
     await rm(root, { recursive: true, force: true });
   }

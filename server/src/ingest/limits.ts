@@ -20,6 +20,14 @@ export interface IngestLimits {
   maxDepth: number;
   /** How much of a DICOM file may be read to find its header (pixel data is never read). */
   maxDicomHeaderBytes: number;
+  /**
+   * The work budget (work-budget.ts): archives opened (every extraction layer, the upload itself
+   * and each .gz inside included), entries listed by all of them together (kept, skipped or only
+   * counted), and wall-clock time of one run. Crossing one fails the upload with the reason.
+   */
+  maxArchives: number;
+  maxEntriesSeen: number;
+  maxProcessingMs: number;
 }
 
 const GiB = 1024 ** 3;
@@ -38,6 +46,15 @@ export const DEFAULT_LIMITS: Readonly<IngestLimits> = Object.freeze({
   ratioFloorBytes: 16 * MiB,
   maxDepth: 6,
   maxDicomHeaderBytes: 16 * MiB,
+  // A real upload holds a handful of archives (one per study or series, a .tar.gz counting two);
+  // 1,000 leaves room for a zip of zips per patient while a nest like 16×16×16 stops after
+  // seconds instead of minutes.
+  maxArchives: 1000,
+  // Ten times the files one upload may keep: listings past maxEntries are only counted, but a
+  // nest of archives each declaring thousands of entries must not be walked forever.
+  maxEntriesSeen: 1_000_000,
+  // The 2 GB zip of docs/performance.md takes well under a minute; a 20 GB upload some minutes.
+  maxProcessingMs: 60 * 60 * 1000,
 });
 
 export function resolveLimits(overrides: Partial<IngestLimits> = {}): IngestLimits {

@@ -19,6 +19,11 @@ export interface JobType<P> {
    * nothing can cancel.
    */
   subject(payload: P): string | null;
+  /**
+   * Whose work this is ('companies/3'): claiming takes turns between groups, so one group's many
+   * jobs never keep another's waiting. '' puts the job in the group of jobs that name none.
+   */
+  fairKey(payload: P): string;
 }
 
 export interface JobContext {
@@ -43,10 +48,21 @@ export interface JobKind<P> extends JobType<P> {
   concurrency?: number;
 }
 
-export function jobType<P>(name: string, payload: z.ZodType<P>, subject: (payload: P) => string | null): JobType<P> {
-  return { name, payload, subject };
+export function jobType<P>(
+  name: string,
+  payload: z.ZodType<P>,
+  subject: (payload: P) => string | null,
+  fairKey: (payload: P) => string = () => '',
+): JobType<P> {
+  return { name, payload, subject, fairKey };
 }
 
 export function defineJobKind<P>(type: JobType<P>, definition: Omit<JobKind<P>, keyof JobType<P>>): JobKind<P> {
-  return { ...definition, name: type.name, payload: type.payload, subject: (payload) => type.subject(payload) };
+  return {
+    ...definition,
+    name: type.name,
+    payload: type.payload,
+    subject: (payload) => type.subject(payload),
+    fairKey: (payload) => type.fairKey(payload),
+  };
 }

@@ -1,6 +1,6 @@
 // Jobs are rows: any process that can reach the database can claim one. On PostgreSQL a claim
 // skips rows another worker holds (FOR UPDATE SKIP LOCKED); SQLite serialises writers anyway.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { Database, JobRow } from '../db/schema.js';
@@ -19,6 +19,7 @@ export async function enqueueJob<P>(db: Kysely<Database>, type: JobType<P>, payl
       name: type.name,
       payload: JSON.stringify(checked),
       subject: type.subject(checked),
+      fair_key: type.fairKey(checked),
       status: 'queued',
       attempts: 0,
       run_at: now,
@@ -37,21 +38,58 @@ export class JobsRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Takes the oldest job that is due, or one whose worker stopped renewing its lease. */
+  /**
+   * Takes a job that is due, or one whose worker stopped renewing its lease, taking turns between
+   * groups (fair_key): only each group's oldest due job competes; the group with the fewest jobs
+   * running goes first, then the one whose last job started longest ago (never: first), then the
+   * oldest job. So a company with a hundred uploads queued delays another's next one by at most
+   * one job, however many slots there are.
+   */
   async claim(workerId: string, leaseMs: number, name: string): Promise<JobRow | undefined> {
     const now = new Date();
     const nowText = nowIso(now);
+    // Due: queued and its time has come, or running under a lease nobody renewed.
+    const due = (t: 'j' | 'o') =>
+      sql<SqlBool>`((${sql.ref(`${t}.status`)} = 'queued' AND ${sql.ref(`${t}.run_at`)} <= ${nowText})
+        OR (${sql.ref(`${t}.status`)} = 'running' AND ${sql.ref(`${t}.lease_until`)} < ${nowText}))`;
     let next = this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('name', '=', name)
+      .selectFrom('jobs as j')
+      .select('j.id')
+      .where('j.name', '=', name)
+      .where(due('j'))
       .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', nowText)]),
-          eb.and([eb('status', '=', 'running'), eb('lease_until', '<', nowText)]),
-        ]),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as o')
+              .select('o.id')
+              .where('o.name', '=', name)
+              .whereRef('o.fair_key', '=', 'j.fair_key')
+              .whereRef('o.id', '<', 'j.id')
+              .where(due('o')),
+          ),
+        ),
       )
-      .orderBy('id')
+      .orderBy((eb) =>
+        eb
+          .selectFrom('jobs as r')
+          .select((inner) => inner.fn.countAll().as('n'))
+          .where('r.name', '=', name)
+          .whereRef('r.fair_key', '=', 'j.fair_key')
+          .where('r.status', '=', 'running')
+          .where('r.lease_until', '>=', nowText),
+      )
+      .orderBy((eb) =>
+        eb.fn.coalesce(
+          eb
+            .selectFrom('jobs as s')
+            .select((inner) => inner.fn.max('s.started_at').as('m'))
+            .where('s.name', '=', name)
+            .whereRef('s.fair_key', '=', 'j.fair_key'),
+          eb.val(''),
+        ),
+      )
+      .orderBy('j.id')
       .limit(1);
     if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
     return this.db
@@ -60,6 +98,7 @@ export class JobsRepository {
         status: 'running',
         locked_by: workerId,
         lease_until: nowIso(new Date(now.getTime() + leaseMs)),
+        started_at: nowText,
         attempts: eb('attempts', '+', 1),
         updated_at: nowText,
       }))

@@ -14,7 +14,7 @@ import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
 import { splitRuns, writeGuard, type LayerBudget } from './layer-budget.js';
-import { planEntries } from './plan-entries.js';
+import { planEntriesYielding } from './plan-entries.js';
 import { SettledOutcomes } from './settled-outcomes.js';
 import { erroredName } from './sevenzip/sevenzip-errors.js';
 
@@ -35,6 +35,31 @@ export interface Layer {
   overflow: number;
   /** Known once `done` has settled: 7-Zip reported damage, and not everything was read. */
   truncated(): boolean;
+  /**
+   * Holds the layer's extraction between two windows (resolving once none is running), so a
+   * nested archive found meanwhile is extracted alone and the byte budget is never granted twice.
+   */
+  pause(): Promise<void>;
+  resume(): void;
+}
+
+/** Counted holds: extraction goes on when every nested layer that paused it has resumed it. */
+class Holds {
+  #count = 0;
+  #waiters: (() => void)[] = [];
+
+  hold(): void {
+    this.#count += 1;
+  }
+
+  release(): void {
+    this.#count -= 1;
+    if (this.#count === 0) for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  async free(): Promise<void> {
+    while (this.#count > 0) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
 }
 
 export type LayerResult = { ok: true; layer: Layer } | { ok: false; error: string; encrypted: boolean };
@@ -47,6 +72,8 @@ function finishedLayer(items: LayerItem[], overflow: number, truncated: boolean)
     done: Promise.resolve(),
     overflow,
     truncated: () => truncated,
+    pause: () => Promise.resolve(),
+    resume: () => undefined,
   };
 }
 
@@ -78,6 +105,8 @@ export interface LayerInput {
   outDir: string;
   limits: IngestLimits;
   budget: LayerBudget;
+  /** Counts the entries a listing names (work-budget.ts); throws when the upload has seen too many. */
+  seeEntries: (count: number) => void;
   sevenZip: SevenZipWorker;
   /**
    * Gives a second 7-Zip thread for zip layers: inflating in WebAssembly is the bottleneck, and a
@@ -91,8 +120,37 @@ export interface LayerInput {
 /** Below this many entries a second thread costs more than it saves. */
 const PARALLEL_MIN_ENTRIES = 16;
 
-function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record<string, number>, single: boolean): WriteGuard {
-  return writeGuard(input.limits, input.budget.remainingBytes, archiveBytes, expectedSizes, single);
+/**
+ * A zip's entries are extracted a window at a time, each once the job has taken the entries of the
+ * window before: what waits between extraction and the job (files on disk, outcomes in memory,
+ * members in the worker) is at most two windows, whatever the entry count.
+ */
+const WINDOW_ENTRIES = 2000;
+const WINDOW_BYTES = 512 * 1024 ** 2;
+
+function windows(paths: readonly string[], sizeOf: (path: string) => number | null, kind: ArchiveKind): string[][] {
+  // Other formats are read from start to end (solid 7z, tar in a stream): one pass, not one per window.
+  if (kind !== 'zip') return [paths.slice()];
+  const result: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const p of paths) {
+    const size = sizeOf(p) ?? 0;
+    if (current.length > 0 && (current.length >= WINDOW_ENTRIES || bytes + size > WINDOW_BYTES)) {
+      result.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(p);
+    bytes += size;
+  }
+  if (current.length > 0) result.push(current);
+  return result;
+}
+
+/** `layerWritten`: what earlier runs of this layer wrote, which the ratio allowance already spent. */
+function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record<string, number>, single: boolean, layerWritten = 0): WriteGuard {
+  return writeGuard(input.limits, input.budget.remainingBytes, archiveBytes, expectedSizes, single, layerWritten);
 }
 
 /** What 7-Zip's complaints mean, in words; its own text names internal paths and codes. */
@@ -197,11 +255,19 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
     return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
+  input.seeEntries(listing.entries.length + listing.overflow);
   input.budget.remainingEntries -= listing.entries.length;
 
-  const { items, include } = planEntries(listing.entries, input.limits, input.budget.remainingBytes);
-  const expectedSizes: Record<string, number> = {};
-  for (const [p, entry] of include) if (entry.size !== null) expectedSizes[p] = entry.size;
+  const { items, include } = await planEntriesYielding(listing.entries, input.limits, input.budget.remainingBytes);
+  const sizeOf = (p: string): number | null => include.get(p)!.size;
+  const expectedSizes = (paths: readonly string[]): Record<string, number> => {
+    const sizes: Record<string, number> = {};
+    for (const p of paths) {
+      const size = sizeOf(p);
+      if (size !== null) sizes[p] = size;
+    }
+    return sizes;
+  };
 
   const outcomes = new SettledOutcomes<Outcome>(include);
   let truncated = listing.errors.length > 0;
@@ -238,18 +304,22 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
           onSettled,
         );
 
-  const run = async (): Promise<void> => {
-    let pending = [...include.keys()];
+  // What this layer wrote in earlier runs: the ratio allowance is the layer's, not each run's.
+  let layerWritten = 0;
+  /** Extracts one window, rerunning without an entry that proved larger than its header; answers a budget stop. */
+  const runWindow = async (window: readonly string[]): Promise<StopReason | null> => {
+    let pending = window;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      const guard = guardFor(input, archiveBytes, expectedSizes, false);
+      const guard = guardFor(input, archiveBytes, expectedSizes(pending), false, layerWritten);
       const parallel = attempt === 0 && input.kind === 'zip' && input.secondSevenZip !== null && pending.length >= PARALLEL_MIN_ENTRIES;
       const results = parallel
-        ? await Promise.all(splitRuns(pending, (p) => include.get(p)!.size, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
+        ? await Promise.all(splitRuns(pending, sizeOf, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
         : [await extractRun(input.sevenZip, pending, guard)];
       let budgetStop: StopReason | null = null;
       let stopped = false;
       for (const result of results) {
         input.budget.remainingBytes -= result.written;
+        layerWritten += result.written;
         const { names: failed } = failedNames(result.errors);
         for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
         for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null, inPlaceAt: null });
@@ -263,12 +333,38 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         }
         if (stop.reason === 'total' || stop.reason === 'ratio') budgetStop = stop.reason;
       }
-      if (!stopped) break;
+      if (!stopped) return null;
       pending = pending.filter((p) => !outcomes.has(p));
-      if (budgetStop !== null || attempt + 1 >= MAX_RERUNS) {
-        for (const p of pending) decide(p, { state: 'skipped', reason: budgetStop !== null ? STOP_REASONS[budgetStop] : SKIP.headerLied });
-        break;
+      if (budgetStop !== null) return budgetStop;
+      if (attempt + 1 >= MAX_RERUNS) {
+        for (const p of pending) decide(p, { state: 'skipped', reason: SKIP.headerLied });
+        return null;
       }
+    }
+    return null;
+  };
+
+  const holds = new Holds();
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const run = async (): Promise<void> => {
+    const all = [...include.keys()];
+    let start = 0;
+    let previousStart = 0;
+    for (const window of windows(all, sizeOf, input.kind)) {
+      // The job has reached the window before this one: two windows at most are waiting for it.
+      await outcomes.taken(previousStart);
+      await holds.free();
+      // The job stopped taking entries (abort, budget): extracting more would be for nobody.
+      if (outcomes.released) return;
+      const running = runWindow(window);
+      inFlight = running;
+      const budgetStop = await running;
+      if (budgetStop !== null) {
+        for (const p of all.slice(start)) decide(p, { state: 'skipped', reason: STOP_REASONS[budgetStop] });
+        return;
+      }
+      previousStart = start;
+      start += window.length;
     }
   };
   const done = run().finally(() => outcomes.end());
@@ -276,6 +372,14 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   done.catch(() => undefined);
 
   async function* yieldInOrder(): AsyncGenerator<LayerItem> {
+    try {
+      yield* inOrder();
+    } finally {
+      outcomes.release();
+    }
+  }
+
+  async function* inOrder(): AsyncGenerator<LayerItem> {
     for (const item of items) {
       if (item.type !== 'planned') {
         yield item;
@@ -307,5 +411,16 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     }
   }
 
-  return { ok: true, layer: { items: yieldInOrder(), done, overflow: listing.overflow, truncated: () => truncated } };
+  const layer: Layer = {
+    items: yieldInOrder(),
+    done,
+    overflow: listing.overflow,
+    truncated: () => truncated,
+    pause: async () => {
+      holds.hold();
+      await inFlight.catch(() => undefined);
+    },
+    resume: () => holds.release(),
+  };
+  return { ok: true, layer };
 }

@@ -18,8 +18,10 @@ export function writeGuard(
   archiveBytes: number,
   expectedSizes: Record<string, number>,
   single: boolean,
+  /** Bytes earlier runs of the same layer wrote (windows, reruns): the ratio bounds the layer. */
+  layerWritten = 0,
 ): WriteGuard {
-  const ratio = Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes);
+  const ratio = Math.max(Math.max(limits.maxCompressionRatio * archiveBytes, limits.ratioFloorBytes) - layerWritten, 0);
   return {
     maxEntryBytes: single ? null : limits.maxEntryBytes,
     expectedSizes,

@@ -2,6 +2,7 @@
 // deflated, unencrypted) are then extracted with Node's own zlib and CRC-32 instead of 7-Zip in
 // WebAssembly, about twice as fast. Anything else is left to 7-Zip, which reads every variant.
 import fs from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import yauzl, { type Entry } from 'yauzl';
 import { ReadAheadReader } from './zip-readers.js';
@@ -18,6 +19,8 @@ export interface ZipLocation {
 
 export type ZipListedEntry = ListedEntry & { zip: ZipLocation };
 
+/** Directory records parsed between two turns of the event loop. */
+const LIST_SLICE = 250;
 const STORED = 0;
 const DEFLATED = 8;
 const MADE_ON_UNIX = 3;
@@ -58,7 +61,11 @@ export async function readZipDirectory(archive: string, cap: number): Promise<{ 
   try {
     const entries: ZipListedEntry[] = [];
     let overflow = 0;
+    let read = 0;
     for await (const entry of zip.eachEntry()) {
+      // Records inside the read-ahead block are parsed without a turn of the event loop: 100,000
+      // of them held the API for seconds. Give it a turn now and then.
+      if (++read % LIST_SLICE === 0) await setImmediate();
       if (entry.isEncrypted()) return null;
       // Backslashes are kept (strict): a name with one is skipped, as it is when 7-Zip lists it.
       const rawPath = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);

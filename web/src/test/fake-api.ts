@@ -16,13 +16,31 @@ type Route = FakeReply | ((call: FakeCall) => FakeReply | Promise<FakeReply>);
 const SESSION_LOG = /^(Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
 
 /**
+ * Makes `adapter` answer every call of the one axios instance for the rest of the test, with the
+ * session's console logs of failed calls (spec §8) kept quiet: tests that provoke failures need
+ * not show them.
+ */
+export function answerApiWith(adapter: (config: InternalAxiosRequestConfig) => Promise<AxiosResponse>): void {
+  const original = apiClient.defaults.adapter;
+  apiClient.defaults.adapter = adapter;
+  const realError = console.error;
+  const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (typeof args[0] === 'string' && SESSION_LOG.test(args[0])) return;
+    realError(...args);
+  });
+  onTestFinished(() => {
+    apiClient.defaults.adapter = original;
+    spy.mockRestore();
+  });
+}
+
+/**
  * Answers the one axios instance from a table of `METHOD /path` routes, so component tests run the
  * real API functions and interceptors without a server. Unlisted calls answer 404.
  */
 export function fakeApi(routes: Record<string, Route>) {
   const calls: FakeCall[] = [];
-  const original = apiClient.defaults.adapter;
-  apiClient.defaults.adapter = async (config) => {
+  answerApiWith(async (config) => {
     const call: FakeCall = {
       method: (config.method ?? 'get').toUpperCase(),
       url: config.url ?? '',
@@ -39,16 +57,6 @@ export function fakeApi(routes: Record<string, Route>) {
       throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
     }
     return response;
-  };
-  // The client logs every failed call (spec §8); tests that provoke failures need not show them.
-  const realError = console.error;
-  const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-    if (typeof args[0] === 'string' && SESSION_LOG.test(args[0])) return;
-    realError(...args);
-  });
-  onTestFinished(() => {
-    apiClient.defaults.adapter = original;
-    spy.mockRestore();
   });
   return {
     calls,

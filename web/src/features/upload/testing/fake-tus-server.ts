@@ -1,6 +1,5 @@
 import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { onTestFinished, vi } from 'vitest';
-import { apiClient } from '../../../lib/api-client';
+import { answerApiWith } from '../../../test/fake-api';
 
 /** What the fake does with one request; the default is what a well-behaved tus 1.0 server does. */
 export type Fault = { network: true } | { status: number; message: string } | { hold: Promise<void> } | null;
@@ -38,8 +37,6 @@ function decodeMetadata(header: string | undefined): Record<string, string> {
   );
 }
 
-const SESSION_LOG = /^(Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
-
 /**
  * A tus 1.0 server behind the one axios instance (creation, HEAD, PATCH, termination, and the
  * portal's `Portal-File-Id` on the last answer), so the real tus-js-client, the real HTTP stack and
@@ -59,8 +56,7 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
     return response;
   };
 
-  const original = apiClient.defaults.adapter;
-  apiClient.defaults.adapter = async (config) => {
+  answerApiWith(async (config) => {
     const method = (config.method ?? 'get').toUpperCase();
     const url = config.url ?? '';
     const header = (name: string) => {
@@ -126,16 +122,6 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
     const key = `${method} ${url}`;
     if (options.otherRoutes && key in options.otherRoutes) return reply(config, 200, {}, options.otherRoutes[key]);
     return reply(config, 404, {}, JSON.stringify({ message: 'Not found' }));
-  };
-
-  const realError = console.error;
-  const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-    if (typeof args[0] === 'string' && SESSION_LOG.test(args[0])) return;
-    realError(...args);
-  });
-  onTestFinished(() => {
-    apiClient.defaults.adapter = original;
-    spy.mockRestore();
   });
 
   return {

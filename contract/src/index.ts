@@ -38,6 +38,7 @@ export const ZPasswordResetRequest = z.strictObject({
   new_password: z.string().max(1024),
 });
 export type TPasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
+export const ZPasswordResetResponse = z.object({ data: z.object({ message: z.string() }) });
 
 export const ZProject = z.object({
   id: z.number().int(),
@@ -86,6 +87,9 @@ export const ZProjectFile = z.object({
 export type TProjectFile = z.infer<typeof ZProjectFile>;
 
 export const ZErrorBody = z.object({ message: z.string() });
+
+/** Lists and single objects travel as {data: [...]} (DESIGN §4); login's answer alone is bare. */
+export const listResponse = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** Spec §5: the characters that count as "special" in a new password. */
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
@@ -165,6 +169,9 @@ export const ZFileContents = z.object({
   studies: z.array(ZStudyNode),
 });
 export type TFileContents = z.infer<typeof ZFileContents>;
+/** The contents travel wrapped in {data} like every other answer; this is the only shape sent. */
+export const ZFileContentsResponse = z.object({ data: ZFileContents });
+export type TFileContentsResponse = z.infer<typeof ZFileContentsResponse>;
 
 export const PROJECT_NAME_REQUIRED = 'The name of the study is required';
 export const PROJECT_NAME_MAX = 255;

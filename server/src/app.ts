@@ -5,6 +5,7 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
@@ -16,6 +17,8 @@ import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
+import { validatorCompiler } from './http/validate.js';
+import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
 import type { Services } from './services.js';
 
@@ -65,6 +68,11 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
+  // Routes declare zod schemas: they validate params, query and body, check answers against the
+  // contract, and are what the OpenAPI document is generated from (registered before any route).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await registerOpenApi(app, API_PREFIX);
   registerEarlyAnswers(app);
   acceptEmptyJsonBodies(app);
   registerAuthentication(app, services.auth);

@@ -47,7 +47,12 @@ export interface Services {
   contents: ContentsService;
 }
 
-export function createServices(handle: DatabaseHandle, config: Config, storage: Storage): Services {
+export interface ServiceOptions {
+  /** Milliseconds since the epoch as the password throttle reads them (tests move it by hand). */
+  clock?: () => number;
+}
+
+export function createServices(handle: DatabaseHandle, config: Config, storage: Storage, options: ServiceOptions = {}): Services {
   const { db } = handle;
   const repos = {
     users: new UsersRepository(db),
@@ -65,7 +70,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
   });
-  const throttle = new LoginThrottle(new LoginThrottleRepository(db), config.loginThrottle);
+  const throttle = new LoginThrottle(new LoginThrottleRepository(db, options.clock), config.loginThrottle, options.clock);
   return {
     handle,
     repos,

@@ -23,7 +23,7 @@ export interface TestServer {
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: { jobs?: boolean } = {},
+  opts: { jobs?: boolean; clock?: () => number } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({
@@ -35,7 +35,7 @@ export async function startTestServer(
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, createStorage(config));
+  const services = createServices(handle, config, createStorage(config), { clock: opts.clock });
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {

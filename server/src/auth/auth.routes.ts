@@ -1,32 +1,75 @@
 import type { FastifyInstance } from 'fastify';
-import { ZLoginRequest, ZPasswordResetRequest } from '@portal/contract';
-import { parse } from '../http/validate.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listResponse, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
+import { z } from 'zod';
+import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from './request-auth.js';
 import { presentUser } from '../users/index.js';
 import type { AuthService } from './auth.service.js';
 
+const THROTTLED = errorResponse('Too many failed attempts; see Retry-After');
+
 export function authRoutes(auth: AuthService) {
-  return (app: FastifyInstance) => {
-    app.post('/login', { config: { public: true } }, async (request) => {
-      const body = parse(ZLoginRequest, request.body);
-      return auth.login(body.username, body.password, request.ip);
-    });
+  return (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.post('/logout', async (request, reply) => {
-      await auth.logout(sessionOf(request).sessionId);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/login',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'Sign in',
+          body: ZLoginRequest,
+          response: {
+            200: ZLoginResponse.describe('A session token and the user'),
+            400: BAD_REQUEST,
+            401: errorResponse('Invalid username or password (the same answer for unknown users)'),
+            429: THROTTLED,
+          },
+        },
+      },
+      async (request) => auth.login(request.body.username, request.body.password, request.ip),
+    );
 
-    app.get('/me', async (request) => {
-      const session = sessionOf(request);
-      const user = await auth.currentUser(session);
-      return { data: [presentUser(user)] };
-    });
+    app.post(
+      '/logout',
+      { schema: { summary: 'Revoke this session', response: { 204: z.undefined().describe('Signed out') } } },
+      async (request, reply) => {
+        await auth.logout(sessionOf(request).sessionId);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/password_reset', async (request) => {
-      const body = parse(ZPasswordResetRequest, request.body);
-      await auth.changePassword(sessionOf(request), body, request.ip);
-      return { data: { message: 'Password changed successfully' } };
-    });
+    app.get(
+      '/me',
+      { schema: { summary: 'The signed-in user', response: { 200: listResponse(ZUser).describe('data[0] is the user') } } },
+      async (request) => {
+        const session = sessionOf(request);
+        const user = await auth.currentUser(session);
+        return { data: [presentUser(user)] };
+      },
+    );
+
+    app.post(
+      '/password_reset',
+      {
+        schema: {
+          summary: 'Change a password (one’s own; a SysAdmin anyone’s, confirming with their own current password)',
+          body: ZPasswordResetRequest,
+          response: {
+            200: ZPasswordResetResponse.describe('Changed; the user’s other sessions are revoked'),
+            400: BAD_REQUEST,
+            403: errorResponse('Not allowed to change this user’s password'),
+            404: NOT_FOUND,
+            422: errorResponse('Wrong current password, a weak new password, or the same password again'),
+            429: THROTTLED,
+          },
+        },
+      },
+      async (request) => {
+        await auth.changePassword(sessionOf(request), request.body, request.ip);
+        return { data: { message: 'Password changed successfully' } };
+      },
+    );
   };
 }

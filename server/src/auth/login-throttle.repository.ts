@@ -5,7 +5,11 @@ const toIso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStr
 const fromIso = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
 export class LoginThrottleRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The throttle's clock: a new counter's window starts at the time its decision reads. */
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Reads the counters of `keys` with their rows locked, lets `decide` answer the counters to
@@ -24,7 +28,7 @@ export class LoginThrottleRepository {
         // on PostgreSQL it answers the latest committed values even after waiting for a lock.
         const row = await trx
           .insertInto('login_throttle')
-          .values({ key, failures: 0, window_started_at: new Date().toISOString(), last_failure_at: null, blocked_until: null })
+          .values({ key, failures: 0, window_started_at: new Date(this.now()).toISOString(), last_failure_at: null, blocked_until: null })
           .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ failures: eb.ref('login_throttle.failures') })))
           .returningAll()
           .executeTakeFirstOrThrow();

@@ -27,6 +27,8 @@ export class LoginThrottle {
   constructor(
     private readonly repo: LoginThrottleRepository,
     private readonly limits: ThrottleLimits,
+    /** The throttle's only clock, so tests can hold time still while a burst is decided. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -41,7 +43,7 @@ export class LoginThrottle {
       (rows) => {
         // The time is read once the rows are locked: an attempt that waited for the lock must not
         // measure its wait from before the attempt it waited for.
-        const now = Date.now();
+        const now = this.now();
         const counters = KINDS.map((kind, i) => current(kind, rows[i], now, this.limits));
         const longest = Math.max(...KINDS.map((kind, i) => waitMs(kind, counters[i]!, now, this.limits)));
         if (longest > 0) return { result: longest };

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { ZEntryKind } from '@portal/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZEntryKind, ZFileContentsResponse } from '@portal/contract';
 import { z } from 'zod';
 import { contentTypeFor } from './content-type.js';
 import { sendDownload } from './download-response.js';
-import { parseId } from '../http/params.js';
+import { zId } from '../http/params.js';
+import { DOWNLOAD_RESPONSES, errorResponse, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
-import { parse } from '../http/validate.js';
 import type { Storage } from '../storage/storage.js';
 import { MAX_PAGE, type ContentsService } from './contents.service.js';
 
@@ -16,28 +17,46 @@ const ZContentsQuery = z.strictObject({
 });
 
 export function contentsRoutes(contents: ContentsService, storage: Storage) {
-  return (app: FastifyInstance) => {
-    app.get('/study-petitions-files/:fileId/contents', async (request) => {
-      const fileId = parseId((request.params as { fileId?: string }).fileId, 'File');
-      const query = parse(ZContentsQuery, request.query);
-      return { data: await contents.contents(sessionOf(request).actor, fileId, query) };
-    });
+  return (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/study-petitions-files/:fileId/contents/:entryId/download', async (request, reply) => {
-      const params = request.params as { fileId?: string; entryId?: string };
-      const { row, storageKey, offset } = await contents.entryForDownload(
-        sessionOf(request).actor,
-        parseId(params.fileId, 'File'),
-        parseId(params.entryId, 'Entry'),
-      );
-      const name = row.path.split('/').pop() ?? 'entry';
-      return sendDownload(reply, {
-        storage,
-        key: storageKey,
-        offset,
-        facts: { size: Number(row.size), sha256: row.sha256!, contentType: row.kind === 'dicom' ? 'application/dicom' : contentTypeFor(name), fileName: name },
-        conditions: request.headers,
-      });
-    });
+    app.get(
+      '/study-petitions-files/:fileId/contents',
+      {
+        schema: {
+          summary: 'What processing found: entries (paginated) and the study → series tree',
+          params: z.object({ fileId: zId('File') }),
+          querystring: ZContentsQuery,
+          response: {
+            200: ZFileContentsResponse.describe('Contents'),
+            400: errorResponse('Bad paging parameters'),
+            404: NOT_FOUND,
+          },
+        },
+      },
+      async (request) => ({ data: await contents.contents(sessionOf(request).actor, request.params.fileId, request.query) }),
+    );
+
+    app.get(
+      '/study-petitions-files/:fileId/contents/:entryId/download',
+      {
+        schema: {
+          summary: 'Download one extracted entry',
+          params: z.object({ fileId: zId('File'), entryId: zId('Entry') }),
+          response: DOWNLOAD_RESPONSES,
+        },
+      },
+      async (request, reply) => {
+        const { row, storageKey, offset } = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId);
+        const name = row.path.split('/').pop() ?? 'entry';
+        return sendDownload(reply, {
+          storage,
+          key: storageKey,
+          offset,
+          facts: { size: Number(row.size), sha256: row.sha256!, contentType: row.kind === 'dicom' ? 'application/dicom' : contentTypeFor(name), fileName: name },
+          conditions: request.headers,
+        });
+      },
+    );
   };
 }

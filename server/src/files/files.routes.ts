@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { idParam, parseId } from '../http/params.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listResponse, ZProjectFile } from '@portal/contract';
+import { z } from 'zod';
+import { zId } from '../http/params.js';
+import { DOWNLOAD_RESPONSES, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
@@ -7,31 +11,85 @@ import { sendDownload } from './download-response.js';
 import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
 
+const FileParams = z.object({ id: zId('File') });
+
+/** The upload's form, read as a stream by multipart-upload.ts (documented, not parsed by Fastify). */
+const UploadForm = z.object({
+  studypetitionid: zId('Project').describe('The project; send it before the file'),
+  file: z.file().describe('The file (a DICOM file or an archive)'),
+});
+
 export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions) {
-  return (app: FastifyInstance) => {
-    app.get('/study-petitions-files', async (request) => {
-      const { study_petition_id: projectId } = request.query as Record<string, unknown>;
-      return { data: await files.list(sessionOf(request).actor, parseId(projectId, 'Project')) };
-    });
+  return (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.post('/upload-study-petitions-files', async (request, reply) => {
-      const { actor } = sessionOf(request);
-      const { upload, projectId } = await receiveMultipartUpload(request, files, actor, uploads);
-      return reply.status(201).send({ data: [await files.commit(actor, upload, projectId)] });
-    });
+    app.get(
+      '/study-petitions-files',
+      {
+        schema: {
+          summary: 'Files of a project, with processing status and summary',
+          querystring: z.object({ study_petition_id: zId('Project') }),
+          response: { 200: listResponse(ZProjectFile).describe('Files'), 404: NOT_FOUND },
+        },
+      },
+      async (request) => ({ data: await files.list(sessionOf(request).actor, request.query.study_petition_id) }),
+    );
 
-    app.get('/download-study-petitions-files/:id', async (request, reply) => {
-      const row = await files.require(sessionOf(request).actor, idParam(request.params, 'File'), 'download');
-      return sendDownload(reply, {
-        storage,
-        key: row.storage_key,
-        facts: { size: Number(row.filesize), sha256: row.sha256, contentType: contentTypeFor(row.file), fileName: row.file },
-        conditions: request.headers,
-      });
-    });
+    app.post(
+      '/upload-study-petitions-files',
+      {
+        config: { multipartForm: UploadForm },
+        schema: {
+          summary: 'Upload one file (multipart fields `studypetitionid`, then `file`), streamed to storage',
+          response: {
+            201: listResponse(ZProjectFile).describe('Stored; processing is queued'),
+            400: errorResponse('A missing field, the file before studypetitionid, or the upload was interrupted'),
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            408: errorResponse('No data arrived for UPLOAD_IDLE_TIMEOUT_SECONDS'),
+            413: errorResponse('Over MAX_UPLOAD_BYTES'),
+            415: errorResponse('Not an accepted kind, or content that contradicts the extension'),
+            422: errorResponse('File name over 255 characters'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { actor } = sessionOf(request);
+        const { upload, projectId } = await receiveMultipartUpload(request, files, actor, uploads);
+        return reply.status(201).send({ data: [await files.commit(actor, upload, projectId)] });
+      },
+    );
 
-    app.put('/study-petitions-files-delete/:id', async (request) => {
-      return { data: [await files.remove(sessionOf(request).actor, idParam(request.params, 'File'))] };
-    });
+    app.get(
+      '/download-study-petitions-files/:id',
+      {
+        schema: {
+          summary: 'Download the file as uploaded (single byte ranges, ETag)',
+          params: FileParams,
+          response: DOWNLOAD_RESPONSES,
+        },
+      },
+      async (request, reply) => {
+        const row = await files.require(sessionOf(request).actor, request.params.id, 'download');
+        return sendDownload(reply, {
+          storage,
+          key: row.storage_key,
+          facts: { size: Number(row.filesize), sha256: row.sha256, contentType: contentTypeFor(row.file), fileName: row.file },
+          conditions: request.headers,
+        });
+      },
+    );
+
+    app.put(
+      '/study-petitions-files-delete/:id',
+      {
+        schema: {
+          summary: 'Soft-delete a file (cancels its processing)',
+          params: FileParams,
+          response: { 200: listResponse(ZProjectFile).describe('Deleted'), 403: FORBIDDEN, 404: NOT_FOUND },
+        },
+      },
+      async (request) => ({ data: [await files.remove(sessionOf(request).actor, request.params.id)] }),
+    );
   };
 }

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
+import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
 
 export interface TusRoutesOptions {
   /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
@@ -104,8 +105,8 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       return reply.send();
     };
 
-    app.post('/uploads', handle);
-    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', handler: handle });
+    app.post('/uploads', { schema: TUS_CREATE_SCHEMA }, handle);
+    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', schema: TUS_UPLOAD_SCHEMA, handler: handle });
   };
 }
 

@@ -1,22 +1,47 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ping, type Db } from '../db/database.js';
+import { errorResponse } from '../http/responses.js';
 import { openApiDocument } from '../openapi/openapi.js';
 
 export function healthRoutes(db: Db) {
-  return (app: FastifyInstance) => {
-    app.get('/health', { config: { public: true } }, () => ({ status: 'ok' }));
+  return (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    const document = openApiDocument();
-    app.get('/openapi.json', { config: { public: true } }, () => document);
+    app.get(
+      '/health',
+      { config: { public: true }, schema: { summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }).describe('Up') } } },
+      () => ({ status: 'ok' as const }),
+    );
 
-    app.get('/ready', { config: { public: true } }, async (request, reply) => {
-      try {
-        await ping(db);
-        return { status: 'ready' };
-      } catch (err) {
-        request.log.warn({ err }, 'readiness check failed: database unreachable');
-        return reply.status(503).send({ message: 'Database unreachable' });
-      }
-    });
+    app.get(
+      '/openapi.json',
+      {
+        config: { public: true },
+        schema: { summary: 'This document', response: { 200: z.looseObject({ openapi: z.string() }).describe('OpenAPI 3.0') } },
+      },
+      () => openApiDocument(fastify),
+    );
+
+    app.get(
+      '/ready',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'Readiness: the database answers',
+          response: { 200: z.object({ status: z.literal('ready') }).describe('Ready'), 503: errorResponse('Database unreachable') },
+        },
+      },
+      async (request, reply) => {
+        try {
+          await ping(db);
+          return { status: 'ready' as const };
+        } catch (err) {
+          request.log.warn({ err }, 'readiness check failed: database unreachable');
+          return reply.status(503).send({ message: 'Database unreachable' });
+        }
+      },
+    );
   };
 }

@@ -1,16 +1,168 @@
-import { describe, expect, it } from 'vitest';
-import { openApiDocument } from './openapi.js';
+// The served document against the app itself: the routes Fastify actually registered (read from
+// its own route table, not from the document generator) must all be described, with their path and
+// query parameters, and every JSON answer and body must be the contract's schema, so neither the
+// routes nor the contract can move without the document following.
+import {
+  listResponse,
+  ZCompany,
+  ZCreateProject,
+  ZErrorBody,
+  ZFileContentsResponse,
+  ZLoginRequest,
+  ZLoginResponse,
+  ZPasswordResetRequest,
+  ZPasswordResetResponse,
+  ZProject,
+  ZProjectFile,
+  ZUpdateProject,
+  ZUser,
+} from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z, type ZodType } from 'zod';
+import { dialects } from '../../test/databases.js';
+import { call } from '../../test/http.js';
+import { startTestServer, type TestServer } from '../../test/server.js';
 
-describe('the OpenAPI description', () => {
-  it('describes every call of spec §7 and the additions, with schemas from the contract', () => {
-    const doc = openApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
-    for (const path of ['/login', '/company/{id}', '/password_reset', '/study-petitions', '/study-petitions/{id}', '/study-petitions-delete/{id}', '/study-petitions-files', '/upload-study-petitions-files', '/download-study-petitions-files/{id}', '/study-petitions-files-delete/{id}', '/logout', '/me', '/study-petitions-files/{fileId}/contents']) {
-      expect(doc.paths[path], path).toBeDefined();
+interface Operation {
+  parameters?: { in: string; name: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: object }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: object }> }>;
+  security?: unknown[];
+}
+interface Document {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/** The 2xx answer of every route that answers JSON, as the contract defines it. */
+const ANSWERS: Record<string, ZodType> = {
+  'POST /login': ZLoginResponse,
+  'GET /me': listResponse(ZUser),
+  'POST /password_reset': ZPasswordResetResponse,
+  'GET /company/{id}': listResponse(ZCompany),
+  'GET /study-petitions': listResponse(ZProject),
+  'POST /study-petitions': listResponse(ZProject),
+  'GET /study-petitions/{id}': listResponse(ZProject),
+  'PUT /study-petitions/{id}': listResponse(ZProject),
+  'PUT /study-petitions-delete/{id}': listResponse(ZProject),
+  'GET /study-petitions-files': listResponse(ZProjectFile),
+  'POST /upload-study-petitions-files': listResponse(ZProjectFile),
+  'PUT /study-petitions-files-delete/{id}': listResponse(ZProjectFile),
+  'GET /study-petitions-files/{fileId}/contents': ZFileContentsResponse,
+};
+
+/** The JSON bodies routes read, as the contract defines them. */
+const BODIES: Record<string, ZodType> = {
+  'POST /login': ZLoginRequest,
+  'POST /password_reset': ZPasswordResetRequest,
+  'POST /study-petitions': ZCreateProject,
+  'PUT /study-petitions/{id}': ZUpdateProject,
+};
+
+/** The query parameters routes read. */
+const QUERIES: Record<string, string[]> = {
+  'GET /study-petitions': ['company_id'],
+  'GET /study-petitions-files': ['study_petition_id'],
+  'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind'],
+};
+
+const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json'];
+
+const jsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io });
+/** The document repeats a schema's description at its root; the shape is the rest. */
+const shape = (schema: object) => Object.fromEntries(Object.entries(schema).filter(([key]) => key !== 'description'));
+
+/**
+ * Every method and path Fastify registered, from its own route table (printRoutes draws it as a
+ * tree whose children extend their parent's path, four columns per level). A HEAD beside a GET is
+ * its automatic twin; a HEAD of its own (tus's) is a route.
+ */
+function registeredRoutes(server: TestServer): string[] {
+  const routes: string[] = [];
+  const parents: string[] = [];
+  for (const line of server.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│├└─\s]*)(\S+)(?: \(([A-Z, ]+)\))?$/u.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4 - 1;
+    const path = (parents[depth - 1] ?? '') + match[2]!;
+    parents[depth] = path;
+    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) routes.push(`${method} ${path}`);
+  }
+  return routes.filter((route) => !route.startsWith('HEAD ') || !routes.includes(route.replace(/^HEAD/, 'GET')));
+}
+
+describe.each(dialects())('the OpenAPI document on %s', (dialect) => {
+  let server: TestServer;
+  let doc: Document;
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const));
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const answer = await call<Document>(`${server.api}/openapi.json`);
+    expect(answer.status).toBe(200);
+    doc = answer.body;
+  });
+  afterAll(() => server.close());
+
+  it('is served without a session, as OpenAPI 3.0 relative to /api/v1', () => {
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+  });
+
+  it('describes every registered API route and nothing else, with its path and query parameters', () => {
+    const api = registeredRoutes(server)
+      .filter((route) => route.split(' ')[1]!.startsWith('/api/v1/'))
+      .map((route) => route.replace(' /api/v1', ' ').replace(/:(\w+)/g, '{$1}'));
+    expect(api.length).toBeGreaterThanOrEqual(17);
+    expect(operations().map(([route]) => route).sort()).toEqual([...api].sort());
+
+    for (const [route, op] of operations()) {
+      const params = (where: string) => (op.parameters ?? []).filter((p) => p.in === where);
+      const inPath = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(params('path').map((p) => [p.name, p.required]), route).toEqual(inPath.map((name) => [name, true]));
+      expect(params('query').map((p) => p.name).sort(), route).toEqual([...(QUERIES[route] ?? [])].sort());
     }
-    const login = JSON.stringify(doc.paths['/login']!.post!.responses['200']!.content!['application/json']!.schema);
-    expect(login).toContain('company_id');
-    const file = JSON.stringify(doc.paths['/study-petitions-files']!.get!.responses['200']);
-    expect(file).toContain('sha256');
-    expect(file).toContain('processing');
+  });
+
+  it('documents each JSON answer and body as the contract’s schema, and every error as {message}', () => {
+    const answered = new Set<string>();
+    for (const [route, op] of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const json = response.content?.['application/json']?.schema;
+        if (!json) continue;
+        if (status.startsWith('2') && ANSWERS[route]) {
+          answered.add(route);
+          expect(shape(json), `${route} ${status}`).toEqual(shape(jsonSchema(ANSWERS[route], 'output')));
+        } else if (!PUBLIC.includes(route) || status !== '200') {
+          expect(json, `${route} ${status}`).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
+        }
+      }
+      const body = op.requestBody?.content['application/json']?.schema;
+      expect(body && shape(body), `${route} body`).toEqual(BODIES[route] && shape(jsonSchema(BODIES[route], 'input')));
+    }
+    expect([...answered].sort()).toEqual(Object.keys(ANSWERS).sort());
+    expect(jsonSchema(ZErrorBody, 'output')).toMatchObject({ required: ['message'] });
+  });
+
+  it('asks for the bearer token, and documents its 401, on every route but the public ones', () => {
+    for (const [route, op] of operations()) {
+      if (PUBLIC.includes(route)) {
+        expect(op.security, route).toBeUndefined();
+        expect(op.responses['401']?.description ?? '', route).not.toMatch(/session/);
+      } else {
+        expect(op.security, route).toEqual([{ bearer: [] }]);
+        expect(op.responses['401']?.description, route).toMatch(/session/);
+      }
+    }
+  });
+
+  it('documents the upload as a multipart form with the project before the file', () => {
+    const upload = doc.paths['/upload-study-petitions-files']!.post!;
+    const form = upload.requestBody!.content['multipart/form-data']!.schema as { properties: Record<string, object>; required: string[] };
+    expect(Object.keys(form.properties)).toEqual(['studypetitionid', 'file']);
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.required).toEqual(['studypetitionid', 'file']);
   });
 });

@@ -1,36 +1,92 @@
 import type { FastifyInstance } from 'fastify';
-import { ZCreateProject, ZUpdateProject } from '@portal/contract';
-import { idParam, parseId } from '../http/params.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { listResponse, ZCreateProject, ZProject, ZUpdateProject } from '@portal/contract';
+import { z } from 'zod';
+import { zId } from '../http/params.js';
+import { BAD_REQUEST, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
-import { parse } from '../http/validate.js';
 import type { ProjectsService } from './projects.service.js';
 
+const ProjectParams = z.object({ id: zId('Project') });
+const NAME_REFUSED = errorResponse('Name missing or too long');
+
 export function projectsRoutes(projects: ProjectsService) {
-  return (app: FastifyInstance) => {
-    app.get('/study-petitions', async (request) => {
-      const { company_id: companyId } = request.query as Record<string, unknown>;
-      const filter = companyId === undefined ? undefined : parseId(companyId, 'Company');
-      return { data: await projects.list(sessionOf(request).actor, filter) };
-    });
+  return (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/study-petitions/:id', async (request) => {
-      return { data: [await projects.get(sessionOf(request).actor, idParam(request.params, 'Project'))] };
-    });
+    app.get(
+      '/study-petitions',
+      {
+        schema: {
+          summary: 'Projects: the own company’s, or all for SysUser/SysAdmin',
+          querystring: z.object({ company_id: zId('Company').optional() }),
+          response: { 200: listResponse(ZProject).describe('Projects, newest first'), 404: NOT_FOUND },
+        },
+      },
+      async (request) => ({ data: await projects.list(sessionOf(request).actor, request.query.company_id) }),
+    );
 
-    app.post('/study-petitions', async (request, reply) => {
-      const body = parse(ZCreateProject, request.body);
-      const project = await projects.create(sessionOf(request).actor, body);
-      return reply.status(201).send({ data: [project] });
-    });
+    app.get(
+      '/study-petitions/:id',
+      {
+        schema: {
+          summary: 'A project',
+          params: ProjectParams,
+          response: { 200: listResponse(ZProject).describe('data[0] is the project'), 404: NOT_FOUND },
+        },
+      },
+      async (request) => ({ data: [await projects.get(sessionOf(request).actor, request.params.id)] }),
+    );
 
-    app.put('/study-petitions/:id', async (request) => {
-      const id = idParam(request.params, 'Project');
-      const body = parse(ZUpdateProject, request.body);
-      return { data: [await projects.update(sessionOf(request).actor, id, body)] };
-    });
+    app.post(
+      '/study-petitions',
+      {
+        schema: {
+          summary: 'Create a project',
+          body: ZCreateProject,
+          response: {
+            201: listResponse(ZProject).describe('Created'),
+            400: BAD_REQUEST,
+            403: FORBIDDEN,
+            422: NAME_REFUSED,
+          },
+        },
+      },
+      async (request, reply) => {
+        const project = await projects.create(sessionOf(request).actor, request.body);
+        return reply.status(201).send({ data: [project] });
+      },
+    );
 
-    app.put('/study-petitions-delete/:id', async (request) => {
-      return { data: [await projects.remove(sessionOf(request).actor, idParam(request.params, 'Project'))] };
-    });
+    app.put(
+      '/study-petitions/:id',
+      {
+        schema: {
+          summary: 'Rename a project (the client sends the project back; only its name changes)',
+          params: ProjectParams,
+          body: ZUpdateProject,
+          response: {
+            200: listResponse(ZProject).describe('Renamed'),
+            400: BAD_REQUEST,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            422: NAME_REFUSED,
+          },
+        },
+      },
+      async (request) => ({ data: [await projects.update(sessionOf(request).actor, request.params.id, request.body)] }),
+    );
+
+    app.put(
+      '/study-petitions-delete/:id',
+      {
+        schema: {
+          summary: 'Soft-delete a project',
+          params: ProjectParams,
+          response: { 200: listResponse(ZProject).describe('Deleted'), 403: FORBIDDEN, 404: NOT_FOUND },
+        },
+      },
+      async (request) => ({ data: [await projects.remove(sessionOf(request).actor, request.params.id)] }),
+    );
   };
 }

@@ -10,6 +10,7 @@ import * as m004 from './migrations/004-entry-offsets.js';
 import * as m005 from './migrations/005-job-payloads.js';
 import * as m006 from './migrations/006-throttle.js';
 import * as m007 from './migrations/007-tus-uploads.js';
+import * as m008 from './migrations/008-deliveries.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -25,6 +26,7 @@ const steps: Record<string, Step> = {
   '005-job-payloads': m005,
   '006-throttle': m006,
   '007-tus-uploads': m007,
+  '008-deliveries': m008,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

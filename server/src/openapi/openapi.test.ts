@@ -5,7 +5,9 @@
 import {
   listResponse,
   ZCompany,
+  ZCreateDelivery,
   ZCreateProject,
+  ZDelivery,
   ZErrorBody,
   ZFileContentsResponse,
   ZLoginRequest,
@@ -50,6 +52,9 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /upload-study-petitions-files': listResponse(ZProjectFile),
   'PUT /study-petitions-files-delete/{id}': listResponse(ZProjectFile),
   'GET /study-petitions-files/{fileId}/contents': ZFileContentsResponse,
+  'POST /deliveries': listResponse(ZDelivery),
+  'GET /deliveries/{id}': listResponse(ZDelivery),
+  'POST /deliveries/{id}/complete': listResponse(ZDelivery),
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -58,6 +63,7 @@ const BODIES: Record<string, ZodType> = {
   'POST /password_reset': ZPasswordResetRequest,
   'POST /study-petitions': ZCreateProject,
   'PUT /study-petitions/{id}': ZUpdateProject,
+  'POST /deliveries': ZCreateDelivery,
 };
 
 /** The query parameters routes read. */

@@ -96,7 +96,7 @@ export class DeliveriesService {
    * storage as it is (any content: a folder holds what it holds; processing says what each file is)
    * and recorded at its path, unless the delivery was completed or removed meanwhile.
    */
-  async addFile(actor: Actor, input: { deliveryId: number; relativePath: string; path: string; size: number }): Promise<void> {
+  async addFile(actor: Actor, input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
     const delivery = await this.#require(actor, input.deliveryId);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     await this.projects.require(actor, delivery.project_id, 'create');
@@ -104,7 +104,9 @@ export class DeliveriesService {
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
     try {
-      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes });
+      // The SHA-256 taken while the bytes arrived, when tus had one for exactly them; else computed here.
+      const sha256 = input.sha256 !== undefined ? { sha256: input.sha256 } : {};
+      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, ...sha256 });
       if (stored.size !== input.size) throw unprocessable('The file ended with a different size than announced; send it again');
       added = await this.deliveries.addMember(
         { delivery_id: delivery.id, company_id: delivery.company_id, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },

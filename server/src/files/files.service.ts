@@ -84,10 +84,21 @@ export class FilesService {
   /**
    * The same as `receive` for bytes that already arrived in a local file (a finished resumable
    * upload): the same checks, then the file is moved into storage. On success `path` is gone.
+   * `sha256`, when the caller computed it over the bytes as they arrived, spares reading them again.
    */
-  receiveLocalFile(actor: Actor, input: { fileName: string; path: string; projectId: number }): Promise<ReceivedUpload> {
+  receiveLocalFile(
+    actor: Actor,
+    input: { fileName: string; path: string; projectId: number; sha256?: string },
+  ): Promise<ReceivedUpload> {
     return this.#receive(actor, input.fileName, input.projectId, (key, checkHead) =>
-      storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, checkHead }),
+      storeLocalFile({
+        path: input.path,
+        storage: this.storage,
+        key,
+        maxBytes: this.options.maxUploadBytes,
+        checkHead,
+        ...(input.sha256 !== undefined ? { sha256: input.sha256 } : {}),
+      }),
     );
   }
 

@@ -3,7 +3,7 @@
 // client could abuse is decided here, before it: creation is refused before a byte is stored, an
 // upload is visible to its creator only, and a finished upload becomes a file through exactly the
 // checks and the commit of the multipart call (FilesService.receiveLocalFile and commit).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,6 +38,20 @@ const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 const NOT_FOUND = 'Upload not found';
 
+/** The SHA-256 of an upload's bytes so far, taken as they arrived in this process. */
+interface RunningDigest {
+  offset: number;
+  hash: Hash;
+  /** A request is feeding it; a second one at the same time gives the digest up. */
+  busy: boolean;
+}
+
+/** What a request that brings bytes feeds: every byte it hands to tus, in order. */
+export interface DigestTap {
+  update(chunk: Buffer): void;
+  readonly bytes: number;
+}
+
 export interface CreationHeaders {
   uploadLength: string | undefined;
   deferLength: string | undefined;
@@ -47,6 +61,11 @@ export interface CreationHeaders {
 
 export class TusUploadsService {
   readonly store: FileStore;
+  // Hashing the bytes as they arrive spares reading a whole upload again after its last byte.
+  // Anything unusual (a restart, a refused or broken request, two requests at once) drops the
+  // digest, and the finish then reads the file to hash it, so a digest is only ever used when it
+  // covers exactly the bytes on disk.
+  readonly #digests = new Map<string, RunningDigest>();
 
   constructor(
     private readonly uploads: TusUploadsRepository,
@@ -145,8 +164,46 @@ export class TusUploadsService {
     return offset === size ? this.#finish(actor, row) : undefined;
   }
 
+  /** For a request about to hand tus bytes starting at `offset`: what it must feed, if the digest can continue. */
+  beginDigest(id: string, offset: number): DigestTap | undefined {
+    let digest = this.#digests.get(id);
+    if (!digest && offset === 0) {
+      digest = { offset: 0, hash: createHash('sha256'), busy: false };
+      this.#digests.set(id, digest);
+    }
+    if (!digest || digest.busy || digest.offset !== offset) {
+      this.#digests.delete(id);
+      return undefined;
+    }
+    digest.busy = true;
+    const running = digest;
+    let bytes = 0;
+    return {
+      update(chunk) {
+        bytes += chunk.length;
+        running.hash.update(chunk);
+      },
+      get bytes() {
+        return bytes;
+      },
+    };
+  }
+
+  /** After tus answered: the digest goes on only if tus stored exactly the bytes it was fed. */
+  endDigest(id: string, tap: DigestTap, storedOffset: number | undefined): void {
+    const digest = this.#digests.get(id);
+    if (!digest) return;
+    if (storedOffset !== undefined && digest.offset + tap.bytes === storedOffset) {
+      digest.offset = storedOffset;
+      digest.busy = false;
+    } else {
+      this.#digests.delete(id);
+    }
+  }
+
   /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
   async remove(id: string): Promise<void> {
+    this.#digests.delete(id);
     await rm(this.#dataPath(id), { force: true });
     await rm(`${this.#dataPath(id)}.json`, { force: true });
     await this.uploads.remove(id);
@@ -185,8 +242,11 @@ export class TusUploadsService {
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
     // One request finishes an upload: a repeated final request finds it claimed (404).
     if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    const digest = this.#digests.get(row.id);
+    const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
+    this.#digests.delete(row.id);
     if (row.delivery_id !== null && row.relative_path !== null) {
-      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size) };
+      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size), sha256 };
       await this.deliveries.addFile(actor, file).finally(() => this.remove(row.id));
       return undefined;
     }
@@ -195,6 +255,7 @@ export class TusUploadsService {
         fileName: row.file_name,
         path: this.#dataPath(row.id),
         projectId: row.project_id,
+        ...(sha256 !== undefined ? { sha256 } : {}),
       });
       if (received.size !== Number(row.size)) {
         await this.files.discard(received);

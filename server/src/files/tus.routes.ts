@@ -4,12 +4,12 @@
 // and gives its answer back through Fastify, so errors are `{message}` like every other answer and
 // a finished upload is committed before the final answer leaves.
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import type { TusUploadsService } from './tus-uploads.service.js';
+import type { DigestTap, TusUploadsService } from './tus-uploads.service.js';
 import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
 
 export interface TusRoutesOptions {
@@ -58,7 +58,11 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           : undefined;
       const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
 
-      const body = request.headers['content-type'] === TUS_CONTENT_TYPE ? watchBody(request.raw, opts.idleTimeoutMs) : undefined;
+      const uploadId = row?.id ?? createdId;
+      const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
+      const startOffset = request.method === 'PATCH' ? Number(header(request, 'upload-offset')) : 0;
+      const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset) : undefined;
+      const body = bringsBytes ? watchBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),
@@ -69,10 +73,15 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       try {
         response = await tus.handleWeb(tusRequest);
       } catch (err) {
+        if (tap && uploadId !== undefined) uploads.endDigest(uploadId, tap, undefined);
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         throw err;
       } finally {
         body?.release(request.server.server.timeout);
+      }
+      if (tap && uploadId !== undefined) {
+        const stored = response.status < 400 ? response.headers.get('upload-offset') : null;
+        uploads.endDigest(uploadId, tap, stored === null ? undefined : Number(stored));
       }
       const text = await response.text();
       if (response.status >= 400) {
@@ -124,10 +133,18 @@ function headersOf(raw: IncomingMessage): Headers {
 /**
  * The request body for tus, watched for stalls: a body that sends nothing for the idle timeout is
  * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
- * away fails the body, which tus also survives, keeping what it wrote.
+ * away fails the body, which tus also survives, keeping what it wrote. Every byte is fed to `tap`
+ * (the upload's running SHA-256) on its way.
  */
-function watchBody(raw: IncomingMessage, idleTimeoutMs: number) {
-  const body = new PassThrough();
+function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap | undefined) {
+  const body = tap
+    ? new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          tap.update(chunk);
+          done(null, chunk);
+        },
+      })
+    : new PassThrough();
   let stalled = false;
   const onIdle = () => {
     stalled = true;

@@ -3,6 +3,7 @@
 // than a 4 KiB one. Backpressure from the disk reaches the client through pipeline().
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
@@ -91,6 +92,11 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
 export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
   /** A file already written in full on this machine (a finished tus upload); it is moved, not copied. */
   path: string;
+  /**
+   * The file's SHA-256 when it was already computed over exactly these bytes as they arrived: the
+   * file is then not read again, only its size and first bytes are checked.
+   */
+  sha256?: string;
 }
 
 /**
@@ -100,11 +106,29 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
  * where it was and nothing is stored.
  */
 export async function storeLocalFile(input: StoreLocalFileInput): Promise<StoredUpload> {
+  if (input.sha256 !== undefined) return storeMeasuredFile(input, input.sha256);
   const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
   const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
   return { key: input.key, size, sha256: meter.sha256(), head: meter.head() };
+}
+
+async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
+  const file = await open(input.path, 'r');
+  let head: Buffer;
+  try {
+    const { size } = await file.stat();
+    if (size > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
+    const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+  input.checkHead?.(head);
+  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  return { key: input.key, size, sha256, head };
 }
 
 class UploadMeter extends Transform {

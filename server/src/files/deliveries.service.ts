@@ -79,10 +79,17 @@ export class DeliveriesService {
     const delivery = await this.#require(actor, id);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     const relativePath = checkRelativePath(rawPath);
-    if (await this.deliveries.pathTaken(delivery.id, relativePath)) {
-      throw unprocessable(`The delivery already has a file at "${relativePath}" (or a folder or file in its way); each file of a folder needs its own path`);
-    }
+    if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);
     return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath };
+  }
+
+  /**
+   * Recording an upload failed: when two uploads asked for the same path at once, the database's
+   * unique index refused the second, which is then told so (422) like any taken path.
+   */
+  async explainRecordingFailure(deliveryId: number, relativePath: string, err: unknown): Promise<never> {
+    if (await this.deliveries.pathTaken(deliveryId, relativePath)) throw pathTaken(relativePath);
+    throw err;
   }
 
   /** A resumable upload of the delivery may go on only while it is open. */
@@ -180,6 +187,10 @@ export class DeliveriesService {
   #expiry(): Date {
     return new Date(Date.now() + this.options.expiryMs);
   }
+}
+
+function pathTaken(relativePath: string) {
+  return unprocessable(`The delivery already has a file at "${relativePath}" (or a folder or file in its way); each file of a folder needs its own path`);
 }
 
 /** The path of a file inside its folder, by the rules for archive entry names; 422 naming the problem. */

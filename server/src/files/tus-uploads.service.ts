@@ -107,7 +107,7 @@ export class TusUploadsService {
       );
     }
     const id = randomBytes(16).toString('hex');
-    await this.uploads.create(
+    const recorded = this.uploads.create(
       {
         id,
         user_id: actor.userId,
@@ -120,6 +120,7 @@ export class TusUploadsService {
       },
       new Date(Date.now() + this.options.expiryMs),
     );
+    await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
     return id;
   }
 

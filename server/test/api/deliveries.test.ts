@@ -32,6 +32,8 @@ function cdExport(scratch: string): Record<string, Buffer> {
     'DICOM/ST2/SE1/IM1': dicomFixture('s10_MR_small_implicit.dcm'),
     'README.TXT': README,
     'EXTRA/series.zip': zip,
+    // Damaged: a zip's first bytes, then nothing a zip reader can use.
+    'EXTRA/BROKEN.zip': Buffer.concat([zip.subarray(0, 30), Buffer.alloc(2000, 0x5a)]),
   };
 }
 
@@ -130,6 +132,11 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
       expect(answer.status, String(relativePath)).toBe(422);
       expect(answer.body.message, String(relativePath)).toMatch(message);
     }
+    // Two uploads asking for the same path at once: one is accepted, the other told the path is taken.
+    const race = await Promise.all([deliveries.send(token, id, 'RACE/IM1', data, 100), deliveries.send(token, id, 'RACE/IM1', data, 100)]);
+    expect(race.map((r) => r.status).sort()).toEqual([201, 422]);
+    const raced = race.find((r) => r.status === 201)!;
+    expect((await deleteUpload(uploadUrl(server.api, raced), token)).status).toBe(204);
     // A path still arriving is taken too.
     const arriving = await deliveries.send(token, id, 'DICOM/IM2', data, 1000);
     expect(arriving.status).toBe(201);
@@ -188,20 +195,32 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
       kind: 'folder',
       filesize: total,
       studypetitionid: p.id,
-      processing: { status: 'ready', error: null, summary: { studies: 2, series: 2, instances: 6, other: 2, skipped: 0 } },
+      processing: { status: 'ready', error: null, summary: { studies: 2, series: 2, instances: 6, other: 2, skipped: 1 } },
     });
 
     const contents = (await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=500`, { token })).body.data;
     expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual(
-      ['DICOMDIR', 'DICOM/ST1/SE1/IM1', 'DICOM/ST1/SE1/IM2', 'DICOM/ST1/SE1/IM3', 'DICOM/ST2/SE1/IM1', 'EXTRA/series.zip/IM6', 'EXTRA/series.zip/IM7', 'README.TXT'].sort(),
+      [
+        'DICOMDIR',
+        'DICOM/ST1/SE1/IM1',
+        'DICOM/ST1/SE1/IM2',
+        'DICOM/ST1/SE1/IM3',
+        'DICOM/ST2/SE1/IM1',
+        'EXTRA/BROKEN.zip',
+        'EXTRA/series.zip/IM6',
+        'EXTRA/series.zip/IM7',
+        'README.TXT',
+      ].sort(),
     );
     const byPath = new Map(contents.entries.map((e: { path: string }) => [e.path, e]));
     expect(byPath.get('DICOM/ST1/SE1/IM1')).toMatchObject({ kind: 'dicom', sha256: sha256(folder['DICOM/ST1/SE1/IM1']!), size: folder['DICOM/ST1/SE1/IM1']!.length });
     expect(byPath.get('README.TXT')).toMatchObject({ kind: 'other' });
+    // A damaged archive in the folder is one skipped entry with the reason in words; the rest is ready.
+    expect(byPath.get('EXTRA/BROKEN.zip')).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/damaged or incomplete/) });
     const tree = contents.studies.map((s: { series: { modality: string; instances: number }[] }) => s.series.map((x) => [x.modality, x.instances])).flat();
     expect(tree.sort()).toEqual([['CT', 5], ['MR', 1]]);
     // Each entry downloads as what was sent (one read in place from the zip in the folder).
-    for (const entry of contents.entries as { id: number; path: string; sha256: string }[]) {
+    for (const entry of (contents.entries as { id: number; path: string; sha256: string | null }[]).filter((e) => e.sha256 !== null)) {
       const response = await fetch(`${server.api}/study-petitions-files/${fileId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status, entry.path).toBe(200);
       expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(entry.sha256);

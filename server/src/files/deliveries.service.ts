@@ -7,6 +7,7 @@ import type { TCreateDelivery, TDelivery } from '@portal/contract';
 import { companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, ProjectFileRow } from '../db/schema.js';
 import { conflict, notFound, unprocessable } from '../errors/app-error.js';
+import { parseId } from '../http/params.js';
 import { normalizeEntryPath } from '../ingest/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
@@ -74,9 +75,7 @@ export class DeliveriesService {
    * must be safe and free (422). Answers the project the file goes to and its normalised path.
    */
   async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; projectId: number; relativePath: string }> {
-    const id = /^[1-9][0-9]{0,9}$/.test(deliveryRef.trim()) ? Number(deliveryRef.trim()) : NaN;
-    if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw notFound(NOT_FOUND);
-    const delivery = await this.#require(actor, id);
+    const delivery = await this.#require(actor, parseId(deliveryRef.trim(), 'Delivery'));
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     const relativePath = checkRelativePath(rawPath);
     if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);

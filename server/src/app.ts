@@ -13,6 +13,7 @@ import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './files/tus.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
+import { deliveriesRoutes } from './files/deliveries.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
@@ -97,7 +98,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(authRoutes(services.auth));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
-      await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
+      await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }, services.deliveries));
+      await api.register(deliveriesRoutes(services.deliveries));
       await api.register(contentsRoutes(services.contents, services.storage));
       await api.register(
         tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),

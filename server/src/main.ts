@@ -31,6 +31,8 @@ const swept = await sweepUploads(services.storage, services.repos.pendingUploads
 });
 if (swept.temporaries + swept.abandoned > 0) app.log.info(swept, 'removed leftovers of interrupted uploads');
 const expired = await services.tusUploads.sweep({ startup: handle.dialect === 'sqlite' });
+const expiredDeliveries = await services.deliveries.sweepExpired((id) => services.tusUploads.remove(id));
+if (expiredDeliveries > 0) app.log.info({ removed: expiredDeliveries }, 'removed expired open deliveries');
 if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
@@ -39,6 +41,10 @@ const sweeper = setInterval(() => {
   services.tusUploads.sweep({ startup: false }).then(
     (removed) => removed > 0 && app.log.info({ removed }, 'removed expired resumable uploads'),
     (err: unknown) => app.log.error({ err }, 'sweeping expired resumable uploads failed'),
+  );
+  services.deliveries.sweepExpired((id) => services.tusUploads.remove(id)).then(
+    (removed) => removed > 0 && app.log.info({ removed }, 'removed expired open deliveries'),
+    (err: unknown) => app.log.error({ err }, 'sweeping expired open deliveries failed'),
   );
 }, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();

@@ -22,6 +22,9 @@ import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
 import { processUploadJob } from './files/process-upload.job.js';
+import { processDeliveryJob } from './files/process-delivery.job.js';
+import { DeliveriesRepository } from './files/deliveries.repository.js';
+import { DeliveriesService } from './files/deliveries.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
@@ -38,6 +41,7 @@ export interface Services {
     tusUploads: TusUploadsRepository;
     entries: EntriesRepository;
     jobs: JobsRepository;
+    deliveries: DeliveriesRepository;
   };
   storage: Storage;
   auth: AuthService;
@@ -48,6 +52,8 @@ export interface Services {
   tusUploads: TusUploadsService;
   contents: ContentsService;
   studies: StudiesService;
+  /** Folders sent as one unit. */
+  deliveries: DeliveriesService;
 }
 
 export interface ServiceOptions {
@@ -67,11 +73,17 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     tusUploads: new TusUploadsRepository(db),
     entries: new EntriesRepository(db),
     jobs: new JobsRepository(db, handle.dialect),
+    deliveries: new DeliveriesRepository(db),
   };
   const projects = new ProjectsService(repos.projects);
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
+  });
+  const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, files, storage, {
+    maxUploadBytes: config.maxUploadBytes,
+    uploadLeaseMs: config.uploadLeaseMs,
+    expiryMs: config.resumable.expiryMs,
   });
   const throttle = new LoginThrottle(new LoginThrottleRepository(db, options.clock), config.loginThrottle, options.clock);
   return {
@@ -90,9 +102,10 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
       maxUploadBytes: config.maxUploadBytes,
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
-    }),
+    }, deliveries),
     contents: new ContentsService(files, repos.entries),
     studies: new StudiesService(projects, new StudiesRepository(db)),
+    deliveries,
   };
 }
 
@@ -100,6 +113,13 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
   return [
     processUploadJob({
       files: services.repos.files,
+      entries: services.repos.entries,
+      storage: services.storage,
+      limits: config.processing.limits,
+    }),
+    processDeliveryJob({
+      files: services.repos.files,
+      members: services.repos.deliveries,
       entries: services.repos.entries,
       storage: services.storage,
       limits: config.processing.limits,

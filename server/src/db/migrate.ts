@@ -12,6 +12,7 @@ import * as m006 from './migrations/006-throttle.js';
 import * as m007 from './migrations/007-tus-uploads.js';
 import * as m008 from './migrations/008-studies-and-finding.js';
 import * as m009 from './migrations/009-job-fairness.js';
+import * as m010 from './migrations/010-deliveries.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -29,6 +30,7 @@ const steps: Record<string, Step> = {
   '007-tus-uploads': m007,
   '008-studies-and-finding': m008,
   '009-job-fairness': m009,
+  '010-deliveries': m010,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

@@ -94,6 +94,37 @@ export interface TusUploadTable {
   head_checked: number;
   created_at: string;
   expires_at: string;
+  /** The delivery this upload is a file of (migration 008), and its path inside it. */
+  delivery_id: number | null;
+  relative_path: string | null;
+}
+
+/** A folder sent as one unit (migration 008). */
+export interface DeliveryTable {
+  id: Generated<number>;
+  project_id: number;
+  company_id: number;
+  created_by: number;
+  name: string;
+  state: 'open' | 'completed';
+  /** Its row of project_files, once completed. */
+  file_id: number | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+}
+
+/** A file of a delivery that arrived whole. */
+export interface DeliveryFileTable {
+  id: Generated<number>;
+  delivery_id: number;
+  company_id: number;
+  relative_path: string;
+  /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
+  size: number | string;
+  sha256: string;
+  storage_key: string;
+  created_at: string;
 }
 
 export interface FileEntryTable {
@@ -158,6 +189,8 @@ export interface Database {
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;
+  deliveries: DeliveryTable;
+  delivery_files: DeliveryFileTable;
   file_entries: FileEntryTable;
   jobs: JobTable;
 }
@@ -171,5 +204,7 @@ export type ProjectRow = Selectable<ProjectTable>;
 export type ProjectFileRow = Selectable<ProjectFileTable>;
 export type FileEntryRow = Selectable<FileEntryTable>;
 export type TusUploadRow = Selectable<TusUploadTable>;
+export type DeliveryRow = Selectable<DeliveryTable>;
+export type DeliveryFileRow = Selectable<DeliveryFileTable>;
 export type NewFileEntry = Insertable<FileEntryTable>;
 export type JobRow = Selectable<JobTable>;

@@ -12,7 +12,7 @@ export function presentFile(row: FileRow): TProjectFile {
     created_at: row.created_at,
     updated_at: row.updated_at,
     sha256: row.sha256,
-    kind: row.kind === 'dicom' ? 'dicom' : 'archive',
+    kind: row.kind === 'dicom' || row.kind === 'folder' ? row.kind : 'archive',
     duplicate_of: row.duplicate_of === null ? null : Number(row.duplicate_of),
     processing: {
       status: ZProcessingStatus.parse(row.processing_status),

@@ -7,7 +7,9 @@ import { DOWNLOAD_RESPONSES, errorResponse, FORBIDDEN, NOT_FOUND } from '../http
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
+import { sendDeliveryZip } from './delivery-zip.js';
 import { sendDownload } from './download-response.js';
+import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
 
@@ -27,7 +29,7 @@ const UploadForm = z.object({
   file: z.file().describe('The file (a DICOM file or an archive)'),
 });
 
-export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions) {
+export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions, deliveries: DeliveriesService) {
   return (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -79,13 +81,15 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       '/download-study-petitions-files/:id',
       {
         schema: {
-          summary: 'Download the file as uploaded (single byte ranges, ETag)',
+          summary: 'Download the file as uploaded (single byte ranges, ETag); a delivery (kind folder) as a zip of its files (no Range)',
           params: FileParams,
           response: DOWNLOAD_RESPONSES,
         },
       },
       async (request, reply) => {
         const row = await files.require(sessionOf(request).actor, request.params.id, 'download');
+        // A delivery (kind 'folder') is its files, zipped while they are sent.
+        if (row.kind === 'folder') return sendDeliveryZip(reply, storage, row.file, await deliveries.filesOf(row));
         return sendDownload(reply, {
           storage,
           key: row.storage_key,

@@ -50,6 +50,11 @@ export class FilesService {
     this.#uploadListeners.add(listener);
   }
 
+  /** A file row that appeared another way (a completed delivery): its job may start at once. */
+  announce(row: ProjectFileRow): void {
+    for (const listener of this.#uploadListeners) listener(row);
+  }
+
   async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
     const project = await this.projects.require(actor, projectId, 'read');
     return (await this.files.listForProject(project.id, companyScope(actor))).map(presentFile);

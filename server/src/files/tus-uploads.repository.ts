@@ -12,6 +12,8 @@ export interface NewTusUpload {
   project_id: number;
   file_name: string;
   size: number;
+  delivery_id: number | null;
+  relative_path: string | null;
 }
 
 export interface Owner {

@@ -15,6 +15,7 @@ import type { TusUploadRow } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
+import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { BatchedFileStore } from './tus-file-store.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
@@ -72,6 +73,7 @@ export class TusUploadsService {
     private readonly files: FilesService,
     private readonly projects: ProjectsService,
     readonly options: TusUploadsOptions,
+    private readonly deliveries: DeliveriesService,
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     this.store = new BatchedFileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
@@ -88,9 +90,11 @@ export class TusUploadsService {
       throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
     }
     const meta = parseMetadata(headers.metadata);
-    const fileName = checkFileName(meta.filename ?? undefined);
-    if (meta.studypetitionid == null) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
-    const project = await this.projects.require(actor, parseId(meta.studypetitionid.trim(), 'Project'), 'create');
+    // A file of a delivery (deliveries.service.ts) goes to the delivery's project, at its path.
+    const inDelivery = meta.delivery != null ? await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath) : undefined;
+    const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath.split('/').pop());
+    if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
+    const project = await this.projects.require(actor, inDelivery?.projectId ?? parseId(meta.studypetitionid?.trim(), 'Project'), 'create');
     const size = Number(headers.uploadLength);
     if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
     if (size === 0) throw new AppError(415, 'The file is empty');
@@ -104,10 +108,20 @@ export class TusUploadsService {
       );
     }
     const id = randomBytes(16).toString('hex');
-    await this.uploads.create(
-      { id, user_id: actor.userId, company_id: actor.companyId, project_id: project.id, file_name: fileName, size },
+    const recorded = this.uploads.create(
+      {
+        id,
+        user_id: actor.userId,
+        company_id: actor.companyId,
+        project_id: project.id,
+        file_name: fileName,
+        size,
+        delivery_id: inDelivery?.deliveryId ?? null,
+        relative_path: inDelivery?.relativePath ?? null,
+      },
       new Date(Date.now() + this.options.expiryMs),
     );
+    await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
     return id;
   }
 
@@ -127,6 +141,8 @@ export class TusUploadsService {
     const row = ID_PATTERN.test(id) ? await this.uploads.findOpen(id, actor) : undefined;
     if (!row) throw notFound(NOT_FOUND);
     await this.#requireProject(actor, row);
+    // A file of a delivery that was completed or removed meanwhile is refused, and removed.
+    if (row.delivery_id !== null) await this.deliveries.requireOpen(actor, row.delivery_id).catch(this.#removeOnRefusal(row.id));
     return row;
   }
 
@@ -137,7 +153,8 @@ export class TusUploadsService {
    */
   async afterWrite(actor: Actor, row: TusUploadRow, offset: number): Promise<TProjectFile | undefined> {
     const size = Number(row.size);
-    if (!row.head_checked && offset >= Math.min(size, UPLOAD_HEAD_BYTES)) {
+    // A folder holds what it holds: a delivery's files are judged by processing, not refused here.
+    if (!row.head_checked && row.delivery_id === null && offset >= Math.min(size, UPLOAD_HEAD_BYTES)) {
       try {
         checkContent(row.file_name, await this.#readHead(row.id));
       } catch (err) {
@@ -224,13 +241,18 @@ export class TusUploadsService {
     return removed;
   }
 
-  async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile> {
+  async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
     // One request finishes an upload: a repeated final request finds it claimed (404).
     if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    const digest = this.#digests.get(row.id);
+    const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
+    this.#digests.delete(row.id);
+    if (row.delivery_id !== null && row.relative_path !== null) {
+      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size), sha256 };
+      await this.deliveries.addFile(actor, file).finally(() => this.remove(row.id));
+      return undefined;
+    }
     try {
-      const digest = this.#digests.get(row.id);
-      const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
-      this.#digests.delete(row.id);
       const received = await this.files.receiveLocalFile(actor, {
         fileName: row.file_name,
         path: this.#dataPath(row.id),
@@ -245,6 +267,13 @@ export class TusUploadsService {
     } finally {
       await this.remove(row.id);
     }
+  }
+
+  #removeOnRefusal(id: string) {
+    return async (err: unknown) => {
+      if (err instanceof AppError && (err.status === 404 || err.status === 409)) await this.remove(id);
+      throw err;
+    };
   }
 
   async #requireProject(actor: Actor, row: TusUploadRow): Promise<void> {

@@ -8,11 +8,10 @@ import { PassThrough, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import { errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import type { DigestTap, TusUploadsService } from './tus-uploads.service.js';
+import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
 
 export interface TusRoutesOptions {
   /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
@@ -25,18 +24,6 @@ export const FILE_ID_HEADER = 'portal-file-id';
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
 // Same-origin only: tus's CORS answers are not wanted, and lengths and types are Fastify's to set.
 const DROPPED_HEADERS = /^(access-control-|content-length$|content-type$)/i;
-
-// The headers are tus's to check (a missing Tus-Resumable is its 412), so they are described, not
-// validated here; docs/api.md has the whole protocol.
-const UploadParams = z.object({ id: z.string().describe('The upload id, the last segment of Location') });
-const noBody = (description: string) => z.undefined().describe(description);
-const TUS_REFUSALS = {
-  403: FORBIDDEN,
-  404: errorResponse('Upload not found: never made, finished, removed, expired, or another user’s'),
-  412: errorResponse('Tus-Resumable: 1.0.0 missing'),
-  413: errorResponse('Upload-Length over MAX_UPLOAD_BYTES, or more bytes than Upload-Length'),
-  415: errorResponse('Empty, or first bytes that are not what the name says (the upload is removed)'),
-};
 
 export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
   return (fastify: FastifyInstance) => {
@@ -129,63 +116,8 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       return reply.send();
     };
 
-    app.post(
-      '/uploads',
-      {
-        schema: {
-          summary:
-            'Create a resumable upload (tus 1.0 creation, creation-with-upload): headers Tus-Resumable, Upload-Length, ' +
-            'Upload-Metadata (filename, studypetitionid); refused before any byte is stored',
-          response: {
-            201: noBody('Created: Location, Upload-Expires; with every byte sent, also Portal-File-Id (the new file)'),
-            400: errorResponse('No Upload-Length, bad Upload-Metadata, no filename or studypetitionid'),
-            ...TUS_REFUSALS,
-            404: NOT_FOUND,
-            422: errorResponse('File name over 255 characters'),
-            429: errorResponse('Too many unfinished uploads (UPLOAD_MAX_OPEN_PER_USER)'),
-          },
-        },
-      },
-      handle,
-    );
-    app.head(
-      '/uploads/:id',
-      {
-        schema: {
-          summary: 'Where an upload of yours stands: Upload-Offset, Upload-Length (finishes one whose last bytes arrived)',
-          params: UploadParams,
-          response: { 200: noBody('Upload-Offset, Upload-Length; Portal-File-Id once finished'), ...TUS_REFUSALS },
-        },
-      },
-      handle,
-    );
-    app.patch(
-      '/uploads/:id',
-      {
-        schema: {
-          summary: 'Send the next bytes (application/offset+octet-stream from Upload-Offset); the last byte commits the file',
-          params: UploadParams,
-          response: {
-            204: noBody('New Upload-Offset; after the last byte also Portal-File-Id (the new file)'),
-            408: errorResponse('No byte for UPLOAD_IDLE_TIMEOUT_SECONDS; what arrived is kept'),
-            409: errorResponse('Upload-Offset is not where the upload stands'),
-            ...TUS_REFUSALS,
-          },
-        },
-      },
-      handle,
-    );
-    app.delete(
-      '/uploads/:id',
-      {
-        schema: {
-          summary: 'Cancel an upload of yours: every byte of it is removed',
-          params: UploadParams,
-          response: { 204: noBody('Removed'), ...TUS_REFUSALS },
-        },
-      },
-      handle,
-    );
+    app.post('/uploads', { schema: TUS_CREATE_SCHEMA }, handle);
+    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', schema: TUS_UPLOAD_SCHEMA, handler: handle });
   };
 }
 

@@ -172,7 +172,9 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
 
     it('keeps the metadata it knows and drops the rest', async () => {
       const p = await project();
-      const metadata = encodeMetadata({ filename: 'a.dcm', studypetitionid: String(p.id), relativePath: 'CD/DICOM/IM1', delivery: '4', colour: 'blue' });
+      const delivery = await call(`${server.api}/deliveries`, { method: 'POST', token: user(), json: { studypetitionid: p.id, name: 'CD' } });
+      const deliveryId = String(delivery.body.data[0].id);
+      const metadata = encodeMetadata({ filename: 'a.dcm', studypetitionid: String(p.id), relativePath: 'DICOM/IM1', delivery: deliveryId, colour: 'blue' });
       const url = uploadUrl(server.api, await createUpload(server.api, user(), { size: CT.length, metadata }));
       const kept = (await headUpload(url, user())).headers.get('upload-metadata')!.split(',').map((pair) => pair.split(' ')[0]);
       expect(kept.sort()).toEqual(['delivery', 'filename', 'relativePath', 'studypetitionid']);

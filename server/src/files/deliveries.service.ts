@@ -1,0 +1,218 @@
+// Deliveries (DESIGN §10): a folder sent as one unit. Created open; filled by resumable uploads that
+// name it (tus-uploads.service.ts asks here before a byte is stored and hands each finished file
+// over); completed into one row of the project's files with one processing job; or, left open,
+// removed with everything in it when it expires.
+import { createHash } from 'node:crypto';
+import type { TCreateDelivery, TDelivery } from '@portal/contract';
+import { companyScope, type Actor } from '../auth/index.js';
+import type { DeliveryFileRow, ProjectFileRow } from '../db/schema.js';
+import { conflict, notFound, unprocessable } from '../errors/app-error.js';
+import { parseId } from '../http/params.js';
+import { normalizeEntryPath } from '../ingest/index.js';
+import type { ProjectsService } from '../projects/index.js';
+import { newUploadKey } from '../storage/object-key.js';
+import type { Storage } from '../storage/storage.js';
+import type { DeliveriesRepository, DeliveryWithTotals } from './deliveries.repository.js';
+import type { FilesService } from './files.service.js';
+import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import { storeLocalFile } from './upload-pipeline.js';
+import { checkFileName } from './upload-rules.js';
+
+export interface DeliveriesOptions {
+  maxUploadBytes: number;
+  uploadLeaseMs: number;
+  /** An open delivery is removed this long after its last file arrived (UPLOAD_EXPIRY_SECONDS). */
+  expiryMs: number;
+}
+
+const NOT_FOUND = 'Delivery not found';
+const MAX_PATH_CHARS = 1024;
+
+export const COMPLETED_MESSAGE = 'This delivery is already complete, so no more files can be added to it; create a new delivery for further files';
+
+function presentDelivery(row: DeliveryWithTotals): TDelivery {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.state,
+    studypetitionid: row.project_id,
+    files: row.files,
+    bytes: row.bytes,
+    file_id: row.file_id,
+    expires_at: row.state === 'open' ? row.expires_at : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export class DeliveriesService {
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly pending: PendingUploadsRepository,
+    private readonly projects: ProjectsService,
+    private readonly files: FilesService,
+    private readonly storage: Storage,
+    private readonly options: DeliveriesOptions,
+  ) {}
+
+  async create(actor: Actor, body: TCreateDelivery): Promise<TDelivery> {
+    const name = checkFileName(body.name);
+    const project = await this.projects.require(actor, body.studypetitionid, 'create');
+    const row = await this.deliveries.create(
+      { project_id: project.id, company_id: project.company_id, created_by: actor.userId, name },
+      this.#expiry(),
+    );
+    return presentDelivery({ ...row, files: 0, bytes: 0 });
+  }
+
+  async get(actor: Actor, id: number): Promise<TDelivery> {
+    return presentDelivery(await this.#require(actor, id));
+  }
+
+  /**
+   * Before a resumable upload naming a delivery stores a byte: the delivery must be the actor's
+   * company's (404 otherwise, and for one that expired), open (409 once completed), and the path
+   * must be safe and free (422). Answers the project the file goes to and its normalised path.
+   */
+  async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; projectId: number; relativePath: string }> {
+    const delivery = await this.#require(actor, parseId(deliveryRef.trim(), 'Delivery'));
+    if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
+    const relativePath = checkRelativePath(rawPath);
+    if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);
+    return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath };
+  }
+
+  /**
+   * Recording an upload failed: when two uploads asked for the same path at once, the database's
+   * unique index refused the second, which is then told so (422) like any taken path.
+   */
+  async explainRecordingFailure(deliveryId: number, relativePath: string, err: unknown): Promise<never> {
+    if (await this.deliveries.pathTaken(deliveryId, relativePath)) throw pathTaken(relativePath);
+    throw err;
+  }
+
+  /** A resumable upload of the delivery may go on only while it is open. */
+  async requireOpen(actor: Actor, deliveryId: number): Promise<void> {
+    const delivery = await this.#require(actor, deliveryId);
+    if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
+  }
+
+  /**
+   * A file of the delivery arrived whole (in a local file, the tus store's): it is moved into
+   * storage as it is (any content: a folder holds what it holds; processing says what each file is)
+   * and recorded at its path, unless the delivery was completed or removed meanwhile.
+   */
+  async addFile(actor: Actor, input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
+    const delivery = await this.#require(actor, input.deliveryId);
+    if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
+    await this.projects.require(actor, delivery.project_id, 'create');
+    const key = newUploadKey();
+    await this.pending.begin(key, this.options.uploadLeaseMs);
+    let added = false;
+    try {
+      // The SHA-256 taken while the bytes arrived, when tus had one for exactly them; else computed here.
+      const sha256 = input.sha256 !== undefined ? { sha256: input.sha256 } : {};
+      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, ...sha256 });
+      if (stored.size !== input.size) throw unprocessable('The file ended with a different size than announced; send it again');
+      added = await this.deliveries.addMember(
+        { delivery_id: delivery.id, company_id: delivery.company_id, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },
+        this.#expiry(),
+      );
+      if (!added) throw conflict(COMPLETED_MESSAGE);
+    } finally {
+      if (!added) {
+        await this.storage.delete(key);
+        await this.pending.end(key);
+      }
+    }
+  }
+
+  /**
+   * Closes the delivery: 409 while a file of it is still arriving (finish or cancel it first) or
+   * when it holds no file; then it becomes one row of the project's files, with one job.
+   */
+  async complete(actor: Actor, id: number): Promise<TDelivery> {
+    const delivery = await this.#require(actor, id);
+    await this.projects.require(actor, delivery.project_id, 'create');
+    if (delivery.state !== 'open') throw conflict('This delivery is already complete');
+    const arriving = await this.deliveries.arriving(delivery.id);
+    if (arriving > 0) {
+      throw conflict(
+        `${arriving} file${arriving === 1 ? ' of this delivery is' : 's of this delivery are'} still arriving; ` +
+          'let them finish (or cancel them) and complete the delivery again',
+      );
+    }
+    const members = await this.deliveries.members(delivery.id);
+    if (members.length === 0) throw conflict('This delivery has no files yet; send its files first, then complete it');
+    const row = await this.deliveries.complete(delivery, {
+      filesize: members.reduce((sum, m) => sum + Number(m.size), 0),
+      sha256: manifestHash(members),
+    });
+    if (!row) throw conflict('This delivery is already complete');
+    this.files.announce(row);
+    return presentDelivery(await this.#require(actor, id));
+  }
+
+  /** The files of a completed delivery shown as `file` (whose access the caller checked), by path. */
+  filesOf(file: ProjectFileRow): Promise<DeliveryFileRow[]> {
+    return this.deliveries.membersOfFile(file.id);
+  }
+
+  /**
+   * Removes open deliveries past their expiry with everything they hold: their unfinished uploads
+   * (through `removeUpload`), their files' objects, then their records. Answers how many.
+   */
+  async sweepExpired(removeUpload: (uploadId: string) => Promise<void>): Promise<number> {
+    let removed = 0;
+    for (const id of await this.deliveries.expired()) {
+      for (const upload of await this.deliveries.uploadsOf(id)) await removeUpload(upload);
+      for (const member of await this.deliveries.members(id)) {
+        await this.storage.delete(member.storage_key);
+        await this.deliveries.removeMember(member.id);
+      }
+      if (await this.deliveries.removeOpen(id)) removed += 1;
+    }
+    return removed;
+  }
+
+  async #require(actor: Actor, id: number): Promise<DeliveryWithTotals> {
+    const row = await this.deliveries.find(id, companyScope(actor));
+    if (!row) throw notFound(NOT_FOUND);
+    // Reading another company's delivery needs reading its project: the same 404 or 403.
+    await this.projects.require(actor, row.project_id, 'read');
+    return row;
+  }
+
+  #expiry(): Date {
+    return new Date(Date.now() + this.options.expiryMs);
+  }
+}
+
+function pathTaken(relativePath: string) {
+  return unprocessable(`The delivery already has a file at "${relativePath}" (or a folder or file in its way); each file of a folder needs its own path`);
+}
+
+/** The path of a file inside its folder, by the rules for archive entry names; 422 naming the problem. */
+export function checkRelativePath(raw: string | null | undefined): string {
+  if (raw === undefined || raw === null || raw.trim() === '') {
+    throw unprocessable('Send the path of the file inside the folder (relativePath) with every file of a delivery');
+  }
+  if ([...raw].length > MAX_PATH_CHARS) throw unprocessable(`The path of a file inside the folder must be at most ${MAX_PATH_CHARS} characters`);
+  const normalized = normalizeEntryPath(raw);
+  if (!normalized.ok) {
+    throw unprocessable(`The path "${printable(raw)}" cannot be accepted (${normalized.reason}); send paths relative to the folder, like "series1/IM0001"`);
+  }
+  return normalized.path;
+}
+
+/** A path shown in a message: control characters would break the line a person reads. */
+function printable(raw: string): string {
+  return [...raw].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? '?' : c)).join('').slice(0, 200);
+}
+
+/** The delivery's content in one SHA-256: each file's path and SHA-256, in path order. */
+function manifestHash(members: readonly { relative_path: string; sha256: string }[]): string {
+  const hash = createHash('sha256');
+  for (const m of members) hash.update(`${m.sha256}  ${m.relative_path}\n`);
+  return hash.digest('hex');
+}

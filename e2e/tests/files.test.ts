@@ -28,7 +28,7 @@ let emptyFolderPath: string;
 beforeAll(async () => {
   [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
   zipPath = await makeZip(path.join(workspace.dir, ZIP), DICOM_DIR, CT_SERIES);
-  folderPath = await makeFolder(path.join(workspace.dir, FOLDER), [MR_SMALL, RT_DOSE], [NOTES]);
+  folderPath = await makeFolder(path.join(workspace.dir, FOLDER), [MR_SMALL], [NOTES]);
   emptyFolderPath = await makeFolder(path.join(workspace.dir, 'only-notes'), [], ['a.txt', 'b.txt']);
   const companyId = await portal.createCompany('Franklin Imaging');
   await portal.createUser({ companyId, ...USER, firstname: 'Rosalind', lastname: 'Franklin', role: 'User' });
@@ -103,21 +103,22 @@ describe('project files', () => {
     const upload = dialog.getByRole('button', { name: 'Upload Files' });
     expect(await upload.isDisabled()).toBe(true);
 
-    await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL), zipPath]);
-    await dialog.getByText('Selected files (2 of 2)', { exact: true }).waitFor();
+    await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL), zipPath, dicomPath(RT_DOSE)]);
+    await dialog.getByText('Selected files (3 of 3)', { exact: true }).waitFor();
     // Per-file checkboxes, Clear and Select All change what will be sent.
     await dialog.getByRole('checkbox', { name: ZIP }).uncheck();
-    await dialog.getByText('Selected files (1 of 2)', { exact: true }).waitFor();
+    await dialog.getByText('Selected files (2 of 3)', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Clear' }).click();
-    await dialog.getByText('Selected files (0 of 2)', { exact: true }).waitFor();
+    await dialog.getByText('Selected files (0 of 3)', { exact: true }).waitFor();
     expect(await upload.isDisabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Select All' }).click();
-    await dialog.getByText('Selected files (2 of 2)', { exact: true }).waitFor();
+    await dialog.getByText('Selected files (3 of 3)', { exact: true }).waitFor();
 
-    // The folder keeps DICOM files and archives only: notes.txt is counted but left out.
+    // The folder keeps DICOM files and archives only: notes.txt is counted but left out. It is sent as
+    // one delivery and becomes one row of the project, named after the folder.
     await dialog.getByLabel('Select Folder').setInputFiles(folderPath);
     await dialog
-      .getByText(`Folder "${FOLDER}": 3 files in total, 2 DICOM files, 0 compressed files. Left out: ${FOLDER}/${NOTES}: not an archive or DICOM`, {
+      .getByText(`Folder "${FOLDER}": 2 files in total, 1 DICOM file, 0 compressed files. Left out: ${FOLDER}/${NOTES}: not an archive or DICOM`, {
         exact: true,
       })
       .waitFor();
@@ -125,7 +126,7 @@ describe('project files', () => {
     const listed = await dialog.getByRole('list', { name: 'Files to upload' }).getByRole('checkbox').evaluateAll((boxes) =>
       boxes.map((b) => b.getAttribute('aria-label')),
     );
-    expect(listed.sort()).toEqual([CT_SMALL, ZIP, `${FOLDER}/${MR_SMALL}`, `${FOLDER}/${RT_DOSE}`].sort());
+    expect(listed.sort()).toEqual([CT_SMALL, ZIP, RT_DOSE, `${FOLDER}/${MR_SMALL}`].sort());
     await captureScreen(page, 'upload-dialog-selection');
 
     expect(await upload.isEnabled()).toBe(true);
@@ -138,6 +139,8 @@ describe('project files', () => {
     await dialog.getByText(/^0 of 4 files · /).waitFor();
     expect(await upload.isDisabled()).toBe(true);
     // Esc does not lose the upload silently: it asks, and keeping it goes on.
+    // The pressed button is disabled while uploading, so focus is put back in the dialog for its Esc.
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).focus();
     await page.keyboard.press('Escape');
     const ask = page.getByRole('dialog', { name: 'Stop uploading?' });
     await ask.getByRole('button', { name: 'Keep Uploading' }).click();
@@ -149,7 +152,10 @@ describe('project files', () => {
     await held.dispose();
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('4 files found', { exact: true }).waitFor();
-    expect((await shownFiles(page)).sort()).toEqual([CT_SMALL, MR_SMALL, RT_DOSE, ZIP].sort());
+    expect((await shownFiles(page)).sort()).toEqual([CT_SMALL, FOLDER, RT_DOSE, ZIP].sort());
+    // The folder's row reads as a folder; the files picked one by one do not.
+    await fileRow(page, FOLDER).getByRole('img', { name: 'Folder' }).waitFor();
+    expect(await fileRow(page, RT_DOSE).getByRole('img', { name: 'Folder' }).count()).toBe(0);
   });
 
   test('processing ends ready, with the counts of what each upload holds', async () => {
@@ -157,7 +163,7 @@ describe('project files', () => {
     const expected: Record<string, string> = {
       [ZIP]: '1 study · 1 series · 5 instances',
       [CT_SMALL]: '1 study · 1 series · 1 instance',
-      [MR_SMALL]: '1 study · 1 series · 1 instance',
+      [FOLDER]: '1 study · 1 series · 1 instance',
       [RT_DOSE]: '1 study · 1 series · 1 instance',
     };
     // The page polls every 3 s while anything is pending or processing; no reload is needed.
@@ -257,7 +263,7 @@ describe('project files', () => {
     const { page } = session;
     await page.getByRole('checkbox', { name: `Select ${CT_SMALL}` }).check();
     await page.getByText('(1 selected)', { exact: true }).waitFor();
-    await page.getByRole('checkbox', { name: `Select ${MR_SMALL}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${FOLDER}` }).check();
     await page.getByText('(2 selected)', { exact: true }).waitFor();
     // Two of three selected: the select-all box shows a partial selection.
     expect(await page.getByRole('checkbox', { name: 'Select all files' }).evaluate((box: HTMLInputElement) => box.indeterminate)).toBe(true);

@@ -54,6 +54,7 @@ async function newProject(name: string): Promise<number> {
 interface ListedFile {
   id: number;
   file: string;
+  kind: string;
   sha256: string;
   duplicate_of: number | null;
   processing: { status: string };
@@ -132,19 +133,23 @@ describe('resumable uploads', () => {
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
     await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
     await dialog.waitFor({ state: 'detached' });
-    await page.getByText('6 files found', { exact: true }).waitFor();
-    // Six files: all on one page of 10 (the default page holds 5).
-    await page.getByRole('combobox', { name: /Rows per page/ }).click();
-    await page.getByRole('option', { name: '10' }).click();
-    // Every image is processed to ready as one CT instance; the DICOMDIR (the CD's index) ends ready too.
-    for (const image of cdImages) {
-      const row = filesTableRow(page, image);
-      await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
-      await row.getByText('1 study · 1 series · 1 instance', { exact: true }).waitFor();
-    }
-    await filesTableRow(page, 'DICOMDIR').getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+    // The folder arrives as one delivery: one row named after it, shown as a folder, processed to ready.
+    await page.getByText('1 files found', { exact: true }).waitFor();
+    const row = filesTableRow(page, 'CD');
+    await row.getByRole('img', { name: 'Folder' }).waitFor();
+    await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
     const listed = await listFiles(projectId);
-    for (const [i, image] of cdImages.entries()) expect(listed.find((f) => f.file === image)?.sha256).toBe(await sha256(dicomPath(CT_SERIES[i] ?? '')));
+    expect(listed.map((f) => [f.file, f.kind])).toEqual([['CD', 'folder']]);
+
+    // Its contents list every kept file by its path inside the folder, subfolders included.
+    await page.getByRole('button', { name: 'View contents of CD' }).click();
+    const contents = page.getByRole('dialog', { name: 'Contents of CD' });
+    const entries = contents.getByRole('table', { name: 'Entries' });
+    await entries.getByRole('cell', { name: 'DICOMDIR', exact: true }).waitFor();
+    for (const image of cdImages) await entries.getByRole('cell', { name: `DICOM/ST000001/SE000001/${image}`, exact: true }).waitFor();
+    await captureScreen(page, 'upload-cd-contents');
+    await contents.getByRole('button', { name: 'Close' }).click();
+    await contents.waitFor({ state: 'detached' });
     expect(await tusArea()).toEqual([]);
   });
 

@@ -1,9 +1,10 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { DeliveryApi } from './api/deliveries';
 import type { Transport } from './api/tus-upload';
 import { UploadQueue, type SettledListener } from './model/upload-queue';
 
-export function useUploadQueue(projectId: number, transport: Transport, onSettled: SettledListener) {
-  const [queue] = useState(() => new UploadQueue({ projectId, transport }));
+export function useUploadQueue(projectId: number, transport: Transport, deliveries: DeliveryApi, onSettled: SettledListener) {
+  const [queue] = useState(() => new UploadQueue({ projectId, transport, deliveries }));
   // The listener changes with every render (it closes over the dialog's state); the queue keeps the latest.
   useEffect(() => queue.onSettled(onSettled));
   useEffect(() => () => queue.dispose(), [queue]);

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { aFile } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
@@ -29,5 +29,16 @@ describe('FilesTable duplicates', () => {
   it('shows no mark on files that are not duplicates', () => {
     renderTable([aFile({ id: 1, file: 'a.zip' }), aFile({ id: 2, file: 'b.zip', duplicate_of: null })]);
     expect(screen.queryByText('Duplicate')).not.toBeInTheDocument();
+  });
+});
+
+describe('FilesTable folders', () => {
+  it('shows a folder sent as one delivery as a folder, and a file without the mark', () => {
+    renderTable([aFile({ id: 1, file: 'CD', kind: 'folder' }), aFile({ id: 2, file: 'scan.zip', kind: 'archive' })]);
+    const folderRow = screen.getByRole('button', { name: 'CD' }).closest('tr') as HTMLElement;
+    const fileRow = screen.getByRole('button', { name: 'scan.zip' }).closest('tr') as HTMLElement;
+    expect(within(folderRow).getByRole('img', { name: 'Folder' })).toBeInTheDocument();
+    expect(within(fileRow).queryByRole('img', { name: 'Folder' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download CD' })).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import type { TProjectFile } from '@portal/contract';
 import CloudUpload from '@mui/icons-material/CloudUpload';
+import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
@@ -100,6 +101,8 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
                   />
                 </TableCell>
                 <TableCell sx={{ maxWidth: 420 }}>
+                  {/* A delivery (a folder sent as one unit) reads as a folder; it downloads as a zip. */}
+                  {file.kind === 'folder' && <FolderOutlined titleAccess="Folder" aria-label="Folder" fontSize="small" color="action" sx={{ verticalAlign: 'middle', mr: 0.5 }} />}
                   <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', wordBreak: 'break-all' }}>
                     {file.file}
                   </Link>

@@ -21,6 +21,8 @@ export interface UploadJob {
   projectId: number;
   path: string;
   file: File;
+  /** Set for a file of a picked folder: the delivery it belongs to and its path inside the folder. */
+  delivery?: { id: number; relativePath: string };
 }
 
 export interface UploadResult {
@@ -66,7 +68,9 @@ export interface TusOptions {
  */
 export function fingerprintOf(job: UploadJob): string {
   const userId = readStoredUser()?.id ?? null;
-  return `portal-upload:${JSON.stringify([userId, job.projectId, job.path, job.file.size, job.file.lastModified])}`;
+  // A file of a folder resumes only into the same delivery: another delivery's upload belongs elsewhere.
+  const key = [userId, job.projectId, job.path, job.file.size, job.file.lastModified, ...(job.delivery ? [job.delivery.id] : [])];
+  return `portal-upload:${JSON.stringify(key)}`;
 }
 
 function statusOf(error: DetailedError | Error): number {
@@ -131,7 +135,9 @@ export function createTusTransport(options: TusOptions = {}): Transport {
     });
     const upload = new Upload(job.file, {
       endpoint: TUS_ENDPOINT,
-      metadata: { filename: job.file.name, studypetitionid: String(job.projectId) },
+      metadata: job.delivery
+        ? { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath }
+        : { filename: job.file.name, studypetitionid: String(job.projectId) },
       chunkSize: options.chunkSize ?? CHUNK_BYTES,
       retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
       onShouldRetry: (error) => isRetryable(error),

@@ -239,4 +239,79 @@ describe('UploadDialog', () => {
     expect(within(row('copy.zip')).getByText(/same content as original.zip, kept and marked as a duplicate/)).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
   });
+  describe('a picked folder is sent as one delivery', () => {
+    const pickFolder = async (user: ReturnType<typeof renderDialog>['user']) => {
+      await user.upload(screen.getByLabelText('Select Folder'), [
+        file('index.zip', 20, 'CD/index.zip'),
+        file('IM1.dcm', 20, 'CD/DICOM/ST1/IM1.dcm'),
+        file('IM2.dcm', 20, 'CD/DICOM/ST2/IM2.dcm'),
+        file('README.txt', 10, 'CD/README.txt'),
+      ]);
+      await screen.findByText('Selected files (3 of 3)');
+    };
+
+    it('opens one delivery named after the folder, sends each file with its path inside it and completes it once', async () => {
+      const server = fakeTusServer();
+      const { user, uploadButton, onClose } = renderDialog();
+      await pickFolder(user);
+      await user.click(uploadButton());
+
+      expect(await screen.findByText('Files uploaded successfully')).toBeInTheDocument();
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      expect(server.deliveries).toEqual([{ id: 500, name: 'CD', projectId: 7, completed: true }]);
+      expect(server.state.completed.map((c) => [c.upload.delivery, c.upload.relativePath, c.upload.projectId]).sort()).toEqual([
+        ['500', 'DICOM/ST1/IM1.dcm', ''],
+        ['500', 'DICOM/ST2/IM2.dcm', ''],
+        ['500', 'index.zip', ''],
+      ]);
+      expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/deliveries')).toHaveLength(1);
+      expect(server.requests.filter((r) => r.url === '/deliveries/500/complete')).toHaveLength(1);
+    });
+
+    it('shows the server\'s refusal of the delivery and sends no file', async () => {
+      const server = fakeTusServer({ refuseDelivery: () => ({ status: 422, message: 'The name is too long' }) });
+      const { user, uploadButton } = renderDialog();
+      await pickFolder(user);
+      await user.click(uploadButton());
+
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('3 of 3 files were not uploaded');
+      expect(alert).toHaveTextContent('CD/index.zip: Invalid Data: The name is too long');
+      expect(server.requests.filter((r) => r.url === '/uploads')).toHaveLength(0);
+    });
+
+    it('does not complete the delivery while a file of it failed, and completes it after the retry', async () => {
+      let refuse = true;
+      const server = fakeTusServer({ patchFault: (u) => (refuse && u.relativePath === 'index.zip' ? { status: 500, message: 'Disk trouble' } : null) });
+      const transportNoRetry = createTusTransport({ chunkSize: 10, retryDelays: [] });
+      const onUploaded = vi.fn();
+      const { user } = renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={onUploaded} transport={transportNoRetry} />);
+      await pickFolder(user);
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('1 of 3 files were not uploaded');
+      expect(server.deliveries[0]?.completed).toBe(false);
+      expect(server.requests.filter((r) => r.url.endsWith('/complete'))).toHaveLength(0);
+
+      refuse = false;
+      await user.click(screen.getByRole('button', { name: 'Retry CD/index.zip' }));
+      await waitFor(() => expect(server.deliveries[0]?.completed).toBe(true));
+      expect(server.deliveries).toHaveLength(1);
+      expect(server.requests.filter((r) => r.url.endsWith('/complete'))).toHaveLength(1);
+    });
+  });
+
+  it('sends picked files one upload each, without a delivery', async () => {
+    const server = fakeTusServer();
+    const { user, uploadButton, onClose } = renderDialog();
+    await user.upload(screen.getByLabelText('Select Files'), [file('a.zip', 20), file('b.dcm', 20)]);
+    await user.click(await screen.findByRole('checkbox', { name: 'a.zip' }).then(() => uploadButton()));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(server.deliveries).toHaveLength(0);
+    expect(server.requests.filter((r) => r.url.startsWith('/deliveries'))).toHaveLength(0);
+    expect(server.state.completed.map((c) => [c.upload.filename, c.upload.projectId, c.upload.delivery])).toEqual([
+      ['a.zip', '7', undefined],
+      ['b.dcm', '7', undefined],
+    ]);
+  });
 });

@@ -18,6 +18,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { useProgressReset } from '../../../lib/use-progress-reset';
+import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
@@ -51,9 +52,10 @@ interface UploadDialogProps {
   onClose: () => void;
   onUploaded: () => void | Promise<void>;
   transport?: Transport;
+  deliveries?: DeliveryApi;
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -107,8 +109,8 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const { queue, snapshot } = useUploadQueue(projectId, transport, (rows, all) => void settled(rows, all));
-  const { rows, active, batch } = snapshot;
+  const { queue, snapshot } = useUploadQueue(projectId, transport, deliveries, (rows, all) => void settled(rows, all));
+  const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
 
   const pickFiles = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -132,7 +134,8 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     setFolder(selection);
     setLeftOut([]);
     setFolderError(selection.kept.length === 0 ? NO_COMPRESSED_FILES : null);
-    queue.add(selection.kept);
+    // A folder is sent as one delivery named after it; picked files stay one row each.
+    queue.add(selection.kept, selection.folderName);
   };
 
   const upload = () => {
@@ -208,6 +211,12 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
               </Box>
             ))}
             <Box sx={{ mt: 1 }}>Files that arrived are unchecked: press Upload Files again to send only the rest.</Box>
+          </Alert>
+        )}
+        {deliveryFailure && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            <AlertTitle>{`Folder "${deliveryFailure.folder}" was not completed`}</AlertTitle>
+            {`${deliveryFailure.error.message}: ${deliveryFailure.error.details}`}
           </Alert>
         )}
         {rows.length > 0 && (

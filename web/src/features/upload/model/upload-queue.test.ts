@@ -186,3 +186,58 @@ describe('the upload queue', () => {
     expect(queue.getSnapshot().rows.map((r) => r.path)).toEqual(['a.zip', 'b.zip']);
   });
 });
+
+describe('a folder sent as one delivery', () => {
+  function setUpFolder() {
+    const { transport, started, named } = controlledTransport();
+    const calls: string[] = [];
+    let open: (id: number) => void = () => undefined;
+    const deliveries = {
+      open: (projectId: number, name: string) => {
+        calls.push(`open ${projectId} ${name}`);
+        return new Promise<number>((resolve) => (open = resolve));
+      },
+      complete: (id: number) => {
+        calls.push(`complete ${id}`);
+        return Promise.resolve();
+      },
+    };
+    const queue = new UploadQueue({ projectId: 7, transport, deliveries, concurrency: 2 });
+    queue.add(['CD/DICOMDIR', 'CD/DICOM/IM1', 'CD/DICOM/IM2'].map((n) => kept(n)), 'CD');
+    return { queue, started, named, calls, open: (id: number) => open(id) };
+  }
+
+  it('sends no file before the delivery is open, then each with its path inside the folder, a few at a time', async () => {
+    const { queue, started, named, calls, open } = setUpFolder();
+    queue.start();
+    expect(started).toHaveLength(0);
+    open(41);
+    await flush();
+    expect(started.map((s) => s.job.delivery)).toEqual([
+      { id: 41, relativePath: 'DICOMDIR' },
+      { id: 41, relativePath: 'DICOM/IM1' },
+    ]);
+    named('CD/DICOMDIR').succeed(0);
+    await flush();
+    expect(named('CD/DICOM/IM2').job.delivery).toEqual({ id: 41, relativePath: 'DICOM/IM2' });
+    named('CD/DICOM/IM1').succeed(0);
+    await flush();
+    expect(calls).toEqual(['open 7 CD']);
+    named('CD/DICOM/IM2').succeed(0);
+    await flush();
+    expect(calls).toEqual(['open 7 CD', 'complete 41']);
+    expect(queue.getSnapshot().active).toBe(false);
+  });
+
+  it('Cancel of all stops the folder\'s uploads and never completes its delivery', async () => {
+    const { queue, started, calls, open } = setUpFolder();
+    queue.start();
+    open(41);
+    await flush();
+    queue.cancelAll();
+    await flush();
+    expect(started.every((s) => s.cancelled)).toBe(true);
+    expect(statuses(queue)).toEqual({ 'CD/DICOMDIR': 'cancelled', 'CD/DICOM/IM1': 'cancelled', 'CD/DICOM/IM2': 'cancelled' });
+    expect(calls).toEqual(['open 7 CD']);
+  });
+});

@@ -1,4 +1,5 @@
-import type { UserFacingError } from '../../../lib/error-mapping';
+import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
+import { pathInFolder, type DeliveryApi } from '../api/deliveries';
 import { UploadFailure, type RunningUpload, type Transport } from '../api/tus-upload';
 import type { FileKind, KeptFile } from '../file-filters';
 import { secondsLeft, TransferRate } from './transfer-rate';
@@ -22,6 +23,8 @@ export interface UploadRow {
   error: UserFacingError | null;
   retryable: boolean;
   fileId: number | null;
+  /** The picked folder's name for a file of a folder (sent as one delivery); null for a picked file. */
+  folder: string | null;
 }
 
 export interface BatchProgress {
@@ -38,6 +41,8 @@ export interface QueueSnapshot {
   /** True while any file of the batch is queued, uploading or finishing. */
   active: boolean;
   batch: BatchProgress | null;
+  /** Why a folder's delivery could not be completed, in the server's words. */
+  deliveryFailure: { folder: string; error: UserFacingError } | null;
 }
 
 /** Issue 13: four files at a time keeps a link busy without starving each file of bandwidth. */
@@ -51,6 +56,7 @@ export interface UploadQueueOptions {
   transport: Transport;
   concurrency?: number;
   now?: () => number;
+  deliveries?: DeliveryApi;
 }
 
 /** Called once each time the batch has nothing left in flight, with its rows as they ended and every row listed. */
@@ -68,7 +74,12 @@ export class UploadQueue {
   private batch = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly rate = new TransferRate();
-  private snapshot: QueueSnapshot = { rows: [], active: false, batch: null };
+  private snapshot: QueueSnapshot = { rows: [], active: false, batch: null, deliveryFailure: null };
+  /** Open deliveries by folder name; a folder is in `opening` while its delivery is being created. */
+  private readonly deliveryIds = new Map<string, number>();
+  private readonly opening = new Set<string>();
+  private completing = 0;
+  private deliveryFailure: QueueSnapshot['deliveryFailure'] = null;
   private readonly concurrency: number;
   private readonly now: () => number;
   private settledListener: SettledListener = () => undefined;
@@ -90,12 +101,12 @@ export class UploadQueue {
   }
 
   /** Adds picked files after those listed, once each; a file picked again that had failed is offered again. */
-  add(files: readonly KeptFile[]): void {
+  add(files: readonly KeptFile[], folder: string | null = null): void {
     const known = new Set(this.rows.map((r) => r.key));
     const added = files
       .map((f) => ({ ...f, key: rowKey(f.file, f.path) }))
       .filter((f) => !known.has(f.key))
-      .map<UploadRow>((f) => ({ ...f, checked: true, status: 'ready', sent: 0, resumed: false, error: null, retryable: true, fileId: null }));
+      .map<UploadRow>((f) => ({ ...f, checked: true, status: 'ready', sent: 0, resumed: false, error: null, retryable: true, fileId: null, folder }));
     this.rows = [...this.rows, ...added];
     this.publish();
   }
@@ -114,6 +125,7 @@ export class UploadQueue {
     const keys = this.rows.filter((r) => r.checked && STARTABLE.has(r.status)).map((r) => r.key);
     if (keys.length === 0) return;
     this.batch = new Set(keys);
+    this.deliveryFailure = null;
     this.rate.reset();
     this.rate.record(0, this.now());
     this.rows = this.rows.map((row) => (this.batch.has(row.key) ? { ...row, status: 'queued', error: null, sent: 0, resumed: false } : row));
@@ -166,8 +178,10 @@ export class UploadQueue {
   private startRow(row: UploadRow): void {
     this.highest.delete(row.key);
     let resumed = false;
+    const deliveryId = row.folder === null ? undefined : this.deliveryIds.get(row.folder);
+    const delivery = deliveryId === undefined ? undefined : { id: deliveryId, relativePath: pathInFolder(row.path) };
     const running = this.options.transport(
-      { projectId: this.options.projectId, path: row.path, file: row.file },
+      { projectId: this.options.projectId, path: row.path, file: row.file, delivery },
       {
         onResume: () => {
           resumed = true;
@@ -198,15 +212,62 @@ export class UploadQueue {
     // A cancelled upload's late answer must not overwrite what the user chose.
     if (this.running.get(key) !== running) return;
     this.running.delete(key);
-    this.update(key, change);
+    this.rows = this.rows.map((row) => (row.key === key ? change(row) : row));
+    this.completeDeliveries();
     this.pump();
   }
 
+  /** A folder whose every file still wanted has arrived becomes one row of the project. */
+  private completeDeliveries(): void {
+    if (this.rows.some((r) => IN_FLIGHT.has(r.status) && this.batch.has(r.key))) return;
+    for (const [folder, id] of this.deliveryIds) {
+      const rows = this.rows.filter((r) => r.folder === folder);
+      const ready = rows.some((r) => r.status === 'done') && rows.every((r) => r.status === 'done' || !r.checked);
+      if (!ready) continue;
+      this.deliveryIds.delete(folder);
+      this.completing += 1;
+      (this.options.deliveries?.complete(id) ?? Promise.resolve()).then(
+        () => this.endCompletion(null),
+        (error: unknown) => this.endCompletion({ folder, error: mapApiError(error) }),
+      );
+    }
+  }
+
+  private endCompletion(failure: QueueSnapshot['deliveryFailure']): void {
+    this.completing -= 1;
+    if (failure) this.deliveryFailure = failure;
+    this.publish();
+  }
+
+  /** Opens the delivery of each folder with files waiting, once; its files wait until it is open. */
+  private openDeliveries(): void {
+    const folders = new Set(this.rows.filter((r) => r.status === 'queued' && r.folder !== null).map((r) => r.folder as string));
+    for (const folder of folders) {
+      if (this.deliveryIds.has(folder) || this.opening.has(folder) || !this.options.deliveries) continue;
+      this.opening.add(folder);
+      this.options.deliveries.open(this.options.projectId, folder).then(
+        (id) => {
+          this.opening.delete(folder);
+          this.deliveryIds.set(folder, id);
+          this.pump();
+        },
+        (error: unknown) => {
+          this.opening.delete(folder);
+          const reason = mapApiError(error);
+          this.rows = this.rows.map((r) => (r.folder === folder && r.status === 'queued' ? { ...r, status: 'failed', error: reason, retryable: true } : r));
+          this.publish();
+        },
+      );
+    }
+  }
+
   private pump(): void {
+    this.openDeliveries();
     let free = this.concurrency - this.running.size;
     for (const row of this.rows) {
       if (free <= 0) break;
-      if (row.status === 'queued' && !this.running.has(row.key)) {
+      const waiting = row.folder !== null && this.options.deliveries !== undefined && !this.deliveryIds.has(row.folder);
+      if (row.status === 'queued' && !this.running.has(row.key) && !waiting) {
         this.startRow(row);
         free -= 1;
       }
@@ -221,7 +282,7 @@ export class UploadQueue {
 
   private publish(): void {
     const inBatch = this.rows.filter((r) => this.batch.has(r.key));
-    const active = inBatch.some((r) => IN_FLIGHT.has(r.status));
+    const active = inBatch.some((r) => IN_FLIGHT.has(r.status)) || this.completing > 0;
     let batch: BatchProgress | null = null;
     if (inBatch.length > 0) {
       const totalBytes = inBatch.reduce((sum, r) => sum + r.file.size, 0);
@@ -238,7 +299,7 @@ export class UploadQueue {
       };
     }
     const settled = this.snapshot.active && !active;
-    this.snapshot = { rows: this.rows, active, batch };
+    this.snapshot = { rows: this.rows, active, batch, deliveryFailure: this.deliveryFailure };
     for (const listener of this.listeners) listener();
     if (settled) this.settledListener(inBatch, this.rows);
   }

@@ -12,6 +12,16 @@ export interface FakeUpload {
   offset: number;
   /** Tokens here read `u<user>-<session>`: the server knows whose token it is, not only the token. */
   owner: string | null;
+  /** For a file of a folder: the delivery named in its metadata and its path inside the folder. */
+  delivery?: string;
+  relativePath?: string;
+}
+
+export interface FakeDelivery {
+  id: number;
+  name: string;
+  projectId: number;
+  completed: boolean;
 }
 
 const ownerOf = (authorization: string | undefined): string | null => /^Bearer (u\d+)-/.exec(authorization ?? '')?.[1] ?? null;
@@ -23,6 +33,8 @@ interface FakeTusOptions {
   patchFault?: (upload: FakeUpload, attempt: number) => Fault;
   /** Refuses the complete file at its last byte (the server's final content check). */
   refuseFinal?: (upload: FakeUpload) => { status: number; message: string } | null;
+  /** Refuses opening a delivery, like the server's 403/404/422 rules. */
+  refuseDelivery?: (name: string) => { status: number; message: string } | null;
   /** Answers other calls of the one client (the file list the dialog reads after an upload). */
   otherRoutes?: Record<string, unknown>;
 }
@@ -48,6 +60,7 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
   const patches = new Map<number, number>();
   let nextId = 1;
   let nextFileId = 100;
+  const deliveries: FakeDelivery[] = [];
   const state = { bytesReceived: 0, terminated: [] as number[], completed: [] as Array<{ upload: FakeUpload; fileId: number }> };
 
   const reply = (config: InternalAxiosRequestConfig, status: number, headers: Record<string, string> = {}, data: unknown = ''): AxiosResponse => {
@@ -76,7 +89,12 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
         length: Number(header('Upload-Length')),
         offset: 0,
         owner: ownerOf(header('Authorization')),
+        delivery: meta.delivery,
+        relativePath: meta.relativePath,
       };
+      const delivery = meta.delivery === undefined ? undefined : deliveries.find((d) => String(d.id) === meta.delivery);
+      if (meta.delivery !== undefined && !delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
+      if (delivery?.completed) return reply(config, 409, {}, JSON.stringify({ message: 'This delivery is already complete' }));
       const refusal = options.refuseCreation?.(candidate);
       if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
       nextId += 1;
@@ -116,8 +134,27 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
         if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
         const fileId = nextFileId++;
         state.completed.push({ upload, fileId });
+        // A file of a delivery is not a row of its own: its answer names no file (docs/api.md).
+        if (upload.delivery !== undefined) return reply(config, 204, { 'upload-offset': String(upload.offset) });
         return reply(config, 204, { 'upload-offset': String(upload.offset), 'portal-file-id': String(fileId) });
       }
+    }
+    if (method === 'POST' && url === '/deliveries') {
+      const body = JSON.parse(String(config.data)) as { studypetitionid: number; name: string };
+      const refusal = options.refuseDelivery?.(body.name);
+      if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
+      const delivery = { id: 500 + deliveries.length, name: body.name, projectId: body.studypetitionid, completed: false };
+      deliveries.push(delivery);
+      return reply(config, 201, {}, { data: [{ id: delivery.id, name: delivery.name, status: 'open' }] });
+    }
+    const completion = /^\/deliveries\/(\d+)\/complete$/.exec(url);
+    if (method === 'POST' && completion) {
+      const delivery = deliveries.find((d) => d.id === Number(completion[1]));
+      if (!delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
+      if (delivery.completed) return reply(config, 409, {}, JSON.stringify({ message: 'This delivery is already complete' }));
+      if ([...uploads.values()].some((u) => u.delivery === String(delivery.id))) return reply(config, 409, {}, JSON.stringify({ message: 'Files of this delivery are still arriving' }));
+      delivery.completed = true;
+      return reply(config, 200, {}, { data: [{ id: delivery.id, name: delivery.name, status: 'completed', file_id: 900 + delivery.id }] });
     }
     const key = `${method} ${url}`;
     if (options.otherRoutes && key in options.otherRoutes) return reply(config, 200, {}, options.otherRoutes[key]);
@@ -126,6 +163,7 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
 
   return {
     state,
+    deliveries,
     requests,
     uploads,
     /** Simulates another browser tab's or user's upload already on the server. */

@@ -4,27 +4,18 @@
 // archive is, anything else is kept as 'other'. Entries are recorded in batches and made durable
 // with one flush at the end; one summary covers the whole delivery.
 import path from 'node:path';
-import { z } from 'zod';
 import type { DeliveryFileRow } from '../db/schema.js';
 import { describeStoredFile, ingestUpload, resolveLimits, SummaryBuilder, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
-import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
+import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { entryKey, givenUpMessage, uploadSubject, type UploadsToProcess } from './process-upload.job.js';
+import { entryKey, fileJobType, givenUpMessage, type TFileJobPayload, type UploadsToProcess } from './process-upload.job.js';
 
-/** The company is carried for fair claiming only, as for an upload's job. */
-const ZProcessDeliveryPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
-export type TProcessDeliveryPayload = z.infer<typeof ZProcessDeliveryPayload>;
+export type TProcessDeliveryPayload = TFileJobPayload;
 
 /** Queued when a delivery is completed, in the same transaction (DeliveriesRepository.complete); deleting its row cancels it. */
-/** Deliveries take turns with uploads by company: one company's folders never keep another's waiting. */
-export const PROCESS_DELIVERY = jobType(
-  'process-delivery',
-  ZProcessDeliveryPayload,
-  (p) => uploadSubject(p.fileId),
-  (p) => `companies/${p.companyId}`,
-);
+export const PROCESS_DELIVERY = fileJobType('process-delivery');
 
 export interface ProcessDeliveryDeps {
   files: UploadsToProcess;

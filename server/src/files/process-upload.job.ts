@@ -14,20 +14,24 @@ export function uploadSubject(fileId: number): string {
   return `files/${fileId}`;
 }
 
-/** The company is carried for fair claiming only: the job reads everything else from the file's row. */
-const ZProcessUploadPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
-export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
+/**
+ * What a job about one file row carries (an upload's or a delivery's). The company is carried for
+ * fair claiming only: the job reads everything else from the file's row.
+ */
+const ZFileJobPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
+export type TFileJobPayload = z.infer<typeof ZFileJobPayload>;
+export type TProcessUploadPayload = TFileJobPayload;
 
 /**
- * Queued with every committed upload, in the same transaction (FilesRepository.commitUpload).
- * Companies take turns for processing slots, so one company's uploads never keep another's waiting.
+ * A job kind about one file row: cancelled by the file's subject, and claimed in turns by company
+ * (fair_key), so one company's work never keeps another's waiting.
  */
-export const PROCESS_UPLOAD = jobType(
-  'process-upload',
-  ZProcessUploadPayload,
-  (p) => uploadSubject(p.fileId),
-  (p) => `companies/${p.companyId}`,
-);
+export function fileJobType(name: string) {
+  return jobType(name, ZFileJobPayload, (p) => uploadSubject(p.fileId), (p) => `companies/${p.companyId}`);
+}
+
+/** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
+export const PROCESS_UPLOAD = fileJobType('process-upload');
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {

@@ -2,6 +2,7 @@
 // the storage flushed in the background as bytes accumulate, so the flush the job waits for before
 // 'ready' has little left to write.
 import type { NewFileEntry } from '../db/schema.js';
+import type { IngestedEntry } from '../ingest/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
@@ -38,6 +39,31 @@ export class EntryRecorder {
   async record(row: NewFileEntry): Promise<void> {
     this.rows.push(row);
     if (this.rows.length >= ROWS_PER_BATCH) await this.writeRows();
+  }
+
+  /**
+   * Records what processing found at `seq` of a file row (an upload's or a delivery's): the entry's
+   * facts and DICOM fields, and where its bytes are (an object, or a range of another object).
+   */
+  recordEntry(
+    file: { id: number; company_id: number },
+    seq: number,
+    entry: Pick<IngestedEntry, 'path' | 'size' | 'sha256' | 'kind' | 'reason' | 'dicom'>,
+    where: { storageKey: string | null; offset: number | null },
+  ): Promise<void> {
+    return this.record({
+      file_id: file.id,
+      company_id: file.company_id,
+      seq,
+      path: entry.path,
+      size: entry.size,
+      sha256: entry.sha256,
+      kind: entry.kind,
+      reason: entry.reason,
+      storage_key: where.storageKey,
+      storage_offset: where.offset,
+      ...(entry.dicom ?? {}),
+    });
   }
 
   /** Writes the last rows and makes every stored entry durable. */

@@ -43,19 +43,7 @@ export async function processDelivery(
   const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
     seq += 1;
     summary.add({ ...entry, tempPath: null, inputIsEntry: false });
-    await recorder.record({
-      file_id: file.id,
-      company_id: file.company_id,
-      seq,
-      path: entry.path,
-      size: entry.size,
-      sha256: entry.sha256,
-      kind: entry.kind,
-      reason: entry.reason,
-      storage_key: storageKey,
-      storage_offset: offset,
-      ...(entry.dicom ?? {}),
-    });
+    await recorder.recordEntry(file, seq, entry, { storageKey, offset });
   };
 
   for (const member of await deps.members.membersOfFile(file.id)) {

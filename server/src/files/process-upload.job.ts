@@ -102,19 +102,7 @@ export async function processUpload(
           await recorder.store(storageKey, entry.tempPath, entry.size);
         }
       }
-      await recorder.record({
-        file_id: file.id,
-        company_id: file.company_id,
-        seq,
-        path: entry.path,
-        size: entry.size,
-        sha256: entry.sha256,
-        kind: entry.kind,
-        reason: entry.reason,
-        storage_key: storageKey,
-        storage_offset: entry.inUploadAt,
-        ...(entry.dicom ?? {}),
-      });
+      await recorder.recordEntry(file, seq, entry, { storageKey, offset: entry.inUploadAt });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
     const result = await ingestUpload(

@@ -46,7 +46,8 @@ const sweeper = setInterval(() => {
     (removed) => removed > 0 && app.log.info({ removed }, 'removed expired open deliveries'),
     (err: unknown) => app.log.error({ err }, 'sweeping expired open deliveries failed'),
   );
-}, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
+  services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
+}, Math.min(config.uploadLeaseMs, config.resumable.expiryMs, config.downloads.linkStartMs));
 sweeper.unref();
 
 const runner = config.processing.inServer ? await createJobRunner(services, config, app.log) : undefined;

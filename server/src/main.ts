@@ -34,6 +34,7 @@ const expired = await services.tusUploads.sweep({ startup: handle.dialect === 's
 const expiredDeliveries = await services.deliveries.sweepExpired((id) => services.tusUploads.remove(id));
 if (expiredDeliveries > 0) app.log.info({ removed: expiredDeliveries }, 'removed expired open deliveries');
 if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
+await services.downloadLinks.sweep();
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
     (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),

@@ -50,7 +50,7 @@ export function downloadLinksRoutes(
           response: { 200: listResponse(ZDownloadSettings).describe('The settings') },
         },
       },
-      async () => ({ data: [{ in_page_max_bytes: options.inPageMaxBytes }] }),
+      () => Promise.resolve({ data: [{ in_page_max_bytes: options.inPageMaxBytes }] }),
     );
 
     app.get(

@@ -7,9 +7,10 @@ import path from 'node:path';
 import { ROLES, type TRole } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { dialects } from '../databases.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
+import { startServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata } from '../tus.js';
 import { dicomFixture, listFiles, sha256, upload } from '../uploads.js';
@@ -153,13 +154,14 @@ describe.each(dialects())('download links on %s', (dialect) => {
 
     // Anything else is a second download, refused: the whole file, from byte 0, without If-Range,
     // with another ETag, or from another client.
-    for (const headers of [
+    const secondDownloads: Record<string, string>[] = [
       {},
       { range: 'bytes=0-', 'if-range': etag },
       { range: 'bytes=1000-' },
       { range: 'bytes=1000-', 'if-range': '"0000"' },
       { range: 'bytes=1000-', 'if-range': etag, 'user-agent': 'curl/8.5.0' },
-    ]) {
+    ];
+    for (const headers of secondDownloads) {
       const refused = await fetchLink(url, headers);
       expect(refused.status, JSON.stringify(headers)).toBe(410);
       expect(await refused.json()).toEqual({ message: SPENT });
@@ -237,5 +239,49 @@ describe.each(dialects())('download links on %s', (dialect) => {
     const answer = await call(`${server.api}/download-links/settings`, { token: user() });
     expect(answer).toMatchObject({ status: 200, body: { data: [{ in_page_max_bytes: 256 * 1024 * 1024 }] } });
     expect((await call(`${server.api}/download-links/settings`)).status).toBe(401);
+  });
+});
+
+describe.each(dialects())('download link tickets and the log on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(() => database.drop());
+
+  it('logs the requests to a link with the ticket cut out of the URL', async () => {
+    const admin = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'Pr1vate!Data-pw' };
+    const server = await startServerProcess({
+      DATA_DIR: database.dataDir,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      LOG_FORMAT: 'json',
+      ...admin,
+    });
+    try {
+      const api = `${server.url}/api/v1`;
+      const token = await login(api, admin.ADMIN_USERNAME, admin.ADMIN_PASSWORD);
+      const project = (await call(`${api}/study-petitions`, { token, json: { name: 'Logs', valid: true, status: 'Pendant' } })).body.data[0];
+      const file = (await upload(api, token, { name: 'slice.dcm', data: CT }, project.id)).body.data[0];
+      const link = (await call(`${api}/download-links`, { token, json: { file_id: file.id } })).body.data[0];
+      const ticket = link.url.split('/').pop() as string;
+      const first = await fetch(`${server.url}${link.url}`);
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      expect((await fetch(`${server.url}${link.url}?again=1`)).status).toBe(410);
+
+      const requests = server
+        .logs()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { req?: { url: string } });
+      expect(requests.filter((entry) => entry.req?.url.startsWith('/api/v1/dl/')).map((entry) => entry.req!.url)).toEqual([
+        '/api/v1/dl/[redacted]',
+        '/api/v1/dl/[redacted]?again=1',
+      ]);
+      expect(server.logs()).not.toContain(ticket);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.waitForExit();
+    }
   });
 });

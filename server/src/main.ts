@@ -48,7 +48,7 @@ const sweeper = setInterval(() => {
     (err: unknown) => app.log.error({ err }, 'sweeping expired open deliveries failed'),
   );
   services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
-}, Math.min(config.uploadLeaseMs, config.resumable.expiryMs, config.downloads.linkStartMs));
+}, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 
 const runner = config.processing.inServer ? await createJobRunner(services, config, app.log) : undefined;

@@ -109,8 +109,14 @@ export class DownloadLinksService {
     const user = await this.users.findById(link.user_id);
     if (!user || user.disabled || !isRole(user.role) || user.company_id !== link.company_id) throw notFound(INVALID);
     const actor: Actor = { userId: user.id, companyId: user.company_id, role: user.role };
-    if (link.entry_id === null) return { kind: 'file', row: await this.files.require(actor, link.file_id, 'download') };
-    return { kind: 'entry', ...(await this.contents.entryForDownload(actor, link.file_id, link.entry_id)) };
+    try {
+      if (link.entry_id === null) return { kind: 'file', row: await this.files.require(actor, link.file_id, 'download') };
+      return { kind: 'entry', ...(await this.contents.entryForDownload(actor, link.file_id, link.entry_id)) };
+    } catch (error) {
+      // Its project deleted, or its rights gone: the link, not the file, is what the browser asked for.
+      if (error instanceof AppError && (error.status === 403 || error.status === 404)) throw notFound(INVALID);
+      throw error;
+    }
   }
 }
 

@@ -183,6 +183,15 @@ describe.each(dialects())('download links on %s', (dialect) => {
     expect((await fetchLink(started, { range: 'bytes=10-', 'if-range': `"${sha256(CT)}"` })).status).toBe(404);
   });
 
+  it('stops working when its project is deleted', async () => {
+    const file = await uploaded();
+    const url = await linkTo({ file_id: file.id });
+    expect((await call(`${server.api}/study-petitions-delete/${file.projectId}`, { method: 'PUT', token: tokens.get(ROLES.CompanyAdmin)! })).status).toBe(200);
+    const refused = await fetchLink(url);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ message: INVALID });
+  });
+
   it('stops working when its creator loses access to the company', async () => {
     const file = await uploaded();
     const leaver = await makeUser(server.services, { company });
@@ -269,12 +278,16 @@ describe.each(dialects())('download link tickets and the log on %s', (dialect) =
       await first.arrayBuffer();
       expect((await fetch(`${server.url}${link.url}?again=1`)).status).toBe(410);
 
-      const requests = server
-        .logs()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { req?: { url: string } });
-      expect(requests.filter((entry) => entry.req?.url.startsWith('/api/v1/dl/')).map((entry) => entry.req!.url)).toEqual([
+      const loggedLinks = () =>
+        server
+          .logs()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => (JSON.parse(line) as { req?: { url: string } }).req?.url ?? '')
+          .filter((url) => url.startsWith('/api/v1/dl/'));
+      // The child's output arrives on its own schedule: wait for both requests' lines.
+      for (let waited = 0; loggedLinks().length < 2 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(loggedLinks()).toEqual([
         '/api/v1/dl/[redacted]',
         '/api/v1/dl/[redacted]?again=1',
       ]);

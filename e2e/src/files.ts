@@ -1,9 +1,11 @@
 // Real files for the upload flows: the server's DICOM fixtures, and archives made by real tools.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from './portal.js';
 
@@ -29,8 +31,11 @@ export function dicomPath(name: string): string {
   return path.join(DICOM_DIR, name);
 }
 
+/** Read as a stream, so a file of gigabytes is hashed in little memory. */
 export async function sha256(file: string): Promise<string> {
-  return createHash('sha256').update(await readFile(file)).digest('hex');
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
 }
 
 export interface Workspace {

@@ -14,6 +14,7 @@ import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './files/tus.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
 import { deliveriesRoutes } from './files/deliveries.routes.js';
+import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
@@ -105,6 +106,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
         tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),
       );
       await api.register(studiesRoutes(services.studies));
+      await api.register(
+        downloadLinksRoutes(services.downloadLinks, services, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
+      );
     },
     { prefix: API_PREFIX },
   );

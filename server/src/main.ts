@@ -34,6 +34,7 @@ const expired = await services.tusUploads.sweep({ startup: handle.dialect === 's
 const expiredDeliveries = await services.deliveries.sweepExpired((id) => services.tusUploads.remove(id));
 if (expiredDeliveries > 0) app.log.info({ removed: expiredDeliveries }, 'removed expired open deliveries');
 if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
+await services.downloadLinks.sweep();
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
     (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),
@@ -46,6 +47,7 @@ const sweeper = setInterval(() => {
     (removed) => removed > 0 && app.log.info({ removed }, 'removed expired open deliveries'),
     (err: unknown) => app.log.error({ err }, 'sweeping expired open deliveries failed'),
   );
+  services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
 }, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 

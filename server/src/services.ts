@@ -25,6 +25,8 @@ import { processUploadJob } from './files/process-upload.job.js';
 import { processDeliveryJob } from './files/process-delivery.job.js';
 import { DeliveriesRepository } from './files/deliveries.repository.js';
 import { DeliveriesService } from './files/deliveries.service.js';
+import { DownloadLinksRepository } from './files/download-links.repository.js';
+import { DownloadLinksService } from './files/download-links.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
@@ -42,6 +44,7 @@ export interface Services {
     entries: EntriesRepository;
     jobs: JobsRepository;
     deliveries: DeliveriesRepository;
+    downloadLinks: DownloadLinksRepository;
   };
   storage: Storage;
   auth: AuthService;
@@ -54,6 +57,8 @@ export interface Services {
   studies: StudiesService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
+  /** Single-use URLs for the browser's own download manager. */
+  downloadLinks: DownloadLinksService;
 }
 
 export interface ServiceOptions {
@@ -74,6 +79,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     entries: new EntriesRepository(db),
     jobs: new JobsRepository(db, handle.dialect),
     deliveries: new DeliveriesRepository(db),
+    downloadLinks: new DownloadLinksRepository(db),
   };
   const projects = new ProjectsService(repos.projects);
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
@@ -85,6 +91,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     uploadLeaseMs: config.uploadLeaseMs,
     expiryMs: config.resumable.expiryMs,
   });
+  const contents = new ContentsService(files, repos.entries);
   const throttle = new LoginThrottle(new LoginThrottleRepository(db, options.clock), config.loginThrottle, options.clock);
   return {
     handle,
@@ -103,9 +110,13 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
     }, deliveries),
-    contents: new ContentsService(files, repos.entries),
+    contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     deliveries,
+    downloadLinks: new DownloadLinksService(repos.downloadLinks, repos.users, files, contents, {
+      startMs: config.downloads.linkStartMs,
+      resumeMs: config.downloads.linkResumeMs,
+    }, options.clock),
   };
 }
 

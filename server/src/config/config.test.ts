@@ -29,9 +29,22 @@ describe('configuration from the environment', () => {
     ['MAX_PROCESSING_SECONDS', 'an hour'],
     ['MAX_PROCESSING_SECONDS', '0'],
     ['PROCESSING_CONCURRENCY', '0'],
+    ['DOWNLOAD_IN_PAGE_MAX_BYTES', '-1'],
+    ['DOWNLOAD_IN_PAGE_MAX_BYTES', '256MB'],
+    ['DOWNLOAD_LINK_START_SECONDS', '4'],
+    ['DOWNLOAD_LINK_START_SECONDS', '3601'],
+    ['DOWNLOAD_LINK_RESUME_HOURS', '0'],
+    ['DOWNLOAD_LINK_RESUME_HOURS', '169'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('reads downloads up to 256 MB in the page; links start within 60 s and resume for 24 h', () => {
+    expect(loadConfig({}).downloads).toEqual({ inPageMaxBytes: 256 * 1024 ** 2, linkStartMs: 60_000, linkResumeMs: 24 * 3_600_000 });
+    expect(
+      loadConfig({ DOWNLOAD_IN_PAGE_MAX_BYTES: '0', DOWNLOAD_LINK_START_SECONDS: '30', DOWNLOAD_LINK_RESUME_HOURS: '2' }).downloads,
+    ).toEqual({ inPageMaxBytes: 0, linkStartMs: 30_000, linkResumeMs: 2 * 3_600_000 });
   });
 
   it('wants ADMIN_USERNAME and ADMIN_PASSWORD together', () => {

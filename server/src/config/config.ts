@@ -51,6 +51,9 @@ const ZEnv = z.object({
   ADMIN_PASSWORD: z.string().min(1).max(1024).optional(),
   ADMIN_COMPANY: z.string().min(1).max(255).default('Administration'),
   WEB_DIST_DIR: z.string().optional(),
+  DOWNLOAD_IN_PAGE_MAX_BYTES: int(0).default(256 * 1024 ** 2),
+  DOWNLOAD_LINK_START_SECONDS: int(5, 3600).default(60),
+  DOWNLOAD_LINK_RESUME_HOURS: int(1, 7 * 24).default(24),
 });
 
 export interface Config {
@@ -93,6 +96,14 @@ export interface Config {
   trustProxy: boolean;
   bootstrapAdmin: { username: string; password: string; company: string } | undefined;
   webDistDir: string;
+  downloads: {
+    /** The web app reads files up to this size itself (the spec's overlay with percent); larger ones and folders go through a link. */
+    inPageMaxBytes: number;
+    /** A download link must be started within this. */
+    linkStartMs: number;
+    /** After its first use, how long its client may resume it. */
+    linkResumeMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -170,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, company: e.ADMIN_COMPANY }
         : undefined,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(root, e.WEB_DIST_DIR) : defaultWebDist(),
+    downloads: {
+      inPageMaxBytes: e.DOWNLOAD_IN_PAGE_MAX_BYTES,
+      linkStartMs: e.DOWNLOAD_LINK_START_SECONDS * 1000,
+      linkResumeMs: e.DOWNLOAD_LINK_RESUME_HOURS * 3_600_000,
+    },
   };
 }
 

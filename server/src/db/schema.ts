@@ -157,6 +157,21 @@ export interface FileEntryTable {
   patient_id: string | null;
 }
 
+/** A short-lived, single-use download URL (files/download-links.service.ts). */
+export interface DownloadLinkTable {
+  id: Generated<number>;
+  ticket_hash: string;
+  user_id: number;
+  company_id: number;
+  file_id: number;
+  entry_id: number | null;
+  created_at: string;
+  start_by: string;
+  used_at: string | null;
+  client_hash: string | null;
+  dead_after: string;
+}
+
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface JobTable {
@@ -193,6 +208,7 @@ export interface Database {
   delivery_files: DeliveryFileTable;
   file_entries: FileEntryTable;
   jobs: JobTable;
+  download_links: DownloadLinkTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -208,3 +224,4 @@ export type DeliveryRow = Selectable<DeliveryTable>;
 export type DeliveryFileRow = Selectable<DeliveryFileTable>;
 export type NewFileEntry = Insertable<FileEntryTable>;
 export type JobRow = Selectable<JobTable>;
+export type DownloadLinkRow = Selectable<DownloadLinkTable>;

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZEntryKind, ZFileContentsResponse } from '@portal/contract';
 import { z } from 'zod';
-import { contentTypeFor } from './content-type.js';
-import { sendDownload } from './download-response.js';
+import { sendEntry } from './download-target.js';
 import { zId } from '../http/params.js';
 import { DOWNLOAD_RESPONSES, errorResponse, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
@@ -47,15 +46,8 @@ export function contentsRoutes(contents: ContentsService, storage: Storage) {
         },
       },
       async (request, reply) => {
-        const { row, storageKey, offset } = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId);
-        const name = row.path.split('/').pop() ?? 'entry';
-        return sendDownload(reply, {
-          storage,
-          key: storageKey,
-          offset,
-          facts: { size: Number(row.size), sha256: row.sha256!, contentType: row.kind === 'dicom' ? 'application/dicom' : contentTypeFor(name), fileName: name },
-          conditions: request.headers,
-        });
+        const entry = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId);
+        return sendEntry(reply, storage, entry, request.headers);
       },
     );
   };

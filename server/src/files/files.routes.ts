@@ -6,9 +6,7 @@ import { zId } from '../http/params.js';
 import { DOWNLOAD_RESPONSES, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
-import { contentTypeFor } from './content-type.js';
-import { sendDeliveryZip } from './delivery-zip.js';
-import { sendDownload } from './download-response.js';
+import { sendFile } from './download-target.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
@@ -88,14 +86,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       },
       async (request, reply) => {
         const row = await files.require(sessionOf(request).actor, request.params.id, 'download');
-        // A delivery (kind 'folder') is its files, zipped while they are sent.
-        if (row.kind === 'folder') return sendDeliveryZip(reply, storage, row.file, await deliveries.filesOf(row));
-        return sendDownload(reply, {
-          storage,
-          key: row.storage_key,
-          facts: { size: Number(row.filesize), sha256: row.sha256, contentType: contentTypeFor(row.file), fileName: row.file },
-          conditions: request.headers,
-        });
+        return sendFile(reply, { storage, deliveries }, row, request.headers);
       },
     );
 

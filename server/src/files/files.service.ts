@@ -33,6 +33,7 @@ const NOT_FOUND = 'File not found';
 
 export class FilesService {
   readonly #uploadListeners = new Set<(file: ProjectFileRow) => void>();
+  readonly #removedListeners: ((fileId: number) => Promise<void>)[] = [];
 
   constructor(
     private readonly files: FilesRepository,
@@ -48,6 +49,11 @@ export class FilesService {
   /** The in-process job runner listens here, to start processing without waiting for its poll. */
   onUploaded(listener: (file: ProjectFileRow) => void): void {
     this.#uploadListeners.add(listener);
+  }
+
+  /** Called once a file is deleted (its download links are revoked there). */
+  onRemoved(listener: (fileId: number) => Promise<void>): void {
+    this.#removedListeners.push(listener);
   }
 
   /** A file row that appeared another way (a completed delivery): its job may start at once. */
@@ -184,6 +190,7 @@ export class FilesService {
     const row = await this.require(actor, fileId, 'delete');
     const deleted = await this.files.softDelete(row.id);
     await this.jobs.cancel([uploadSubject(row.id)]);
+    for (const listener of this.#removedListeners) await listener(row.id);
     return presentFile(deleted);
   }
 }

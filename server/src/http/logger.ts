@@ -1,6 +1,7 @@
 // Logs: JSON lines for a log collector, or readable lines when a person watches a terminal
 // (LOG_FORMAT decides; `auto` looks at whether standard output is one). Secrets never reach them:
-// credentials in headers are redacted, and bodies (which carry passwords) are not logged at all.
+// credentials in headers are redacted, bodies (which carry passwords) are not logged at all, and
+// the ticket of a download link (its path is its authorisation) is cut from every logged URL.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino, type LoggerOptions } from 'pino';
@@ -31,7 +32,34 @@ function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
       ],
       censor: '[redacted]',
     },
+    // Fastify's own request serializer, with the URL redacted.
+    serializers: { req: serializeRequest },
   };
+}
+
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, string | string[] | undefined>;
+  socket?: { remotePort?: number | undefined } | null;
+}
+
+function serializeRequest(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/** A download link's ticket (`/api/v1/dl/<ticket>`, files/download-links.service.ts) never reaches a log. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/dl\/[^/?#]*/g, '/dl/[redacted]');
 }
 
 /** Accepts a sane incoming X-Request-Id (from a proxy) or makes one. */

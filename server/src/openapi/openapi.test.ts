@@ -6,8 +6,11 @@ import {
   listResponse,
   ZCompany,
   ZCreateDelivery,
+  ZCreateDownloadLink,
   ZCreateProject,
   ZDelivery,
+  ZDownloadLink,
+  ZDownloadSettings,
   ZErrorBody,
   ZFileContentsResponse,
   ZFilesList,
@@ -58,6 +61,8 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /deliveries': listResponse(ZDelivery),
   'GET /deliveries/{id}': listResponse(ZDelivery),
   'POST /deliveries/{id}/complete': listResponse(ZDelivery),
+  'POST /download-links': listResponse(ZDownloadLink),
+  'GET /download-links/settings': listResponse(ZDownloadSettings),
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -67,6 +72,7 @@ const BODIES: Record<string, ZodType> = {
   'POST /study-petitions': ZCreateProject,
   'PUT /study-petitions/{id}': ZUpdateProject,
   'POST /deliveries': ZCreateDelivery,
+  'POST /download-links': ZCreateDownloadLink,
 };
 
 /** The query parameters routes read. */
@@ -77,7 +83,8 @@ const QUERIES: Record<string, string[]> = {
   'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind'],
 };
 
-const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json'];
+/** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */
+const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json', 'GET /dl/{ticket}'];
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io });
 /** The document repeats a schema's description at its root; the shape is the rest. */

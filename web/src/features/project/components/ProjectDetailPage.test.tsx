@@ -163,6 +163,22 @@ describe('ProjectDetailPage', () => {
     expect(await screen.findByText('Resource Not Found: The requested file or resource does not exist')).toBeInTheDocument();
   });
 
+  it("hands a file larger than the server's in-page size to the browser's downloads", async () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.getAttribute('href')).toBe('/api/v1/dl/ticket');
+    });
+    const { user, api } = serve(files, {
+      'GET /download-links/settings': { status: 200, data: { data: [{ in_page_max_bytes: 1024 * 1024 }] } },
+      'POST /download-links': { status: 201, data: { data: [{ url: '/api/v1/dl/ticket', expires_at: '2026-01-01T00:00:00Z' }] } },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Download b.dcm' }));
+    expect(await screen.findByText("Download started: your browser's downloads show its progress")).toBeInTheDocument();
+    expect(click).toHaveBeenCalledOnce();
+    expect(api.callsTo('POST', '/download-links').map((c) => c.data)).toEqual([{ file_id: 12 }]);
+    expect(api.callsTo('GET', '/download-study-petitions-files/12')).toHaveLength(0);
+    click.mockRestore();
+  });
+
   it('opens the contents of an upload from its row', async () => {
     const { user, api } = serve(files, {
       'GET /study-petitions-files/11/contents': {

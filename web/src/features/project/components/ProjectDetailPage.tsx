@@ -18,9 +18,8 @@ import { mapApiError } from '../../../lib/error-mapping';
 import { percentOf } from '../../../lib/progress';
 import { useProgressReset } from '../../../lib/use-progress-reset';
 import { useQueryClient } from '@tanstack/react-query';
-import { downloadFile } from '../../../api/download-file';
+import { downloadProjectFile, HANDED_TO_BROWSER_TEXT } from '../../../api/download-file';
 import { queryKeys } from '../../../api/query-keys';
-import { saveBlob } from '../../../lib/save-blob';
 import { useDeleteFiles } from '../api/delete-file';
 import { useProject } from '../api/get-project';
 import { useProjectFiles } from '../api/get-project-files';
@@ -66,10 +65,13 @@ function ProjectDetail({ projectId }: { projectId: number }) {
     setDownloading(true);
     setDownloadProgress(0);
     try {
-      const blob = await downloadFile(file.id, (loaded, total) => setDownloadProgress(percentOf(loaded, total ?? file.filesize)));
-      setDownloadProgress(100);
-      saveBlob(blob, file.file);
-      notify.success('File downloaded successfully');
+      const outcome = await downloadProjectFile(file, (loaded, total) => setDownloadProgress(percentOf(loaded, total ?? file.filesize)));
+      if (outcome === 'saved') {
+        setDownloadProgress(100);
+        notify.success('File downloaded successfully');
+      } else {
+        notify.success(HANDED_TO_BROWSER_TEXT);
+      }
     } catch (failure) {
       notify.apiError(failure);
     } finally {

@@ -7,10 +7,9 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { downloadFile } from '../../../api/download-file';
+import { downloadProjectFile, HANDED_TO_BROWSER_TEXT } from '../../../api/download-file';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
-import { saveBlob } from '../../../lib/save-blob';
 
 /**
  * Spec §2: the tree view (not selectable, so not rendered by any screen): expanding a project
@@ -48,8 +47,8 @@ function ProjectBranch({ project }: { project: TProject }) {
 
   const download = async (file: TProjectFile) => {
     try {
-      saveBlob(await downloadFile(file.id, () => undefined), file.file);
-      notify.success('File downloaded successfully');
+      const outcome = await downloadProjectFile(file, () => undefined);
+      notify.success(outcome === 'saved' ? 'File downloaded successfully' : HANDED_TO_BROWSER_TEXT);
     } catch (failure) {
       notify.apiError(failure);
     }

@@ -1,0 +1,48 @@
+// What a file's or an entry's download sends, whether asked with a session or through a download
+// link: a folder row as a zip of its files, anything else as its stored bytes with Range support.
+import type { FastifyReply } from 'fastify';
+import type { FileEntryRow, ProjectFileRow } from '../db/schema.js';
+import type { Storage } from '../storage/storage.js';
+import { contentTypeFor } from './content-type.js';
+import type { DeliveriesService } from './deliveries.service.js';
+import { sendDeliveryZip } from './delivery-zip.js';
+import { sendDownload, type DownloadConditions } from './download-response.js';
+
+export async function sendFile(
+  reply: FastifyReply,
+  from: { storage: Storage; deliveries: DeliveriesService },
+  row: ProjectFileRow,
+  conditions: DownloadConditions,
+): Promise<FastifyReply> {
+  // A delivery (kind 'folder') is its files, zipped while they are sent.
+  if (row.kind === 'folder') return sendDeliveryZip(reply, from.storage, row.file, await from.deliveries.filesOf(row));
+  return sendDownload(reply, {
+    storage: from.storage,
+    key: row.storage_key,
+    facts: { size: Number(row.filesize), sha256: row.sha256, contentType: contentTypeFor(row.file), fileName: row.file },
+    conditions,
+  });
+}
+
+/** An entry kept by processing: read in place from its upload (at `offset`) or from its own object. */
+export function sendEntry(
+  reply: FastifyReply,
+  storage: Storage,
+  entry: { row: FileEntryRow; storageKey: string; offset: number },
+  conditions: DownloadConditions,
+): Promise<FastifyReply> {
+  const { row } = entry;
+  const name = row.path.split('/').pop() ?? 'entry';
+  return sendDownload(reply, {
+    storage,
+    key: entry.storageKey,
+    offset: entry.offset,
+    facts: {
+      size: Number(row.size),
+      sha256: row.sha256!,
+      contentType: row.kind === 'dicom' ? 'application/dicom' : contentTypeFor(name),
+      fileName: name,
+    },
+    conditions,
+  });
+}

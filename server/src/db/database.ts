@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -37,7 +38,7 @@ export function openDatabase(opts: { databaseUrl: string | undefined; dataDir: s
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

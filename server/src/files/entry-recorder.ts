@@ -1,6 +1,7 @@
 // Stores extracted entries and records their rows in bulk: rows in one transaction per batch, and
 // the storage flushed in the background as bytes accumulate, so the flush the job waits for before
-// 'ready' has little left to write.
+// 'ready' has little left to write. A job that stored nothing (a single DICOM file, a delivery of
+// DICOM files: their bytes were made durable as they arrived) flushes nothing.
 import type { NewFileEntry } from '../db/schema.js';
 import type { IngestedEntry } from '../ingest/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
@@ -15,14 +16,21 @@ export class EntryRecorder {
   private unflushedBytes = 0;
   private flushing: Promise<void> | null = null;
   private flushError: Error | null = null;
+  private mustFlush = false;
 
   constructor(
     private readonly entries: EntriesRepository,
     private readonly storage: Storage,
   ) {}
 
+  /** An earlier run of the job recorded entries whose objects it may not have flushed: finish() flushes them. */
+  inheritUnflushed(): void {
+    this.mustFlush = true;
+  }
+
   /** Moves an extracted file into storage under its entry key (not yet durable). */
   async store(key: string, tempPath: string, size: number): Promise<void> {
+    this.mustFlush = true;
     try {
       await this.storage.putFile(key, tempPath, { durable: false });
     } catch (err) {
@@ -71,7 +79,7 @@ export class EntryRecorder {
     await this.writeRows();
     await this.flushing;
     if (this.flushError !== null) throw this.flushError;
-    await this.storage.flush();
+    if (this.mustFlush) await this.storage.flush();
   }
 
   private async writeRows(): Promise<void> {

@@ -3,7 +3,16 @@
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import { z } from 'zod';
 import type { ProjectFileRow } from '../db/schema.js';
-import { ingestUpload, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
+import {
+  describeStoredFile,
+  ingestUpload,
+  resolveLimits,
+  SummaryBuilder,
+  type IngestedEntry,
+  type IngestLimits,
+  type IngestResult,
+  type OnEntry,
+} from '../ingest/index.js';
 import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
@@ -85,6 +94,8 @@ export async function processUpload(
   const alreadyRecorded = await resumePoint(deps, file.id);
   const local = await deps.storage.openLocal(file.storage_key);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
+  // That run may have died before its flush; this one then flushes even if it stores nothing.
+  if (alreadyRecorded > 0) recorder.inheritUnflushed();
   let seq = 0;
   try {
     const onEntry = async (entry: IngestedEntry): Promise<'moved' | undefined> => {
@@ -105,16 +116,32 @@ export async function processUpload(
       await recorder.recordEntry(file, seq, entry, { storageKey, offset: entry.inUploadAt });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
-    const result = await ingestUpload(
-      { inputPath: local.path, originalName: file.file, workDir, limits: deps.limits, signal },
-      onEntry,
-    );
+    const result =
+      (file.kind === 'dicom' ? await indexDicomUpload(file, local.path, deps.limits, onEntry) : null) ??
+      (await ingestUpload({ inputPath: local.path, originalName: file.file, workDir, limits: deps.limits, signal }, onEntry));
     // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
     await recorder.finish();
     await deps.files.setProcessing(file.id, result);
   } finally {
     await local.release();
   }
+}
+
+/**
+ * A single DICOM file is its own only entry, as the archive walk would find it (the same rules:
+ * describeStoredFile), without its scratch folder and timers: its header is read once, and its
+ * SHA-256 is the one computed as it arrived. Null in the case that cannot arise for a file
+ * accepted as DICOM (its content reads as an archive): the walk then decides.
+ */
+async function indexDicomUpload(file: ProjectFileRow, localPath: string, limits: Partial<IngestLimits>, onEntry: OnEntry): Promise<IngestResult | null> {
+  const described = await describeStoredFile(localPath, resolveLimits(limits).maxDicomHeaderBytes);
+  if (described.archive) return null;
+  const { kind, reason, dicom } = described;
+  const entry: IngestedEntry = { path: file.file, size: Number(file.filesize), sha256: file.sha256, kind, reason, dicom, tempPath: localPath, inUploadAt: null, inputIsEntry: true };
+  const summary = new SummaryBuilder();
+  summary.add(entry);
+  await onEntry(entry);
+  return { status: 'ready', error: null, summary: summary.build() };
 }
 
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */

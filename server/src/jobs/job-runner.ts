@@ -26,7 +26,8 @@ export class JobRunner {
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   #stopped = true;
   #loops: Promise<void>[] = [];
-  #wake: (() => void)[] = [];
+  /** Idle lanes waiting for their next poll, by kind. */
+  readonly #idleLanes = new Map<string, (() => void)[]>();
   readonly #running = new Map<number, AbortController>();
   readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
 
@@ -70,9 +71,12 @@ export class JobRunner {
     );
   }
 
-  /** A job was just queued: look now rather than at the next poll. */
+  /**
+   * A job was just queued: look now rather than at the next poll. One job needs one lane: waking
+   * every idle lane of every kind cost a claim query each per upload, most of them finding nothing.
+   */
   nudge(): void {
-    for (const wake of this.#wake.splice(0)) wake();
+    for (const lanes of this.#idleLanes.values()) lanes.shift()?.();
   }
 
   /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */
@@ -80,7 +84,7 @@ export class JobRunner {
     if (this.#stopped) return;
     this.#stopped = true;
     for (const controller of this.#running.values()) controller.abort(new Stopping('worker stopping'));
-    this.nudge();
+    for (const lanes of this.#idleLanes.values()) for (const wake of lanes.splice(0)) wake();
     await Promise.all(this.#loops);
   }
 
@@ -93,18 +97,22 @@ export class JobRunner {
         this.log.error({ err }, 'claiming a job failed');
       }
       if (job) await this.#run(kind, job);
-      else await this.#idle();
+      else await this.#idle(kind.name);
     }
   }
 
-  #idle(): Promise<void> {
+  #idle(kind: string): Promise<void> {
     return new Promise((resolve) => {
+      const lanes = this.#idleLanes.get(kind) ?? [];
+      this.#idleLanes.set(kind, lanes);
       const timer = setTimeout(done, this.options.pollMs);
       function done() {
         clearTimeout(timer);
+        const at = lanes.indexOf(done);
+        if (at !== -1) lanes.splice(at, 1);
         resolve();
       }
-      this.#wake.push(done);
+      lanes.push(done);
     });
   }
 

@@ -34,6 +34,7 @@ export class FsStorage implements Storage {
   readonly #durableDirs = new Set<string>();
   // Directories this process has made or found (not necessarily durable yet).
   readonly #madeDirs = new Set<string>();
+  readonly #dirSyncs = new Map<string, DirSync>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -238,11 +239,11 @@ export class FsStorage implements Storage {
       // the check-then-rename window only matters for a caller reusing a key, which is a bug.
       if (await isPresent(target)) throw new ObjectExistsError(key);
       await rename(source, target);
-      if (durable) await fsyncDir(dir);
+      if (durable) await this.#syncDir(dir);
       return;
     }
     try {
-      if (durable) await fsyncDir(dir);
+      if (durable) await this.#syncDir(dir);
     } catch (err) {
       await rm(target, { force: true });
       throw err;
@@ -252,6 +253,37 @@ export class FsStorage implements Storage {
     } catch {
       // The object is complete and durable; a temp name left behind is swept at next start.
     }
+  }
+
+  /**
+   * An fsync of `dir` that starts after this call: puts that link into the same directory at the
+   * same time (many small uploads in flight) share one, as a database's group commit does, instead
+   * of queueing one each on the disk.
+   */
+  #syncDir(dir: string): Promise<void> {
+    let sync = this.#dirSyncs.get(dir);
+    if (sync === undefined) {
+      sync = { running: null, next: null };
+      this.#dirSyncs.set(dir, sync);
+    }
+    const state = sync;
+    const start = (): Promise<void> => {
+      const running = fsyncDir(dir).finally(() => {
+        state.running = null;
+        if (state.next === null) this.#dirSyncs.delete(dir);
+      });
+      state.running = running;
+      return running;
+    };
+    // One in progress may have begun before this caller's link: this caller waits for the next.
+    if (state.running === null) return start();
+    state.next ??= state.running
+      .catch(() => undefined)
+      .then(() => {
+        state.next = null;
+        return start();
+      });
+    return state.next;
   }
 
   /**
@@ -270,6 +302,12 @@ export class FsStorage implements Storage {
     }
     this.#durableDirs.add(dir);
   }
+}
+
+/** The fsync of one directory in progress, and the one queued to start after it. */
+interface DirSync {
+  running: Promise<void> | null;
+  next: Promise<void> | null;
 }
 
 async function writeDurably(file: string, body: Readable, signal: AbortSignal | undefined): Promise<number> {

@@ -1,0 +1,74 @@
+// The reference: Orthanc (the Debian package) ingesting the same files one request each, as a PACS
+// receives them, started on a free port with its storage and index in a temporary folder and its
+// defaults otherwise (SQLite index, files synced as stored).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { inPool, type FileSet } from './files-input.js';
+import type { CaseResult } from './files-portal.js';
+import { freePort, peakRssBytes, startChild, stopChild } from './upload-process.js';
+
+export async function measureOrthanc(files: FileSet, dir: string, inFlight: number): Promise<CaseResult> {
+  const storage = path.join(dir, 'storage');
+  await mkdir(storage, { recursive: true });
+  const port = await freePort();
+  const config = path.join(dir, 'orthanc.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      Name: 'bench',
+      StorageDirectory: storage,
+      IndexDirectory: storage,
+      HttpPort: port,
+      DicomServerEnabled: false,
+      RemoteAccessAllowed: false,
+      AuthenticationEnabled: false,
+      Plugins: [],
+    }),
+  );
+  const child = startChild('Orthanc', [config], { cwd: dir });
+  try {
+    await waitForOrthanc(port, child.process, 60_000);
+    const started = process.hrtime.bigint();
+    await inPool(files.names, inFlight, async (name) => {
+      const status = await post(port, '/instances', await readFile(path.join(files.dir, name)));
+      if (status !== 200) throw new Error(`Orthanc answered ${status} for ${name}`);
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    // Orthanc indexes as it answers: once the last answer is in, every instance is stored.
+    return { seconds, uploadSeconds: seconds, peakRssBytes: await peakRssBytes(child.pid) };
+  } catch (err) {
+    throw new Error(`Orthanc: ${err instanceof Error ? err.message : String(err)}\n${child.output()}`, { cause: err });
+  } finally {
+    await stopChild(child);
+  }
+}
+
+function post(port: number, route: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', headers: { 'content-length': String(body.length) } }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+      response.once('error', reject);
+    });
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+async function waitForOrthanc(port: number, proc: { exitCode: number | null }, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error('Orthanc exited during start-up');
+    const up = await new Promise<boolean>((resolve) => {
+      const request = http.get({ host: '127.0.0.1', port, path: '/system' }, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      });
+      request.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('Orthanc did not answer in time');
+}

@@ -61,25 +61,15 @@ export const ZProcessingSummary = z.object({
   other: z.number().int(),
   skipped: z.number().int(),
   skipped_reasons: z.record(z.string(), z.number().int()).optional(),
-  // Issue 14: entries = instances + duplicates + other + unreadable + skipped, each entry counted once.
-  // Optional until the server fills them on every summary (old rows are normalised on read).
-  entries: z.number().int().optional().describe('Every entry seen: instances + duplicates + other + unreadable + skipped'),
-  duplicates: z
-    .number()
-    .int()
-    .optional()
-    .describe('DICOM instances whose SOP Instance UID was already counted in the same upload'),
+  // Issue 14: every entry counted once, in one of five buckets (in_project is shown apart).
+  entries: z.number().int().describe('Every entry seen: instances + duplicates + other + unreadable + skipped'),
+  duplicates: z.number().int().describe('DICOM instances whose SOP Instance UID was already counted in the same upload'),
   in_project: z
     .number()
     .int()
-    .optional()
-    .describe("Of this upload's instances, how many were already present in another live upload of the project (shown apart; not part of the sum)"),
-  dicomdirs: z.number().int().optional().describe('DICOMDIR files (media directories), counted within other'),
-  unreadable: z
-    .number()
-    .int()
-    .optional()
-    .describe('DICOM files whose header could not be read or that lack a SOP Instance UID'),
+    .describe("Of this upload's instances, how many another live upload of the project already held when it was processed (not part of the sum)"),
+  dicomdirs: z.number().int().describe('DICOMDIR files (media directories), counted within other'),
+  unreadable: z.number().int().describe('DICOM files whose header could not be read or that lack a SOP Instance UID'),
   unreadable_reasons: z.record(z.string(), z.number().int()).optional(),
 });
 export type TProcessingSummary = z.infer<typeof ZProcessingSummary>;

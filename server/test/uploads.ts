@@ -76,7 +76,10 @@ export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> 
 /** Writes `members` into a scratch folder, runs a real archiver there by shell, answers the output. */
 export function makeArchive(dir: string, members: Record<string, Buffer>, command: string, output: string): Buffer {
   const src = fs.mkdtempSync(path.join(dir, 'src-'));
-  for (const [member, data] of Object.entries(members)) fs.writeFileSync(path.join(src, member), data);
+  for (const [member, data] of Object.entries(members)) {
+    fs.mkdirSync(path.dirname(path.join(src, member)), { recursive: true });
+    fs.writeFileSync(path.join(src, member), data);
+  }
   execFileSync('sh', ['-c', command], { cwd: src });
   return fs.readFileSync(path.join(src, output));
 }

@@ -108,4 +108,32 @@ export class EntriesRepository {
       .where('id', '=', entryId)
       .executeTakeFirst();
   }
+
+  /**
+   * How many of this file's instances some other live file of the project also holds: the summary's
+   * `in_project` (shown apart from the sum). Each instance is one lookup in the SOP index.
+   */
+  async countInstancesElsewhere(fileId: number, projectId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('file_entries as e')
+      .select((eb) => eb.fn.count<number | string>('e.sop_instance_uid').distinct().as('n'))
+      .where('e.file_id', '=', fileId)
+      .where('e.kind', '=', 'dicom')
+      .where('e.sop_instance_uid', 'is not', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('file_entries as o')
+            .innerJoin('project_files as f', 'f.id', 'o.file_id')
+            .select('o.id')
+            .whereRef('o.sop_instance_uid', '=', 'e.sop_instance_uid')
+            .where('o.file_id', '<>', fileId)
+            .where('o.kind', '=', 'dicom')
+            .where('f.project_id', '=', projectId)
+            .where('f.deleted_at', 'is', null),
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
 }

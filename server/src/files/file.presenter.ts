@@ -17,7 +17,22 @@ export function presentFile(row: FileRow): TProjectFile {
     processing: {
       status: ZProcessingStatus.parse(row.processing_status),
       error: row.processing_error,
-      summary: row.processing_summary === null ? null : (JSON.parse(row.processing_summary) as TProcessingSummary),
+      summary: row.processing_summary === null ? null : presentSummary(JSON.parse(row.processing_summary) as StoredSummary),
     },
+  };
+}
+
+/** Summaries recorded before issue 14 lack the counts that add up; they are read as they were counted then. */
+type StoredSummary = Omit<TProcessingSummary, 'entries' | 'duplicates' | 'in_project' | 'dicomdirs' | 'unreadable'> &
+  Partial<Pick<TProcessingSummary, 'entries' | 'duplicates' | 'in_project' | 'dicomdirs' | 'unreadable'>>;
+
+function presentSummary(stored: StoredSummary): TProcessingSummary {
+  return {
+    ...stored,
+    entries: stored.entries ?? stored.instances + stored.other + stored.skipped,
+    duplicates: stored.duplicates ?? 0,
+    in_project: stored.in_project ?? 0,
+    dicomdirs: stored.dicomdirs ?? 0,
+    unreadable: stored.unreadable ?? 0,
   };
 }

@@ -42,7 +42,7 @@ export async function processDelivery(
 
   const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
     seq += 1;
-    summary.add({ ...entry, tempPath: null, inputIsEntry: false });
+    summary.add(entry);
     await recorder.recordEntry(file, seq, entry, { storageKey, offset });
   };
 
@@ -63,7 +63,9 @@ export async function processDelivery(
     }
   }
   await recorder.finish();
-  await deps.files.setProcessing(file.id, { status: 'ready', summary: summary.build() });
+  const built = summary.build();
+  built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
+  await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
 
   /** An archive in the folder is opened as a nested archive: its entries are named under its path. */
   async function openArchiveMember(member: DeliveryFileRow, localPath: string): Promise<void> {

@@ -121,6 +121,7 @@ export async function processUpload(
       (await ingestUpload({ inputPath: local.path, originalName: file.file, workDir, limits: deps.limits, signal }, onEntry));
     // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
     await recorder.finish();
+    if (result.status === 'ready') result.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
     await deps.files.setProcessing(file.id, result);
   } finally {
     await local.release();

@@ -22,6 +22,7 @@ import { resolveLimits, type IngestLimits } from './limits.js';
 import type { OnEntry, IngestedEntry, IngestResult, IngestInput } from './ingest-types.js';
 import { SevenZipWorker } from './extract/sevenzip/sevenzip-client.js';
 import { ENCRYPTED_MESSAGE, SKIP } from './skip-reasons.js';
+import { leafKind } from './leaf-kind.js';
 import { SummaryBuilder } from './summary.js';
 import { budgetMessage, WorkBudget, WorkBudgetExceeded } from './work-budget.js';
 
@@ -151,14 +152,7 @@ class UploadWalk {
 
   /** A kept file: 'dicom' when its header reads (or not, with the reason), else 'other'. */
   private async emitLeaf(base: Pick<IngestedEntry, 'path' | 'size' | 'sha256' | 'tempPath' | 'inUploadAt'>, header: DicomSummary | null, isInput = false) {
-    if (header === null) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
-    else if (!header.ok) await this.emit({ ...base, kind: 'dicom', reason: header.reason, dicom: null }, isInput);
-    // A DICOMDIR indexes other files and belongs to no study: keep it, but not as an instance.
-    else if (header.isDicomdir) await this.emit({ ...base, kind: 'other', reason: null, dicom: null }, isInput);
-    else {
-      const reason = header.fields.sop_instance_uid === null ? 'DICOM without SOP Instance UID' : header.warning;
-      await this.emit({ ...base, kind: 'dicom', reason, dicom: header.fields }, isInput);
-    }
+    await this.emit({ ...base, ...leafKind(header) }, isInput);
   }
 
   private async visitArchive(node: Node, kind: ArchiveKind): Promise<void> {

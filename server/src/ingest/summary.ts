@@ -1,41 +1,82 @@
-// Counts for the upload's summary: distinct studies, series and instances, other files, skips.
+// Counts for an upload's summary. Every entry lands in exactly one bucket, so that
+// entries = instances + duplicates + other + unreadable + skipped (issue 14): a person can check
+// that nothing went missing between what was sent and what is shown.
 import type { IngestedEntry, IngestSummary } from './ingest-types.js';
+
+/**
+ * The reason recorded on a DICOMDIR entry (kind 'other'): it is DICOM, but an index of the other
+ * files of a disc or folder, not an image, so it is kept and counted among the other files.
+ */
+export const DICOMDIR_NOTE = 'DICOMDIR: the index of a DICOM disc or folder, not an image';
+
+/** The reason recorded on a DICOM file whose header reads but names no instance. */
+export const NO_SOP_INSTANCE_UID = 'no SOP Instance UID';
 
 export class SummaryBuilder {
   private readonly studies = new Set<string>();
   private readonly series = new Set<string>();
   private readonly instances = new Set<string>();
+  private entries = 0;
+  private duplicates = 0;
   private other = 0;
+  private dicomdirs = 0;
+  private unreadable = 0;
   private skipped = 0;
-  private readonly reasons: Record<string, number> = {};
+  private readonly unreadableReasons: Record<string, number> = {};
+  private readonly skippedReasons: Record<string, number> = {};
 
-  add(entry: IngestedEntry): void {
-    if (entry.kind === 'other') this.other += 1;
-    else if (entry.kind === 'skipped') this.countSkipped(entry.reason ?? 'unknown', 1);
-    else if (entry.dicom !== null) {
+  add(entry: Pick<IngestedEntry, 'kind' | 'reason' | 'dicom'>): void {
+    this.entries += 1;
+    if (entry.kind === 'skipped') {
+      this.tally(this.skippedReasons, entry.reason ?? 'unknown', 1);
+      this.skipped += 1;
+    } else if (entry.kind === 'other') {
+      this.other += 1;
+      if (entry.reason === DICOMDIR_NOTE) this.dicomdirs += 1;
+    } else if (entry.dicom === null || entry.dicom.sop_instance_uid === null) {
+      // A header that could not be read, or one that does not say which instance it is.
+      this.unreadable += 1;
+      this.tally(this.unreadableReasons, entry.reason ?? NO_SOP_INSTANCE_UID, 1);
+    } else {
       const { study_instance_uid: study, series_instance_uid: series, sop_instance_uid: sop } = entry.dicom;
+      if (this.instances.has(sop)) {
+        // The same instance twice (a copy in another folder) is one instance and one duplicate.
+        this.duplicates += 1;
+        return;
+      }
+      this.instances.add(sop);
       if (study !== null) this.studies.add(study);
       if (series !== null) this.series.add(series);
-      // The same instance twice (a copy in another folder) is still one instance.
-      if (sop !== null) this.instances.add(sop);
     }
   }
 
   /** Also for entries only counted, never emitted: beyond maxEntries there may be millions. */
   countSkipped(reason: string, count: number): void {
     if (count <= 0) return;
+    this.entries += count;
     this.skipped += count;
-    this.reasons[reason] = (this.reasons[reason] ?? 0) + count;
+    this.tally(this.skippedReasons, reason, count);
   }
 
   build(): IngestSummary {
     return {
+      entries: this.entries,
       studies: this.studies.size,
       series: this.series.size,
       instances: this.instances.size,
+      duplicates: this.duplicates,
+      // Filled in by the job, which can ask the database (EntriesRepository.countInstancesElsewhere).
+      in_project: 0,
       other: this.other,
+      dicomdirs: this.dicomdirs,
+      unreadable: this.unreadable,
+      unreadable_reasons: { ...this.unreadableReasons },
       skipped: this.skipped,
-      skipped_reasons: { ...this.reasons },
+      skipped_reasons: { ...this.skippedReasons },
     };
+  }
+
+  private tally(reasons: Record<string, number>, reason: string, count: number): void {
+    reasons[reason] = (reasons[reason] ?? 0) + count;
   }
 }

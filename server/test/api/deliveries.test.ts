@@ -195,7 +195,12 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
       kind: 'folder',
       filesize: total,
       studypetitionid: p.id,
-      processing: { status: 'ready', error: null, summary: { studies: 2, series: 2, instances: 6, other: 2, skipped: 1 } },
+      // Nine entries, each counted once: 6 instances, the DICOMDIR and the README, the broken zip.
+      processing: {
+        status: 'ready',
+        error: null,
+        summary: { entries: 9, studies: 2, series: 2, instances: 6, duplicates: 0, in_project: 0, other: 2, dicomdirs: 1, unreadable: 0, skipped: 1 },
+      },
     });
 
     const contents = (await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=500`, { token })).body.data;

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ingestUpload } from '../../src/ingest/ingest-upload.js';
 import type { IngestedEntry, IngestResult } from '../../src/ingest/ingest-types.js';
 import type { IngestLimits } from '../../src/ingest/limits.js';
@@ -50,7 +50,23 @@ export async function collect(
       entries.push({ ...entry, existed });
     },
   );
+  expectSummaryAddsUp(result, entries);
   return { result, entries };
+}
+
+/**
+ * Issue 14's identity, checked on every archive any test processes: the summary's buckets add up to
+ * its entries, and they are what was actually emitted (skips only counted, beyond the entry limit,
+ * are the one part never emitted).
+ */
+function expectSummaryAddsUp({ summary }: IngestResult, entries: readonly IngestedEntry[]): void {
+  const { instances, duplicates, other, unreadable, skipped } = summary;
+  expect(summary.entries).toBe(instances + duplicates + other + unreadable + skipped);
+  const emitted = (kind: IngestedEntry['kind']) => entries.filter((e) => e.kind === kind).length;
+  expect(emitted('dicom')).toBe(instances + duplicates + unreadable);
+  expect(emitted('other')).toBe(other);
+  expect(emitted('skipped')).toBeLessThanOrEqual(skipped);
+  expect(summary.entries - entries.length).toBe(skipped - emitted('skipped'));
 }
 
 /**

@@ -14,18 +14,29 @@ async function studyFolder(): Promise<{ dir: string; names: string[] }> {
   return { dir, names };
 }
 
-/** What dcmdump says the folder holds: distinct studies, series and instances (DICOMDIR excluded). */
+/**
+ * What dcmdump says the folder holds: distinct studies, series and instances (DICOMDIR excluded),
+ * copies of an instance already seen, and files that name no instance (unreadable, not counted
+ * in any study).
+ */
 async function expectedCounts(names: readonly string[]) {
   const studies = new Set<string>();
   const series = new Set<string>();
   const instances = new Set<string>();
+  let duplicates = 0;
+  let withoutSop = 0;
   for (const name of names.filter((n) => !n.includes('DICOMDIR'))) {
     const d = await dcmdumpTags(path.join(DICOM_DIR, name), ['0020,000d', '0020,000e', '0008,0018']);
-    if (d['0020,000d'] !== null) studies.add(d['0020,000d']!);
-    if (d['0020,000e'] !== null) series.add(d['0020,000e']!);
-    if (d['0008,0018'] !== null) instances.add(d['0008,0018']!);
+    const sop = d['0008,0018'];
+    if (sop === null || sop === undefined) withoutSop += 1;
+    else if (instances.has(sop)) duplicates += 1;
+    else {
+      instances.add(sop);
+      if (d['0020,000d'] !== null) studies.add(d['0020,000d']!);
+      if (d['0020,000e'] !== null) series.add(d['0020,000e']!);
+    }
   }
-  return { studies: studies.size, series: series.size, instances: instances.size, sopUids: instances };
+  return { studies: studies.size, series: series.size, instances: instances.size, duplicates, withoutSop, sopUids: instances };
 }
 
 const ARCHIVERS: Record<string, string> = {
@@ -50,7 +61,21 @@ describe('ingestUpload on every archive format', () => {
       expect([archive, result.status, result.error]).toEqual([archive, 'ready', null]);
       expect([archive, result.summary]).toEqual([
         archive,
-        { studies: expected.studies, series: expected.series, instances: expected.instances, other: 2, skipped: 0, skipped_reasons: {} },
+        {
+          // Every file of the folder, each counted once: the instances, the DICOMDIR and the readme.
+          entries: entries.length,
+          studies: expected.studies,
+          series: expected.series,
+          instances: expected.instances,
+          duplicates: expected.duplicates,
+          in_project: 0,
+          other: 2,
+          dicomdirs: 1,
+          unreadable: expected.withoutSop,
+          unreadable_reasons: expected.withoutSop > 0 ? { 'no SOP Instance UID': expected.withoutSop } : {},
+          skipped: 0,
+          skipped_reasons: {},
+        },
       ]);
       const sops = new Set(entries.filter((e) => e.kind === 'dicom').map((e) => e.dicom?.sop_instance_uid));
       for (const uid of expected.sopUids) expect(sops.has(uid)).toBe(true);

@@ -1,4 +1,4 @@
-import type { TProject, TProjectFile } from '@portal/contract';
+import type { TProcessingSummary, TProject, TProjectFile } from '@portal/contract';
 import type { SessionUser } from '../lib/storage';
 
 export function aProject(overrides: Partial<TProject> = {}): TProject {
@@ -25,9 +25,15 @@ export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
     sha256: 'a'.repeat(64),
     kind: 'archive',
     duplicate_of: null,
-    processing: { status: 'ready', error: null, summary: { studies: 1, series: 2, instances: 10, other: 0, skipped: 0 } },
+    processing: { status: 'ready', error: null, summary: aSummary({ studies: 1, series: 2, instances: 10 }) },
     ...overrides,
   };
+}
+
+/** A summary that adds up: entries = instances + duplicates + other + unreadable + skipped. */
+export function aSummary(counts: Partial<TProcessingSummary> = {}): TProcessingSummary {
+  const summary = { studies: 0, series: 0, instances: 0, duplicates: 0, in_project: 0, other: 0, dicomdirs: 0, unreadable: 0, skipped: 0, ...counts };
+  return { ...summary, entries: counts.entries ?? summary.instances + summary.duplicates + summary.other + summary.unreadable + summary.skipped };
 }
 
 export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {

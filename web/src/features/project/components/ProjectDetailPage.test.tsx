@@ -2,7 +2,7 @@ import type { TProjectFile } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, type FakeReply } from '../../../test/fake-api';
-import { aFile, aProject } from '../../../test/fixtures';
+import { aFile, aProject, aSummary } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import ProjectDetailPage from './ProjectDetailPage';
 
@@ -123,7 +123,7 @@ describe('ProjectDetailPage', () => {
         'GET /study-petitions/1': { status: 200, data: { data: [project] } },
         'GET /study-petitions-files': () => ({
           status: 200,
-          data: { data: [aFile({ processing: { status, error: null, summary: status === 'ready' ? { studies: 1, series: 1, instances: 3, other: 0, skipped: 0 } : null } })] },
+          data: { data: [aFile({ processing: { status, error: null, summary: status === 'ready' ? aSummary({ studies: 1, series: 1, instances: 3 }) : null } })] },
         }),
       });
       renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');

@@ -79,6 +79,7 @@ export class ContentsService {
     const row = await this.entries.find(file.id, entryId);
     if (!row) throw notFound('Entry not found');
     if (!row.storage_key || !row.sha256) throw notFound('This entry was skipped, so it has no content to download');
+    await this.files.recordEntryDownload(file, row);
     return { row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
   }
 }

@@ -87,7 +87,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
         },
       },
       async (request, reply) => {
-        const row = await files.require(sessionOf(request).actor, request.params.id, 'download');
+        const row = await files.download(sessionOf(request).actor, request.params.id);
         // A delivery (kind 'folder') is its files, zipped while they are sent.
         if (row.kind === 'folder') return sendDeliveryZip(reply, storage, row.file, await deliveries.filesOf(row));
         return sendDownload(reply, {

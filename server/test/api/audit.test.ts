@@ -138,8 +138,8 @@ describe.each(dialects())('the audit trail on %s', (dialect) => {
     const form = new FormData();
     form.append('studypetitionid', String(project.id));
     form.append('file', new Blob([new Uint8Array(data)]), 'ct.dcm');
-    const multipart = await (await fetch(`${server.api}/upload-study-petitions-files`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' }, body: form })).json();
-    const fileId: number = multipart.data[0].id;
+    const multipart = (await (await fetch(`${server.api}/upload-study-petitions-files`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' }, body: form })).json()) as { data: { id: number }[] };
+    const fileId: number = multipart.data[0]!.id;
     const uploaded = await expectOne('upload.completed', ['file', fileId], user);
     expect(JSON.parse(uploaded.details!)).toEqual({ name: 'ct.dcm', size: data.length, sha256: sha256(data), project_id: project.id, via: 'multipart' });
 

@@ -46,7 +46,9 @@ export class AuthService {
     // The username is recorded only when it names an account: a password typed into the wrong field stays out of the trail.
     const who = user ? { id: user.id, name: user.username, companyId: user.company_id } : { id: null, name: null, companyId: null };
     const attempt = await this.throttle.admit(username, ip).catch(async (error: unknown) => {
-      await this.audit.record({ action: 'login.throttled', companyId: who.companyId, actor: who, details: { known_username: Boolean(user) } });
+      if (error instanceof AppError && error.status === 429) {
+        await this.audit.record({ action: 'login.throttled', companyId: who.companyId, actor: who, details: { known_username: Boolean(user) } });
+      }
       throw error;
     });
     const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);

@@ -255,7 +255,8 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, messag
     .meta({ type: 'string', enum: [...values] });
 }
 
-const listParams = {
+/** The finding parameters every searched, paged list takes (q, order, page, per_page). */
+export const listParams = {
   q: single('must be given once, as text')
     .pipe(z.string().max(LIST_Q_MAX, { error: `must be at most ${LIST_Q_MAX} characters` }))
     .meta({ type: 'string', maxLength: LIST_Q_MAX, description: 'A substring to find; letters without case, % and _ match themselves' })
@@ -372,3 +373,109 @@ export const ZDownloadSettings = z.object({
   in_page_max_bytes: z.number().int().describe('Files up to this size are read by the page (progress shown); larger ones, and folders, go through a download link'),
 });
 export type TDownloadSettings = z.infer<typeof ZDownloadSettings>;
+/*
+ * Administration (issue 15): companies and users managed over the API by SysAdmin (everything) and
+ * CompanyAdmin (their own company's users, roles 1–2), password-reset links and requests, and the
+ * audit trail. Every list is {data, page}.
+ */
+const trimmedName = (what: string) => z.string().trim().min(1, { error: `${what} is required` }).max(255, { error: `${what} must be at most 255 characters` });
+
+export const ZCreateCompany = z.strictObject({ companyname: trimmedName('The company name') });
+export type TCreateCompany = z.infer<typeof ZCreateCompany>;
+export const ZCompaniesQuery = z.object(listParams);
+export const ZCompaniesList = z.object({ data: z.array(ZCompany), page: ZListPage });
+
+export const ZAdminUser = ZUser.extend({
+  email: z.string().nullable(),
+  disabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+const email = z.email({ error: 'must be an e-mail address' }).max(255);
+
+export const ZCreateUser = z.strictObject({
+  company_id: z.number().int().positive().optional().describe('SysAdmin only; a CompanyAdmin creates users of their own company'),
+  username: z.string().regex(/^[\p{L}\p{N}._@+-]{1,255}$/u, { error: 'may hold letters, digits and . _ @ + - only (at most 255)' }),
+  firstname: trimmedName('The first name'),
+  lastname: trimmedName('The last name'),
+  role: ZRole,
+  email: email.nullable().optional(),
+  password: z.string().max(1024).optional().describe('Optional: without one, create a reset link for the user to choose theirs'),
+});
+export type TCreateUser = z.infer<typeof ZCreateUser>;
+
+export const ZUpdateUser = z.strictObject({
+  firstname: trimmedName('The first name').optional(),
+  lastname: trimmedName('The last name').optional(),
+  role: ZRole.optional(),
+  email: email.nullable().optional(),
+  disabled: z.boolean().optional().describe('true signs the user out everywhere and refuses their sign-in'),
+});
+export type TUpdateUser = z.infer<typeof ZUpdateUser>;
+
+/** GET /admin/users; the server adds `company_id` (SysAdmin) with its id rules. */
+export const ZUsersQuery = z.object(listParams);
+export const ZUsersList = z.object({ data: z.array(ZAdminUser), page: ZListPage });
+
+export const ZResetLink = z.object({
+  reset_url: z.string().describe('Shown once: the link holds the only copy of its secret'),
+  expires_at: z.string(),
+});
+export const ZResetLinkResponse = listResponse(ZResetLink);
+
+/** POST /password/set: the secret of a reset link and the new password (spec §5 rules). */
+export const ZPasswordSetRequest = z.strictObject({ token: z.string().max(200), new_password: z.string().max(1024) });
+export type TPasswordSetRequest = z.infer<typeof ZPasswordSetRequest>;
+/** POST /password/forgot: answered the same whatever the username. */
+export const ZPasswordForgotRequest = z.strictObject({ username: z.string().max(255) });
+export const ZMessageResponse = z.object({ data: z.object({ message: z.string() }) });
+export const FORGOT_PASSWORD_MESSAGE = 'If the account exists, your administrator has been notified';
+
+export const ZPasswordRequest = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  username: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  company_id: z.number().int(),
+  created_at: z.string(),
+  resolved_at: z.string().nullable(),
+});
+export const ZPasswordRequestsQuery = z.object({ ...listParams, status: oneOf(['open', 'resolved', 'all'], 'must be open, resolved or all').optional() });
+export const ZPasswordRequestsList = z.object({ data: z.array(ZPasswordRequest), page: ZListPage });
+
+export const ZAuditEntry = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  action: z.string(),
+  actor_id: z.number().int().nullable(),
+  actor_name: z.string().nullable(),
+  company_id: z.number().int().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  object_type: z.string().nullable(),
+  object_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  hash: z.string(),
+});
+export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+
+const instant = single('must be given once, as a date or time')
+  .pipe(z.string().refine((v) => !Number.isNaN(Date.parse(v)), { error: 'must be a date (2026-01-31) or an ISO 8601 time' }))
+  .meta({ type: 'string', format: 'date-time' });
+
+export const ZAuditQuery = z.object({
+  page: listParams.page,
+  per_page: listParams.per_page,
+  order: listParams.order,
+  from: instant.optional().describe('At or after this time'),
+  to: instant.optional().describe('Before this time'),
+  actor: single('must be given once').pipe(z.string().max(255)).meta({ type: 'string', description: 'A user id or username' }).optional(),
+  action: single('must be given once').pipe(z.string().max(64)).meta({ type: 'string', description: 'An action (login.failure), or a prefix ending in a dot (login.)' }).optional(),
+  object: single('must be given once').pipe(z.string().max(300)).meta({ type: 'string', description: 'An object type (file) or type/id (file/12)' }).optional(),
+  format: oneOf(['json', 'csv'], 'must be json or csv').optional(),
+});
+export type TAuditQuery = z.infer<typeof ZAuditQuery>;
+export const ZAuditList = z.object({ data: z.array(ZAuditEntry), page: ZListPage });

@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
+import { adminRoutes } from './admin/admin.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(
     async (api) => {
       await api.register(healthRoutes(services.handle.db));
-      await api.register(authRoutes(services.auth));
+      await api.register(authRoutes(services.auth, services.passwordLinks));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
       await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }, services.deliveries));
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(
         downloadLinksRoutes(services.downloadLinks, services, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );
+      await api.register(adminRoutes(services));
     },
     { prefix: API_PREFIX },
   );

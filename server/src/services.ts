@@ -2,7 +2,12 @@
 // kinds the runner knows (the one place a new kind is registered).
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { AuditRepository } from './audit/audit.repository.js';
+import { AuditTrail } from './audit/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
+import { PasswordLinksRepository } from './auth/password-links.repository.js';
+import { PasswordLinksService } from './auth/password-links.service.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { LoginThrottleRepository } from './auth/login-throttle.repository.js';
 import { SessionsRepository } from './auth/sessions.repository.js';
@@ -45,7 +50,14 @@ export interface Services {
     jobs: JobsRepository;
     deliveries: DeliveriesRepository;
     downloadLinks: DownloadLinksRepository;
+    passwordLinks: PasswordLinksRepository;
   };
+  /** Every action worth answering for (issue 15): appended, hash-chained. */
+  audit: AuditTrail;
+  /** Reset links and 'Forgot your password?'. */
+  passwordLinks: PasswordLinksService;
+  /** Set when SMTP_URL is. */
+  mailer: Mailer | undefined;
   storage: Storage;
   auth: AuthService;
   companies: CompaniesService;
@@ -64,7 +76,11 @@ export interface Services {
 export interface ServiceOptions {
   /** Milliseconds since the epoch as the password throttle reads them (tests move it by hand). */
   clock?: () => number;
+  /** Where a failure nobody waits for (an e-mail sent after the answer) is reported. */
+  warn?: (error: unknown, message: string) => void;
 }
+
+const warnOnStderr = (error: unknown, message: string) => console.error(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
 export function createServices(handle: DatabaseHandle, config: Config, storage: Storage, options: ServiceOptions = {}): Services {
   const { db } = handle;
@@ -80,12 +96,15 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     jobs: new JobsRepository(db, handle.dialect),
     deliveries: new DeliveriesRepository(db),
     downloadLinks: new DownloadLinksRepository(db),
+    passwordLinks: new PasswordLinksRepository(db),
   };
-  const projects = new ProjectsService(repos.projects);
+  const audit = new AuditTrail(new AuditRepository(db));
+  const mailer = createMailer(config.mail);
+  const projects = new ProjectsService(repos.projects, audit);
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
-  });
+  }, audit);
   const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, files, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
@@ -99,7 +118,13 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     auth: new AuthService(repos.users, repos.sessions, throttle, {
       idleMs: config.tokenIdleMs,
       absoluteMs: config.tokenAbsoluteMs,
-    }),
+    }, audit),
+    audit,
+    mailer,
+    passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {
+      ...config.passwordLinks,
+      publicUrl: config.publicUrl,
+    }, options.warn ?? warnOnStderr),
     companies: new CompaniesService(repos.companies),
     projects,
     storage,

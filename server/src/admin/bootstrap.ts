@@ -4,7 +4,7 @@ import { ROLES } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Services } from '../services.js';
-import { createUser } from './user-admin.js';
+import { createCompany, createUser } from './user-admin.js';
 
 const FIRST_ADMIN_HINT = `
 No users exist yet. Create the first SysAdmin, in another terminal, from this folder:
@@ -30,7 +30,7 @@ export async function bootstrapFirstAdmin(
     process.stderr.write(FIRST_ADMIN_HINT);
     return;
   }
-  const company = await services.repos.companies.create(admin.company);
+  const company = await createCompany(services, admin.company);
   await createUser(services, {
     companyId: company.id,
     username: admin.username,

@@ -7,7 +7,8 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors/app-error.js';
 import { createServices } from '../services.js';
 import { createStorage } from '../storage/create-storage.js';
-import { runCommand, USAGE, UsageError } from './commands.js';
+import { runWithAuditContext } from '../audit/index.js';
+import { AuditBrokenError, CLI_ACTOR, runCommand, USAGE, UsageError } from './commands.js';
 import { PasswordInputError, resolvePassword } from './password-input.js';
 
 const PASSWORD_COMMANDS = new Set(['create-user', 'set-password']);
@@ -30,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
       firstname: { type: 'string' },
       lastname: { type: 'string' },
       role: { type: 'string' },
+      email: { type: 'string' },
+      before: { type: 'string' },
     },
   });
   // Read before the database opens: a mistyped confirmation changes nothing.
@@ -40,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
-    const output = await runCommand(createServices(handle, config, createStorage(config)), command, flags);
+    const services = createServices(handle, config, createStorage(config));
+    const output = await runWithAuditContext({ actor: CLI_ACTOR, ip: null, userAgent: 'admin command line' }, () => runCommand(services, command, flags));
     if (output) console.log(output);
     return 0;
   } finally {
@@ -51,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError) {
+    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError || error instanceof AuditBrokenError) {
       console.error(`Error: ${error.message}`);
     } else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`Error: ${error.message}\n\n${USAGE}`);

@@ -1,12 +1,12 @@
 import type { Services } from '../services.js';
 import { parseRole, roleName } from '../users/index.js';
-import { createUser, disableUser, setPassword } from './user-admin.js';
+import { createCompany, createUser, disableUser, setPassword } from './user-admin.js';
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: npm run admin -- <command> [flags]
   create-company --name NAME
-  create-user --company-id ID --username U --firstname F --lastname L --role 1|2|3|4|User|CompanyAdmin|SysUser|SysAdmin
+  create-user --company-id ID --username U --firstname F --lastname L --role 1|2|3|4|User|CompanyAdmin|SysUser|SysAdmin [--email E]
   set-password --username U
 
 The password is asked for on the terminal (not echoed), or read from standard input with
@@ -14,9 +14,17 @@ The password is asked for on the terminal (not echoed), or read from standard in
 (--password P still works, but npm prints the whole command line, password included.)
   disable-user --username U
   list-companies
-  list-users`;
+  list-users
+  verify-audit              check the audit trail's hash chain; exits 1 at the first broken link
+  prune-audit --before DATE remove audit rows older than DATE (2025-01-01 or an ISO time); itself audited`;
 
-type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role', string>>;
+type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role' | 'email' | 'before', string>>;
+
+/** The audit trail's actor for everything done at the command line. */
+export const CLI_ACTOR = { id: null, name: 'cli', companyId: null };
+
+/** verify-audit found a broken link: the command prints it and exits 1. */
+export class AuditBrokenError extends Error {}
 
 function required(flags: Flags, name: keyof Flags): string {
   const value = flags[name];
@@ -38,7 +46,7 @@ export async function runCommand(services: Services, command: string, flags: Fla
     case 'create-company': {
       const name = required(flags, 'name').trim();
       if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
-      const company = await services.repos.companies.create(name);
+      const company = await createCompany(services, name);
       return String(company.id);
     }
     case 'create-user': {
@@ -56,6 +64,7 @@ export async function runCommand(services: Services, command: string, flags: Fla
         firstname: required(flags, 'firstname'),
         lastname: required(flags, 'lastname'),
         role,
+        email: flags.email,
       });
       return String(user.id);
     }
@@ -78,6 +87,18 @@ export async function runCommand(services: Services, command: string, flags: Fla
           disabled: u.disabled ? 'yes' : 'no',
         })),
       );
+    case 'verify-audit': {
+      const result = await services.audit.verify();
+      if (result.break) throw new AuditBrokenError(`the audit trail is broken at row ${result.break.seq}: ${result.break.reason} (${result.rows} rows before it are intact)`);
+      return `The audit trail is intact: ${result.rows} rows checked.`;
+    }
+    case 'prune-audit': {
+      const before = required(flags, 'before');
+      const time = Date.parse(before);
+      if (Number.isNaN(time)) throw new UsageError('--before must be a date (2025-01-01) or an ISO 8601 time');
+      const removed = await services.audit.prune(new Date(time).toISOString(), CLI_ACTOR);
+      return `Removed ${removed} audit rows older than ${new Date(time).toISOString()}; the rest still verify from the new anchor.`;
+    }
     default:
       throw new UsageError(`Unknown command "${command}"\n\n${USAGE}`);
   }

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { listResponse, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
+import { listResponse, ZMessageResponse, ZPasswordForgotRequest, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
 import { z } from 'zod';
 import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from './request-auth.js';
 import { presentUser } from '../users/index.js';
 import type { AuthService } from './auth.service.js';
+import type { PasswordLinksService } from './password-links.service.js';
 
 const THROTTLED = errorResponse('Too many failed attempts; see Retry-After');
 
-export function authRoutes(auth: AuthService) {
+export function authRoutes(auth: AuthService, passwordLinks: PasswordLinksService) {
   return (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -35,7 +36,7 @@ export function authRoutes(auth: AuthService) {
       '/logout',
       { schema: { summary: 'Revoke this session', response: { 204: z.undefined().describe('Signed out') } } },
       async (request, reply) => {
-        await auth.logout(sessionOf(request).sessionId);
+        await auth.logout(sessionOf(request));
         return reply.status(204).send();
       },
     );
@@ -70,6 +71,39 @@ export function authRoutes(auth: AuthService) {
         await auth.changePassword(sessionOf(request), request.body, request.ip);
         return { data: { message: 'Password changed successfully' } };
       },
+    );
+
+    app.post(
+      '/password/set',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'Set a new password with the secret of a reset link (single use); signs the user out everywhere',
+          body: ZPasswordSetRequest,
+          response: {
+            200: ZMessageResponse.describe('Changed'),
+            400: BAD_REQUEST,
+            422: errorResponse('Fields missing, a weak password, or a link used, expired or replaced'),
+          },
+        },
+      },
+      async (request) => {
+        await passwordLinks.setPassword(request.body);
+        return { data: { message: 'Password changed successfully' } };
+      },
+    );
+
+    app.post(
+      '/password/forgot',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'Tell the user’s administrators that they forgot their password (the same answer for every username)',
+          body: ZPasswordForgotRequest,
+          response: { 200: ZMessageResponse.describe('The same answer whether or not the account exists'), 400: BAD_REQUEST },
+        },
+      },
+      async (request) => ({ data: { message: await passwordLinks.forgot(request.body.username, request.ip) } }),
     );
   };
 }

@@ -1,5 +1,6 @@
 // Sign-in, token checks, sign-out and password changes. Every failure to sign in looks the same.
 import type { TLoginResponse, TPasswordResetRequest } from '@portal/contract';
+import type { AuditTrail } from '../audit/index.js';
 import { ROLES } from '@portal/contract';
 import { nowIso } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
@@ -26,6 +27,8 @@ export interface SessionLifetimes {
 export interface AuthenticatedSession {
   actor: Actor;
   sessionId: number;
+  /** For the audit trail's rows. */
+  username: string;
 }
 
 export class AuthService {
@@ -34,17 +37,27 @@ export class AuthService {
     private readonly sessions: SessionsRepository,
     private readonly throttle: LoginThrottle,
     private readonly lifetimes: SessionLifetimes,
+    private readonly audit: AuditTrail,
   ) {}
 
   async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
     const now = new Date();
-    const attempt = await this.throttle.admit(username, ip);
     const user = await this.users.findByUsername(username);
+    // The username is recorded only when it names an account: a password typed into the wrong field stays out of the trail.
+    const who = user ? { id: user.id, name: user.username, companyId: user.company_id } : { id: null, name: null, companyId: null };
+    const attempt = await this.throttle.admit(username, ip).catch(async (error: unknown) => {
+      if (error instanceof AppError && error.status === 429) {
+        await this.audit.record({ action: 'login.throttled', companyId: who.companyId, actor: who, details: { known_username: Boolean(user) } });
+      }
+      throw error;
+    });
     const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
     if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
+      await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: Boolean(user), disabled: user ? Boolean(user.disabled) : undefined } });
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
     await this.throttle.succeeded(attempt);
+    await this.audit.record({ action: 'login.success', companyId: user.company_id, actor: who, object: { type: 'user', id: user.id } });
     const token = newToken();
     await this.sessions.create({
       user_id: user.id,
@@ -75,6 +88,7 @@ export class AuthService {
     }
     return {
       sessionId: session.id,
+      username: user.username,
       actor: { userId: user.id, companyId: user.company_id, role: user.role },
       user,
     };
@@ -86,8 +100,9 @@ export class AuthService {
     return user;
   }
 
-  async logout(sessionId: number): Promise<void> {
-    await this.sessions.revoke(sessionId, nowIso());
+  async logout(session: AuthenticatedSession): Promise<void> {
+    await this.sessions.revoke(session.sessionId, nowIso());
+    await this.audit.record({ action: 'logout', companyId: session.actor.companyId, object: { type: 'user', id: session.actor.userId } });
   }
 
   /**
@@ -118,5 +133,6 @@ export class AuthService {
     }
     await this.users.setPasswordHash(target.id, await hashPassword(body.new_password));
     await this.sessions.revokeAllForUser(target.id, nowIso(), self ? session.sessionId : undefined);
+    await this.audit.record({ action: 'password.changed', companyId: target.company_id, object: { type: 'user', id: target.id }, details: { username: target.username } });
   }
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticatedSession, AuthService } from './auth.service.js';
 import { unauthorized } from '../errors/app-error.js';
+import { runWithAuditContext } from '../audit/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,6 +21,13 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService):
     const match = /^Bearer ([^\s]+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('Authentication required');
     request.session = await auth.authenticate(match[1]);
+  });
+  // Whatever the handler does from here runs in its audit context: the audit rows it leads to name
+  // this user, address and user agent without the request being handed down to the services.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const session = request.session;
+    const actor = session ? { id: session.actor.userId, name: session.username, companyId: session.actor.companyId } : null;
+    runWithAuditContext({ actor, ip: request.ip, userAgent: request.headers['user-agent'] ?? null }, done);
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { CompanyRow } from '../db/schema.js';
+import { containsText } from '../db/search.js';
 
 export class CompaniesRepository {
   constructor(private readonly db: Db) {}
@@ -14,6 +15,26 @@ export class CompaniesRepository {
 
   list(): Promise<CompanyRow[]> {
     return this.db.selectFrom('companies').selectAll().orderBy('id').execute();
+  }
+
+  /** One page of companies by id, and how many match in all. */
+  async page(q: string | undefined, order: 'asc' | 'desc', offset: number, limit: number): Promise<{ rows: CompanyRow[]; total: number }> {
+    const text = q?.trim();
+    const base = text ? this.db.selectFrom('companies').where((eb) => containsText(eb.ref('companyname'), text)) : this.db.selectFrom('companies');
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('id', order).offset(offset).limit(limit).execute(),
+      base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  rename(id: number, companyname: string): Promise<CompanyRow> {
+    return this.db
+      .updateTable('companies')
+      .set({ companyname, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async create(companyname: string): Promise<CompanyRow> {

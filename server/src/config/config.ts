@@ -54,6 +54,12 @@ const ZEnv = z.object({
   DOWNLOAD_IN_PAGE_MAX_BYTES: int(0).default(256 * 1024 ** 2),
   DOWNLOAD_LINK_START_SECONDS: int(5, 3600).default(60),
   DOWNLOAD_LINK_RESUME_HOURS: int(1, 7 * 24).default(24),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be the address people open the portal at, such as https://portal.example.org' }).optional(),
+  RESET_LINK_HOURS: int(1, 24 * 30).default(24),
+  PASSWORD_FORGOT_MAX_PER_ADDRESS: int(1).default(5),
+  PASSWORD_FORGOT_WINDOW_MINUTES: int(1).default(60),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).max(255).optional(),
 });
 
 export interface Config {
@@ -104,6 +110,16 @@ export interface Config {
     /** After its first use, how long its client may resume it. */
     linkResumeMs: number;
   };
+  /** The portal's address for links in e-mails and reset links; else the request's own origin. */
+  publicUrl: string | undefined;
+  passwordLinks: {
+    /** How long a reset link works. */
+    lifetimeMs: number;
+    /** 'Forgot your password?' requests one address may raise per window. */
+    forgotMaxPerAddress: number;
+    forgotWindowMs: number;
+  };
+  mail: { smtpUrl: string; from: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  LOGIN_DELAY_MAX_SECONDS must be at least LOGIN_DELAY_BASE_SECONDS',
     );
+  }
+  if ((e.SMTP_URL === undefined) !== (e.MAIL_FROM === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  SMTP_URL and MAIL_FROM must be set together');
   }
   const root = baseDir(env);
   return {
@@ -186,6 +205,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       linkStartMs: e.DOWNLOAD_LINK_START_SECONDS * 1000,
       linkResumeMs: e.DOWNLOAD_LINK_RESUME_HOURS * 3_600_000,
     },
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    passwordLinks: {
+      lifetimeMs: e.RESET_LINK_HOURS * 3_600_000,
+      forgotMaxPerAddress: e.PASSWORD_FORGOT_MAX_PER_ADDRESS,
+      forgotWindowMs: e.PASSWORD_FORGOT_WINDOW_MINUTES * 60_000,
+    },
+    mail: e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
   };
 }
 

@@ -13,6 +13,7 @@ import * as m007 from './migrations/007-tus-uploads.js';
 import * as m008 from './migrations/008-studies-and-finding.js';
 import * as m009 from './migrations/009-job-fairness.js';
 import * as m010 from './migrations/010-deliveries.js';
+import * as m011 from './migrations/011-admin-audit.js';
 import * as m012 from './migrations/012-download-links.js';
 import * as m013 from './migrations/013-entries-by-instance.js';
 
@@ -33,6 +34,7 @@ const steps: Record<string, Step> = {
   '008-studies-and-finding': m008,
   '009-job-fairness': m009,
   '010-deliveries': m010,
+  '011-admin-audit': m011,
   '012-download-links': m012,
   '013-entries-by-instance': m013,
 };

@@ -18,6 +18,7 @@ export interface UserTable {
   lastname: string;
   role: number;
   disabled: number;
+  email: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -195,6 +196,55 @@ export interface JobTable {
   updated_at: string;
 }
 
+/** A single-use link to set a new password (migration 011); only the SHA-256 of its secret. */
+export interface PasswordLinkTable {
+  id: Generated<number>;
+  user_id: number;
+  company_id: number;
+  token_hash: string;
+  created_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** 'Forgot your password?' as the user's CompanyAdmins see it, until a reset link resolves it. */
+export interface PasswordRequestTable {
+  id: Generated<number>;
+  user_id: number;
+  company_id: number;
+  address: string;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+/** One row of the audit trail (server/src/audit/): never updated; removed only by prune-audit. */
+export interface AuditLogTable {
+  seq: number;
+  at: string;
+  action: string;
+  actor_id: number | null;
+  actor_name: string | null;
+  company_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  object_type: string | null;
+  object_id: string | null;
+  /** JSON object, or null. */
+  details: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The audit chain's single head row (id 1). */
+export interface AuditHeadTable {
+  id: number;
+  last_seq: number;
+  last_hash: string;
+  anchor_seq: number;
+  anchor_hash: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -209,6 +259,10 @@ export interface Database {
   file_entries: FileEntryTable;
   jobs: JobTable;
   download_links: DownloadLinkTable;
+  password_links: PasswordLinkTable;
+  password_requests: PasswordRequestTable;
+  audit_log: AuditLogTable;
+  audit_head: AuditHeadTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -225,3 +279,5 @@ export type DeliveryFileRow = Selectable<DeliveryFileTable>;
 export type NewFileEntry = Insertable<FileEntryTable>;
 export type JobRow = Selectable<JobTable>;
 export type DownloadLinkRow = Selectable<DownloadLinkTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
+export type PasswordLinkRow = Selectable<PasswordLinkTable>;

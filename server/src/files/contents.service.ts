@@ -1,7 +1,7 @@
 // What processing found in an upload, for people: entries page by page, and the study → series tree.
 import type { TFileContents, TFileEntry, TStudyNode } from '@portal/contract';
 import type { Actor } from '../auth/index.js';
-import type { FileEntryRow } from '../db/schema.js';
+import type { FileEntryRow, ProjectFileRow } from '../db/schema.js';
 import { notFound } from '../errors/app-error.js';
 import type { FilesService } from './files.service.js';
 import type { EntriesRepository, SeriesCount } from './entries.repository.js';
@@ -74,11 +74,25 @@ export class ContentsService {
   }
 
   /** One kept entry, for download; skipped entries have no bytes to give. */
-  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<{ row: FileEntryRow; storageKey: string; offset: number }> {
+  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<DownloadableEntry> {
+    const entry = await this.downloadableEntry(actor, fileId, entryId);
+    await this.files.recordEntryDownload(entry.file, entry.row);
+    return entry;
+  }
+
+  /** The same checks, recording nothing: for a download link, which records its own use. */
+  async downloadableEntry(actor: Actor, fileId: number, entryId: number): Promise<DownloadableEntry> {
     const file = await this.files.require(actor, fileId, 'download');
     const row = await this.entries.find(file.id, entryId);
     if (!row) throw notFound('Entry not found');
     if (!row.storage_key || !row.sha256) throw notFound('This entry was skipped, so it has no content to download');
-    return { row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
+    return { file, row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
   }
+}
+
+export interface DownloadableEntry {
+  file: ProjectFileRow;
+  row: FileEntryRow;
+  storageKey: string;
+  offset: number;
 }

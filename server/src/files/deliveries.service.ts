@@ -149,6 +149,7 @@ export class DeliveriesService {
       sha256: manifestHash(members),
     });
     if (!row) throw conflict('This delivery is already complete');
+    await this.files.recordUpload(row, 'delivery');
     this.files.announce(row);
     return presentDelivery(await this.#require(actor, id));
   }

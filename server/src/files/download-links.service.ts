@@ -15,7 +15,8 @@ import type { DownloadLinkRow, FileEntryRow, ProjectFileRow } from '../db/schema
 import { AppError, notFound } from '../errors/app-error.js';
 import type { UsersRepository } from '../users/index.js';
 import { isRole } from '../users/index.js';
-import type { ContentsService } from './contents.service.js';
+import type { AuditActor } from '../audit/index.js';
+import type { ContentsService, DownloadableEntry } from './contents.service.js';
 import type { DownloadConditions } from './download-response.js';
 import { strongEtag } from './download-response.js';
 import type { DownloadLinksRepository } from './download-links.repository.js';
@@ -37,7 +38,7 @@ const EXPIRED = 'This download link has expired. Start the download again from t
 const SPENT = 'This download link has already been used. Start the download again from the portal.';
 
 /** What a link serves, checked again with its creator's current rights. */
-export type LinkTarget = { kind: 'file'; row: ProjectFileRow } | { kind: 'entry'; row: FileEntryRow; storageKey: string; offset: number };
+export type LinkTarget = { kind: 'file'; row: ProjectFileRow } | ({ kind: 'entry' } & DownloadableEntry);
 
 /** The parts of a request a link's use is judged by. */
 export interface LinkRequest {
@@ -60,7 +61,7 @@ export class DownloadLinksService {
   /** Authorised exactly like the download itself: 404 outside the actor's companies or for a deleted file or a skipped entry. */
   async create(actor: Actor, request: TCreateDownloadLink, apiPrefix: string): Promise<TDownloadLink> {
     const file = await this.files.require(actor, request.file_id, 'download');
-    if (request.entry_id !== undefined) await this.contents.entryForDownload(actor, file.id, request.entry_id);
+    if (request.entry_id !== undefined) await this.contents.downloadableEntry(actor, file.id, request.entry_id);
     const ticket = randomBytes(32).toString('base64url');
     const startBy = new Date(this.clock() + this.options.startMs);
     await this.links.create({
@@ -82,10 +83,10 @@ export class DownloadLinksService {
     const now = new Date(this.clock());
     if (link.used_at === null && Date.parse(link.start_by) <= now.getTime()) throw new AppError(410, EXPIRED);
 
-    const target = await this.#target(link);
+    const { target, by } = await this.#target(link);
     const clientHash = clientOf(request);
     if (link.used_at === null && (await this.links.claim(link.id, { now, clientHash, resumeUntil: new Date(now.getTime() + this.options.resumeMs) }))) {
-      return target;
+      return this.#recorded(target, by);
     }
     // Spent (now, or by a request that won the race): only its client may continue it, in time.
     const spent = link.used_at === null ? await this.links.findByHash(link.ticket_hash) : link;
@@ -97,6 +98,13 @@ export class DownloadLinksService {
       etag !== null &&
       isContinuation(request.headers, etag);
     if (!resumable) throw new AppError(410, SPENT);
+    return this.#recorded(target, by);
+  }
+
+  /** A link's download, in the audit trail as its creator's, from the address that used it. */
+  async #recorded(target: LinkTarget, by: AuditActor): Promise<LinkTarget> {
+    if (target.kind === 'file') await this.files.recordDownload(target.row, by);
+    else await this.files.recordEntryDownload(target.file, target.row, by);
     return target;
   }
 
@@ -105,13 +113,14 @@ export class DownloadLinksService {
   }
 
   /** The file or entry as its creator may download it now: a deleted user, file or entry, or lost rights, end the link. */
-  async #target(link: DownloadLinkRow): Promise<LinkTarget> {
+  async #target(link: DownloadLinkRow): Promise<{ target: LinkTarget; by: AuditActor }> {
     const user = await this.users.findById(link.user_id);
     if (!user || user.disabled || !isRole(user.role) || user.company_id !== link.company_id) throw notFound(INVALID);
     const actor: Actor = { userId: user.id, companyId: user.company_id, role: user.role };
+    const by: AuditActor = { id: user.id, name: user.username, companyId: user.company_id };
     try {
-      if (link.entry_id === null) return { kind: 'file', row: await this.files.require(actor, link.file_id, 'download') };
-      return { kind: 'entry', ...(await this.contents.entryForDownload(actor, link.file_id, link.entry_id)) };
+      if (link.entry_id === null) return { target: { kind: 'file', row: await this.files.require(actor, link.file_id, 'download') }, by };
+      return { target: { kind: 'entry', ...(await this.contents.downloadableEntry(actor, link.file_id, link.entry_id)) }, by };
     } catch (error) {
       // Its project deleted, or its rights gone: the link, not the file, is what the browser asked for.
       if (error instanceof AppError && (error.status === 403 || error.status === 404)) throw notFound(INVALID);

@@ -85,7 +85,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
         },
       },
       async (request, reply) => {
-        const row = await files.require(sessionOf(request).actor, request.params.id, 'download');
+        const row = await files.download(sessionOf(request).actor, request.params.id);
         return sendFile(reply, { storage, deliveries }, row, request.headers);
       },
     );

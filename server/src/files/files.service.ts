@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import { LIST_PER_PAGE_DEFAULT, type TFilesList, type TFilesQuery, type TProjectFile } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
+import type { AuditActor, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import type { ProjectsService } from '../projects/index.js';
@@ -27,6 +28,8 @@ export interface ReceivedUpload {
   kind: 'dicom' | 'archive';
   size: number;
   sha256: string;
+  /** How it arrived, for the audit trail. */
+  via: 'multipart' | 'tus';
 }
 
 const NOT_FOUND = 'File not found';
@@ -42,6 +45,7 @@ export class FilesService {
     private readonly projects: ProjectsService,
     private readonly storage: Storage,
     private readonly options: FilesOptions,
+    private readonly audit: AuditTrail,
   ) {
     projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
   }
@@ -91,7 +95,7 @@ export class FilesService {
     actor: Actor,
     input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal },
   ): Promise<ReceivedUpload> {
-    return this.#receive(actor, input.fileName, input.projectId, (key, checkHead) =>
+    return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
       storeUpload({
         source: input.source,
         storage: this.storage,
@@ -112,7 +116,7 @@ export class FilesService {
     actor: Actor,
     input: { fileName: string; path: string; projectId: number; sha256?: string },
   ): Promise<ReceivedUpload> {
-    return this.#receive(actor, input.fileName, input.projectId, (key, checkHead) =>
+    return this.#receive(actor, input.fileName, input.projectId, 'tus', (key, checkHead) =>
       storeLocalFile({
         path: input.path,
         storage: this.storage,
@@ -128,6 +132,7 @@ export class FilesService {
     actor: Actor,
     rawName: string | undefined,
     projectId: number,
+    via: ReceivedUpload['via'],
     store: (key: string, checkHead: (head: Buffer) => void) => Promise<StoredUpload>,
   ): Promise<ReceivedUpload> {
     const fileName = checkFileName(rawName);
@@ -142,7 +147,7 @@ export class FilesService {
       const stored = await store(key, (head) => {
         kind = checkContent(fileName, head);
       });
-      return { key, fileName, kind, size: stored.size, sha256: stored.sha256 };
+      return { key, fileName, kind, size: stored.size, sha256: stored.sha256, via };
     } catch (err) {
       await this.pending.end(key);
       throw err;
@@ -165,6 +170,7 @@ export class FilesService {
         kind: upload.kind,
         created_by: actor.userId,
       });
+      await this.recordUpload(row, upload.via);
       for (const listener of this.#uploadListeners) listener(row);
       return presentFile(row);
     } catch (err) {
@@ -186,11 +192,56 @@ export class FilesService {
     return row;
   }
 
+  /** A file about to be sent to the actor: its download is recorded. */
+  async download(actor: Actor, fileId: number): Promise<ProjectFileRow> {
+    const row = await this.require(actor, fileId, 'download');
+    await this.recordDownload(row);
+    return row;
+  }
+
+  /** `by`: who, when it is not the request's signed-in user (a download link's creator). */
+  async recordDownload(row: ProjectFileRow, by?: AuditActor): Promise<void> {
+    await this.audit.record({
+      action: 'file.downloaded',
+      companyId: row.company_id,
+      object: { type: 'file', id: row.id },
+      details: { name: row.file, size: Number(row.filesize), sha256: row.sha256 },
+      actor: by,
+    });
+  }
+
+  /** An entry of an upload about to be sent to the actor, whose access to `file` was checked. */
+  async recordEntryDownload(file: ProjectFileRow, entry: { id: number; path: string; size: number | string; sha256: string | null }, by?: AuditActor): Promise<void> {
+    await this.audit.record({
+      actor: by,
+      action: 'entry.downloaded',
+      companyId: file.company_id,
+      object: { type: 'entry', id: entry.id },
+      details: { file_id: file.id, path: entry.path, size: Number(entry.size), sha256: entry.sha256 },
+    });
+  }
+
+  /** An upload that became a file of its project (multipart, tus, or a completed delivery). */
+  async recordUpload(row: ProjectFileRow, via: 'multipart' | 'tus' | 'delivery'): Promise<void> {
+    await this.audit.record({
+      action: 'upload.completed',
+      companyId: row.company_id,
+      object: { type: 'file', id: row.id },
+      details: { name: row.file, size: Number(row.filesize), sha256: row.sha256, project_id: row.project_id, via },
+    });
+  }
+
   async remove(actor: Actor, fileId: number): Promise<TProjectFile> {
     const row = await this.require(actor, fileId, 'delete');
     const deleted = await this.files.softDelete(row.id);
     await this.jobs.cancel([uploadSubject(row.id)]);
     for (const listener of this.#removedListeners) await listener(row.id);
+    await this.audit.record({
+      action: row.kind === 'folder' ? 'delivery.deleted' : 'file.deleted',
+      companyId: row.company_id,
+      object: { type: 'file', id: row.id },
+      details: { name: row.file, project_id: row.project_id },
+    });
     return presentFile(deleted);
   }
 }

@@ -4,6 +4,18 @@
 // routes nor the contract can move without the document following.
 import {
   listResponse,
+  ZAdminUser,
+  ZAuditList,
+  ZCompaniesList,
+  ZCreateCompany,
+  ZCreateUser,
+  ZMessageResponse,
+  ZPasswordForgotRequest,
+  ZPasswordRequestsList,
+  ZPasswordSetRequest,
+  ZResetLinkResponse,
+  ZUpdateUser,
+  ZUsersList,
   ZCompany,
   ZCreateDelivery,
   ZCreateDownloadLink,
@@ -63,6 +75,17 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /deliveries/{id}/complete': listResponse(ZDelivery),
   'POST /download-links': listResponse(ZDownloadLink),
   'GET /download-links/settings': listResponse(ZDownloadSettings),
+  'POST /password/set': ZMessageResponse,
+  'POST /password/forgot': ZMessageResponse,
+  'GET /admin/companies': ZCompaniesList,
+  'POST /admin/companies': listResponse(ZCompany),
+  'PUT /admin/companies/{id}': listResponse(ZCompany),
+  'GET /admin/users': ZUsersList,
+  'POST /admin/users': listResponse(ZAdminUser),
+  'PUT /admin/users/{id}': listResponse(ZAdminUser),
+  'POST /admin/users/{id}/reset-password': ZResetLinkResponse,
+  'GET /admin/password-requests': ZPasswordRequestsList,
+  'GET /admin/audit': ZAuditList,
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -73,6 +96,12 @@ const BODIES: Record<string, ZodType> = {
   'PUT /study-petitions/{id}': ZUpdateProject,
   'POST /deliveries': ZCreateDelivery,
   'POST /download-links': ZCreateDownloadLink,
+  'POST /password/set': ZPasswordSetRequest,
+  'POST /password/forgot': ZPasswordForgotRequest,
+  'POST /admin/companies': ZCreateCompany,
+  'PUT /admin/companies/{id}': ZCreateCompany,
+  'POST /admin/users': ZCreateUser,
+  'PUT /admin/users/{id}': ZUpdateUser,
 };
 
 /** The query parameters routes read. */
@@ -81,10 +110,14 @@ const QUERIES: Record<string, string[]> = {
   'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status'],
   'GET /study-petitions/{id}/studies': ['q', 'order', 'page', 'per_page', 'sort'],
   'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind'],
+  'GET /admin/companies': ['q', 'order', 'page', 'per_page'],
+  'GET /admin/users': ['q', 'order', 'page', 'per_page', 'company_id'],
+  'GET /admin/password-requests': ['q', 'order', 'page', 'per_page', 'status'],
+  'GET /admin/audit': ['from', 'to', 'actor', 'action', 'object', 'order', 'page', 'per_page', 'format'],
 };
 
 /** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */
-const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json', 'GET /dl/{ticket}'];
+const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json', 'GET /dl/{ticket}', 'POST /password/set', 'POST /password/forgot'];
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io });
 /** The document repeats a schema's description at its root; the shape is the rest. */

@@ -1,5 +1,6 @@
 import { checkProjectName, type TCreateProject, type TProject, type TUpdateProject } from '@portal/contract';
 import { can, companyScope, type Action, type Actor } from '../auth/index.js';
+import type { AuditTrail } from '../audit/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { presentProject } from './project.presenter.js';
@@ -16,7 +17,10 @@ function validName(raw: string): string {
 export class ProjectsService {
   readonly #removedListeners: ((projectId: number) => Promise<void>)[] = [];
 
-  constructor(private readonly projects: ProjectsRepository) {}
+  constructor(
+    private readonly projects: ProjectsRepository,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** Work about a project's contents (the files feature's processing) stops when it is deleted. */
   onRemoved(listener: (projectId: number) => Promise<void>): void {
@@ -45,19 +49,26 @@ export class ProjectsService {
   async create(actor: Actor, body: TCreateProject): Promise<TProject> {
     if (!can(actor, 'create', actor.companyId)) throw forbidden();
     const name = validName(body.name);
-    return presentProject(await this.projects.create({ company_id: actor.companyId, name, created_by: actor.userId }));
+    const project = await this.projects.create({ company_id: actor.companyId, name, created_by: actor.userId });
+    await this.audit.record({ action: 'project.created', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { name } });
+    return presentProject(project);
   }
 
   async update(actor: Actor, id: number, body: TUpdateProject): Promise<TProject> {
     const project = await this.require(actor, id, 'update');
     if (body.id !== undefined && body.id !== project.id) throw unprocessable('The project id in the body does not match the address');
-    return presentProject(await this.projects.rename(project.id, validName(body.name)));
+    const renamed = await this.projects.rename(project.id, validName(body.name));
+    if (renamed.name !== project.name) {
+      await this.audit.record({ action: 'project.renamed', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { from: project.name, to: renamed.name } });
+    }
+    return presentProject(renamed);
   }
 
   async remove(actor: Actor, id: number): Promise<TProject> {
     const project = await this.require(actor, id, 'delete');
     const deleted = await this.projects.softDelete(project.id);
     for (const listener of this.#removedListeners) await listener(project.id);
+    await this.audit.record({ action: 'project.deleted', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { name: project.name } });
     return presentProject(deleted);
   }
 }

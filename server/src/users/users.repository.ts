@@ -1,6 +1,14 @@
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
-import type { NewUser, UserRow } from '../db/schema.js';
+import type { NewUser, UserRow, UserUpdate } from '../db/schema.js';
+import { containsText } from '../db/search.js';
+
+export interface UserFilter {
+  /** The actor's company, or 'all'. */
+  scope: number | 'all';
+  companyId?: number | undefined;
+  q?: string | undefined;
+}
 
 export class UsersRepository {
   constructor(private readonly db: Db) {}
@@ -27,11 +35,48 @@ export class UsersRepository {
     return Number(row.n);
   }
 
-  create(user: Omit<NewUser, 'created_at' | 'updated_at' | 'disabled'>): Promise<UserRow> {
+  #filtered(filter: UserFilter) {
+    let query = this.db.selectFrom('users');
+    if (filter.scope !== 'all') query = query.where('company_id', '=', filter.scope);
+    if (filter.companyId !== undefined) query = query.where('company_id', '=', filter.companyId);
+    const q = filter.q?.trim();
+    if (q) {
+      query = query.where((eb) =>
+        eb.or([containsText(eb.ref('username'), q), containsText(eb.ref('firstname'), q), containsText(eb.ref('lastname'), q), containsText(eb.ref('email'), q)]),
+      );
+    }
+    return query;
+  }
+
+  /** One page of the users a filter matches, by id, and how many match in all. */
+  async page(filter: UserFilter, order: 'asc' | 'desc', offset: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.#filtered(filter).selectAll().orderBy('id', order).offset(offset).limit(limit).execute(),
+      this.#filtered(filter)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  withRole(companyId: number, role: number): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', '=', role).orderBy('id').execute();
+  }
+
+  update(id: number, changes: Pick<UserUpdate, 'firstname' | 'lastname' | 'role' | 'email' | 'disabled'>): Promise<UserRow> {
+    return this.db
+      .updateTable('users')
+      .set({ ...changes, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  create(user: Omit<NewUser, 'created_at' | 'updated_at' | 'disabled' | 'email'> & { email?: string | null }): Promise<UserRow> {
     const now = nowIso();
     return this.db
       .insertInto('users')
-      .values({ ...user, disabled: 0, created_at: now, updated_at: now })
+      .values({ ...user, email: user.email ?? null, disabled: 0, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

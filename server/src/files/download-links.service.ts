@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TCreateDownloadLink, TDownloadLink } from '@portal/contract';
 import type { Actor } from '../auth/index.js';
-import type { DownloadLinkRow, FileEntryRow, ProjectFileRow } from '../db/schema.js';
+import type { DownloadLinkRow, ProjectFileRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors/app-error.js';
 import type { UsersRepository } from '../users/index.js';
 import { isRole } from '../users/index.js';

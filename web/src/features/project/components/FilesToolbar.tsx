@@ -43,6 +43,8 @@ export function FilesToolbar({ query }: { query: FilesQuery }) {
         value={query.status}
         onChange={(event) => query.setStatus(event.target.value as FileStatus | '')}
         sx={{ minWidth: 180 }}
+        // 'All' is a value like the others, shown in the field rather than hidden under the label.
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
       >
         {STATUSES.map((status) => (
           <MenuItem key={status.value} value={status.value}>

@@ -22,7 +22,7 @@ export function SelectAllBanner({ pageCount, total, selectedCount, selecting, on
       icon={false}
       sx={{ mx: 2, mb: 1, '& .MuiAlert-message': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 } }}
     >
-      {all ? `All ${total} files are selected.` : `All ${pageCount} files on this page are selected.`}
+      <span>{all ? `All ${total} files are selected.` : `All ${pageCount} files on this page are selected.`}</span>
       {all ? (
         <Button size="small" onClick={onClear}>
           Clear selection

@@ -28,3 +28,20 @@ export function answerFiles(files: readonly TProjectFile[], call: FakeCall): Fak
   const perPage = Number(params.per_page ?? 25);
   return { status: 200, data: { data: matches.slice((page - 1) * perPage, page * perPage), page: { page, per_page: perPage, total: matches.length } } };
 }
+
+/** The files of a project as the server keeps them: listed (searched, sorted, paged) and deleted one by one. */
+export function filesRoutes(files: readonly TProjectFile[]): Record<string, (call: FakeCall) => FakeReply> {
+  let listed = files;
+  return {
+    'GET /study-petitions-files': (call) => answerFiles(listed, call),
+    ...Object.fromEntries(
+      files.map((f) => [
+        `PUT /study-petitions-files-delete/${f.id}`,
+        () => {
+          listed = listed.filter((l) => l.id !== f.id);
+          return { status: 200, data: { data: [f] } };
+        },
+      ]),
+    ),
+  };
+}

@@ -2,7 +2,7 @@ import type { TProjectFile } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, type FakeReply } from '../../../test/fake-api';
-import { answerFiles } from '../../../test/fake-files';
+import { answerFiles, filesRoutes } from '../../../test/fake-files';
 import { aFile, aProject } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import ProjectDetailPage from './ProjectDetailPage';
@@ -10,19 +10,9 @@ import ProjectDetailPage from './ProjectDetailPage';
 const project = aProject({ id: 1, name: 'Brain MRI' });
 
 function serve(files: TProjectFile[], extra: Record<string, FakeReply | (() => FakeReply)> = {}) {
-  let listed = files;
   const api = fakeApi({
     'GET /study-petitions/1': { status: 200, data: { data: [project] } },
-    'GET /study-petitions-files': (call) => answerFiles(listed, call),
-    ...Object.fromEntries(
-      files.map((f) => [
-        `PUT /study-petitions-files-delete/${f.id}`,
-        () => {
-          listed = listed.filter((l) => l.id !== f.id);
-          return { status: 200, data: { data: [f] } };
-        },
-      ]),
-    ),
+    ...filesRoutes(files),
     ...extra,
   });
   const view = renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }, { path: '/home', element: <p>home</p> }], '/study/1');
@@ -181,7 +171,8 @@ describe('ProjectDetailPage', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'View contents of a.zip' }));
-    const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ });
+    // The dialog is a lazily loaded module: its first load in a busy test worker can take seconds.
+    const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ }, { timeout: 5000 });
     expect(await within(dialog).findByText('Head · 2024-01-01')).toBeInTheDocument();
     expect(within(dialog).getByText('MR · T1')).toBeInTheDocument();
     expect(within(dialog).getByText('10 instances')).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
-import { answerFiles } from '../../../test/fake-files';
+import { filesRoutes } from '../../../test/fake-files';
 import { aFile, aProject } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import { viewportWidth } from '../../../test/viewport';
@@ -19,19 +19,9 @@ const files = Array.from({ length: 12 }, (_, i) =>
 );
 
 function serve() {
-  let listed = files;
   const api = fakeApi({
     'GET /study-petitions/1': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
-    'GET /study-petitions-files': (call) => answerFiles(listed, call),
-    ...Object.fromEntries(
-      files.map((f) => [
-        `PUT /study-petitions-files-delete/${f.id}`,
-        () => {
-          listed = listed.filter((l) => l.id !== f.id);
-          return { status: 200, data: { data: [f] } };
-        },
-      ]),
-    ),
+    ...filesRoutes(files),
   });
   const view = renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');
   return { ...view, api };

@@ -6,5 +6,7 @@ export const queryKeys = {
   projects: ['projects'] as const,
   project: (projectId: number) => ['project', projectId] as const,
   projectFiles: (projectId: number) => ['project-files', projectId] as const,
+  /** Starts with projectFiles(projectId): invalidating the project's files refreshes every page too. */
+  projectFilesPage: (projectId: number, request: object) => ['project-files', projectId, 'page', request] as const,
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
 };

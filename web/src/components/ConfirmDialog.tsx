@@ -4,13 +4,15 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { BusyStatus } from './BusyOverlay';
 
 interface ConfirmDialogProps {
   open: boolean;
   title: string;
   message: string;
+  /** A second line under the spec's sentence naming what would be deleted. */
+  detail?: ReactNode;
   confirmLabel: string;
   busyLabel?: string;
   busy?: boolean;
@@ -22,7 +24,7 @@ interface ConfirmDialogProps {
 
 /** A destructive action asks first; while it runs the dialog cannot be dismissed. */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, message, confirmLabel, busyLabel, busy = false, busyMessage, onConfirm, onClose } = props;
+  const { open, title, message, detail, confirmLabel, busyLabel, busy = false, busyMessage, onConfirm, onClose } = props;
   const titleId = useId();
   const textId = useId();
   return (
@@ -37,6 +39,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={textId}>{message}</DialogContentText>
+        {detail !== undefined && (
+          <DialogContentText component="div" sx={{ mt: 1, fontWeight: 600, color: 'text.primary', overflowWrap: 'anywhere' }}>
+            {detail}
+          </DialogContentText>
+        )}
         {busy && busyMessage && <BusyStatus title={busyMessage} layout="inline" />}
       </DialogContent>
       <DialogActions>

@@ -1,6 +1,6 @@
 import type { TProjectFile } from '@portal/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { projectFilesQueryOptions } from '../../../api/get-project-files';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { projectFilesPageQueryOptions, type FilesPageRequest } from '../../../api/get-project-files';
 import { isInProgress } from '../processing-summary';
 
 /** While an upload is still being processed, the list is refreshed this often. */
@@ -10,16 +10,18 @@ export function pollWhileProcessing(files: TProjectFile[] | undefined): number |
   return files?.some(isInProgress) ? PROCESSING_POLL_MS : false;
 }
 
-/** The project page's file list: the shared query, polled while any upload is pending or processing. */
-export function projectFilesWithPollingQueryOptions(projectId: number) {
+/** The page of the files table the server was asked for, polled while any of its uploads is pending or processing. */
+export function projectFilesPageWithPollingQueryOptions(projectId: number, request: FilesPageRequest) {
   return queryOptions({
-    ...projectFilesQueryOptions(projectId),
-    refetchInterval: (query) => pollWhileProcessing(query.state.data),
+    ...projectFilesPageQueryOptions(projectId, request),
+    refetchInterval: (query) => pollWhileProcessing(query.state.data?.files),
     // The hand-written poll kept running in a background tab; so does this one.
     refetchIntervalInBackground: true,
+    // A new search, sort or page keeps the last rows in view until its answer arrives.
+    placeholderData: keepPreviousData,
   });
 }
 
-export function useProjectFiles(projectId: number) {
-  return useQuery(projectFilesWithPollingQueryOptions(projectId));
+export function useProjectFilesPage(projectId: number, request: FilesPageRequest) {
+  return useQuery(projectFilesPageWithPollingQueryOptions(projectId, request));
 }

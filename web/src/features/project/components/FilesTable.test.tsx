@@ -1,14 +1,33 @@
+import type { TProjectFile } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { aFile } from '../../../test/fixtures';
+import { aFile, aSummary } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { FilesTable } from './FilesTable';
+import { useFilesQuery } from './use-files-query';
 
-function renderTable(files: ReturnType<typeof aFile>[]) {
+function Harness({ files, onUpload }: { files: TProjectFile[]; onUpload: () => void }) {
+  const query = useFilesQuery();
   const noop = vi.fn();
-  return renderWithProviders(
-    <FilesTable files={files} selected={new Set()} onSelectionChange={noop} onOpen={noop} onDownload={noop} onDelete={noop} onUpload={noop} />,
+  return (
+    <FilesTable
+      files={files}
+      total={files.length}
+      query={query}
+      selected={new Map()}
+      onSelectionChange={noop}
+      selectingAll={false}
+      onSelectAllMatching={noop}
+      onOpen={noop}
+      onDownload={noop}
+      onDelete={noop}
+      onUpload={onUpload}
+    />
   );
+}
+
+function renderTable(files: TProjectFile[], onUpload = vi.fn()) {
+  return renderWithProviders(<Harness files={files} onUpload={onUpload} />);
 }
 
 describe('FilesTable duplicates', () => {
@@ -40,5 +59,32 @@ describe('FilesTable folders', () => {
     expect(within(folderRow).getByRole('img', { name: 'Folder' })).toBeInTheDocument();
     expect(within(fileRow).queryByRole('img', { name: 'Folder' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download CD' })).toBeInTheDocument();
+  });
+});
+
+describe('FilesTable summaries and failures', () => {
+  it('shows the summary line of every row, adding up', () => {
+    renderTable([
+      aFile({
+        id: 1,
+        file: 'CD',
+        kind: 'folder',
+        processing: {
+          status: 'ready',
+          error: null,
+          summary: aSummary({ studies: 1, series: 1, instances: 38, other: 1, dicomdirs: 1, unreadable: 1, unreadable_reasons: { 'no SOP Instance UID': 1 } }),
+        },
+      }),
+    ]);
+    expect(screen.getByText('40 files: 38 instances, 1 DICOMDIR, 1 unreadable (no SOP Instance UID)')).toBeInTheDocument();
+  });
+
+  it('offers to upload a failed file again, saying what failed', async () => {
+    const onUpload = vi.fn();
+    const { user } = renderTable([aFile({ id: 1, file: 'bad.zip', processing: { status: 'failed', error: 'The archive is damaged', summary: null } }), aFile({ id: 2, file: 'ok.zip' })], onUpload);
+    expect(screen.getByText('The upload could not be processed: The archive is damaged')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /again$/ })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Upload bad.zip again' }));
+    expect(onUpload).toHaveBeenCalledOnce();
   });
 });

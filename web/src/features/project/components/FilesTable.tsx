@@ -1,61 +1,83 @@
 import type { TProjectFile } from '@portal/contract';
 import CloudUpload from '@mui/icons-material/CloudUpload';
-import FolderOutlined from '@mui/icons-material/FolderOutlined';
-import DeleteOutline from '@mui/icons-material/DeleteOutlined';
-import Download from '@mui/icons-material/Download';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
-import ListAlt from '@mui/icons-material/ListAlt';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import IconButton from '@mui/material/IconButton';
-import Link from '@mui/material/Link';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import type { Theme } from '@mui/material/styles';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
+import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef } from 'react';
+import type { FileSort } from '../../../api/get-project-files';
 import { TablePager } from '../../../components/TablePager';
-import { usePagination } from '../../../components/use-pagination';
 import { formatDate, formatFileSize } from '../../../lib/format';
-import { DuplicateChip } from './DuplicateChip';
-import { ProcessingStatus } from './ProcessingStatus';
+import { FileActions, type FileActionHandlers } from './FileActions';
+import { FileCards } from './FileCards';
+import { FileName } from './FileName';
+import { FilesToolbar } from './FilesToolbar';
+import { SelectAllBanner } from './SelectAllBanner';
+import type { FilesQuery } from './use-files-query';
 
 export const FILE_COLUMNS = ['File', 'Size', 'Date Created', 'Date Updated', 'Actions'] as const;
+const SORT_OF: Record<(typeof FILE_COLUMNS)[number], FileSort | null> = {
+  File: 'file',
+  Size: 'filesize',
+  'Date Created': 'created_at',
+  'Date Updated': 'updated_at',
+  Actions: null,
+};
 
-interface FilesTableProps {
+interface FilesTableProps extends FileActionHandlers {
+  /** This page's files, as the server answered them. */
   files: TProjectFile[];
-  selected: ReadonlySet<number>;
-  onSelectionChange: (selected: Set<number>) => void;
-  onOpen: (file: TProjectFile) => void;
-  onDownload: (file: TProjectFile) => void;
-  onDelete: (file: TProjectFile) => void;
+  /** Every file matching the search and filter. */
+  total: number;
+  query: FilesQuery;
+  /** Selected files by id, with their names (the bulk-delete dialog lists them). */
+  selected: ReadonlyMap<number, string>;
+  onSelectionChange: (selected: Map<number, string>) => void;
+  selectingAll: boolean;
+  onSelectAllMatching: () => void;
   onUpload: () => void;
 }
 
-export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownload, onDelete, onUpload }: FilesTableProps) {
-  const pagination = usePagination();
-  const allSelected = files.length > 0 && files.every((f) => selected.has(f.id));
-  const someSelected = !allSelected && files.some((f) => selected.has(f.id));
+export function FilesTable(props: FilesTableProps) {
+  const { files, total, query, selected, onSelectionChange, selectingAll, onSelectAllMatching, onUpload, ...actions } = props;
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const pageSelected = files.length > 0 && files.every((f) => selected.has(f.id));
+  const someSelected = !pageSelected && files.some((f) => selected.has(f.id));
   // MUI marks a partial selection with aria-checked on a native checkbox, which assistive
   // technology may ignore; the native indeterminate state is what browsers announce.
   const selectAllRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
-  }, [someSelected, files.length]);
+  }, [someSelected, files.length, phone]);
 
-  const toggle = (id: number) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
+  const toggle = (file: TProjectFile) => {
+    const next = new Map(selected);
+    if (next.has(file.id)) next.delete(file.id);
+    else next.set(file.id, file.file);
+    onSelectionChange(next);
+  };
+  // The header checkbox selects (or clears) this page's rows only.
+  const togglePage = () => {
+    const next = new Map(selected);
+    for (const file of files) {
+      if (pageSelected) next.delete(file.id);
+      else next.set(file.id, file.file);
+    }
     onSelectionChange(next);
   };
 
-  if (files.length === 0) {
+  if (total === 0 && !query.filtered) {
     return (
       <Box sx={{ textAlign: 'center', py: 6 }}>
         <InsertDriveFileOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden="true" />
@@ -69,72 +91,86 @@ export function FilesTable({ files, selected, onSelectionChange, onOpen, onDownl
     );
   }
 
+  const selectPage = (
+    <Checkbox
+      checked={pageSelected}
+      indeterminate={someSelected}
+      onChange={togglePage}
+      slotProps={{ input: { ref: selectAllRef, 'aria-label': 'Select all files', 'aria-checked': undefined } }}
+    />
+  );
+  const rows = { files, selected, onToggle: toggle, onUploadAgain: onUpload };
+
   return (
     <>
-      <TableContainer>
-        <Table aria-label="Project files" sx={{ minWidth: 760 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox">
-                <Checkbox
-                  checked={allSelected}
-                  indeterminate={someSelected}
-                  onChange={() => onSelectionChange(allSelected ? new Set() : new Set(files.map((f) => f.id)))}
-                  slotProps={{ input: { ref: selectAllRef, 'aria-label': 'Select all files', 'aria-checked': undefined } }}
-                />
-              </TableCell>
-              {FILE_COLUMNS.map((column) => (
-                <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
-                  {column}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {pagination.slice(files).map((file) => (
-              <TableRow key={file.id} hover selected={selected.has(file.id)}>
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    checked={selected.has(file.id)}
-                    onChange={() => toggle(file.id)}
-                    slotProps={{ input: { 'aria-label': `Select ${file.file}` } }}
-                  />
-                </TableCell>
-                <TableCell sx={{ maxWidth: 420 }}>
-                  {/* A delivery (a folder sent as one unit) reads as a folder; it downloads as a zip. */}
-                  {file.kind === 'folder' && <FolderOutlined titleAccess="Folder" aria-label="Folder" fontSize="small" color="action" sx={{ verticalAlign: 'middle', mr: 0.5 }} />}
-                  <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', wordBreak: 'break-all' }}>
-                    {file.file}
-                  </Link>
-                  <ProcessingStatus processing={file.processing} />
-                  <DuplicateChip file={file} files={files} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatFileSize(file.filesize)}</TableCell>
-                <TableCell>{formatDate(file.created_at)}</TableCell>
-                <TableCell>{formatDate(file.updated_at)}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip title="Contents">
-                    <IconButton aria-label={`View contents of ${file.file}`} onClick={() => onOpen(file)}>
-                      <ListAlt />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title="Download">
-                    <IconButton aria-label={`Download ${file.file}`} onClick={() => onDownload(file)} color="primary">
-                      <Download />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title="Delete">
-                    <IconButton aria-label={`Delete ${file.file}`} onClick={() => onDelete(file)} color="error">
-                      <DeleteOutline />
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
+      <FilesToolbar query={query} />
+      {pageSelected && total > files.length && (
+        <SelectAllBanner
+          pageCount={files.length}
+          total={total}
+          selectedCount={selected.size}
+          selecting={selectingAll}
+          onSelectAll={onSelectAllMatching}
+          onClear={() => onSelectionChange(new Map())}
+        />
+      )}
+      {files.length === 0 ? (
+        <Typography sx={{ px: 2, py: 4, textAlign: 'center' }} color="text.secondary">
+          No files match the search or the status filter. Change or clear them to see more files.
+        </Typography>
+      ) : phone ? (
+        <>
+          <FormControlLabel control={selectPage} label="Select this page" sx={{ px: 2, ml: 0 }} />
+          <FileCards {...rows} {...actions} />
+        </>
+      ) : (
+        <TableContainer>
+          <Table aria-label="Project files" sx={{ minWidth: 760 }}>
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox">{selectPage}</TableCell>
+                {FILE_COLUMNS.map((column) => (
+                  <SortableHeader key={column} column={column} query={query} />
+                ))}
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePager count={files.length} pagination={pagination} />
+            </TableHead>
+            <TableBody>
+              {files.map((file) => (
+                <TableRow key={file.id} hover selected={selected.has(file.id)}>
+                  <TableCell padding="checkbox">
+                    <Checkbox checked={selected.has(file.id)} onChange={() => toggle(file)} slotProps={{ input: { 'aria-label': `Select ${file.file}` } }} />
+                  </TableCell>
+                  <TableCell sx={{ maxWidth: 420 }}>
+                    <FileName file={file} files={files} onOpen={actions.onOpen} onUploadAgain={onUpload} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatFileSize(file.filesize)}</TableCell>
+                  <TableCell>{formatDate(file.created_at)}</TableCell>
+                  <TableCell>{formatDate(file.updated_at)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <FileActions file={file} {...actions} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      <TablePager count={total} pagination={query.pagination} />
     </>
+  );
+}
+
+function SortableHeader({ column, query }: { column: (typeof FILE_COLUMNS)[number]; query: FilesQuery }) {
+  const sort = SORT_OF[column];
+  if (sort === null) {
+    return <TableCell align="right">{column}</TableCell>;
+  }
+  const active = query.sort.sort === sort;
+  return (
+    <TableCell sortDirection={active ? query.sort.order : false}>
+      <TableSortLabel active={active} direction={active ? query.sort.order : 'asc'} onClick={() => query.sortBy(sort)}>
+        {column}
+      </TableSortLabel>
+    </TableCell>
   );
 }

@@ -1,5 +1,6 @@
 import type { TProjectFile } from '@portal/contract';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -12,14 +13,20 @@ const CHIP = {
   failed: { label: 'Failed', color: 'error' },
 } as const;
 
+interface ProcessingStatusProps {
+  processing: TProjectFile['processing'];
+  /** Offered on a failed upload: send the file again (opens the upload dialog). */
+  uploadAgain?: { name: string; onClick: () => void };
+}
+
 /** What processing made of an upload: its state, its counts when ready, its reason when failed. */
-export function ProcessingStatus({ processing }: { processing: TProjectFile['processing'] }) {
+export function ProcessingStatus({ processing, uploadAgain }: ProcessingStatusProps) {
   const chip = CHIP[processing.status];
   const detail =
     processing.status === 'ready' && processing.summary
       ? describeSummary(processing.summary)
       : processing.status === 'failed'
-        ? (processing.error ?? 'Processing failed')
+        ? `The upload could not be processed: ${processing.error ?? 'the reason was not recorded'}`
         : null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mt: 0.5 }}>
@@ -30,6 +37,11 @@ export function ProcessingStatus({ processing }: { processing: TProjectFile['pro
         <Typography variant="caption" color={processing.status === 'failed' ? 'error' : 'text.secondary'}>
           {detail}
         </Typography>
+      )}
+      {processing.status === 'failed' && uploadAgain && (
+        <Button size="small" variant="text" onClick={uploadAgain.onClick} aria-label={`Upload ${uploadAgain.name} again`} sx={{ py: 0 }}>
+          Upload again
+        </Button>
       )}
     </Box>
   );

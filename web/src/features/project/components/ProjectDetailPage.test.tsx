@@ -2,6 +2,7 @@ import type { TProjectFile } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, type FakeReply } from '../../../test/fake-api';
+import { answerFiles, filesRoutes } from '../../../test/fake-files';
 import { aFile, aProject, aSummary } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import ProjectDetailPage from './ProjectDetailPage';
@@ -9,19 +10,9 @@ import ProjectDetailPage from './ProjectDetailPage';
 const project = aProject({ id: 1, name: 'Brain MRI' });
 
 function serve(files: TProjectFile[], extra: Record<string, FakeReply | (() => FakeReply)> = {}) {
-  let listed = files;
   const api = fakeApi({
     'GET /study-petitions/1': { status: 200, data: { data: [project] } },
-    'GET /study-petitions-files': () => ({ status: 200, data: { data: listed } }),
-    ...Object.fromEntries(
-      files.map((f) => [
-        `PUT /study-petitions-files-delete/${f.id}`,
-        () => {
-          listed = listed.filter((l) => l.id !== f.id);
-          return { status: 200, data: { data: [f] } };
-        },
-      ]),
-    ),
+    ...filesRoutes(files),
     ...extra,
   });
   const view = renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }, { path: '/home', element: <p>home</p> }], '/study/1');
@@ -44,7 +35,7 @@ describe('ProjectDetailPage', () => {
     expect(screen.getByText('1.50 KB')).toBeInTheDocument();
     expect(screen.getByText('2.00 MB')).toBeInTheDocument();
     expect(screen.getByText('10.00 Bytes')).toBeInTheDocument();
-    expect(api.callsTo('GET', '/study-petitions-files')[0]?.params).toEqual({ study_petition_id: 1 });
+    expect(api.callsTo('GET', '/study-petitions-files')[0]?.params).toEqual({ study_petition_id: 1, page: 1, per_page: 5 });
   });
 
   it('shows the empty state when the project has no files', async () => {
@@ -70,6 +61,7 @@ describe('ProjectDetailPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete b.dcm' }));
     const dialog = screen.getByRole('dialog', { name: 'Confirm Delete' });
     expect(within(dialog).getByText('Are you sure you want to delete this file?')).toBeInTheDocument();
+    expect(within(dialog).getByText('b.dcm')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('File deleted successfully')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/study-petitions-files-delete/12')).toHaveLength(1);
@@ -99,6 +91,7 @@ describe('ProjectDetailPage', () => {
     expect(
       within(dialog).getByText('Are you sure you want to delete 2 selected file(s)? This action cannot be undone.'),
     ).toBeInTheDocument();
+    expect(within(within(dialog).getByRole('list', { name: 'Files to delete' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['a.zip', 'c.zip']);
     await user.click(within(dialog).getByRole('button', { name: 'Delete 2 Files' }));
     expect(await screen.findByText('2 files deleted successfully')).toBeInTheDocument();
     expect(order).toEqual(['start 11', 'end 11', 'start 13', 'end 13']);
@@ -112,7 +105,7 @@ describe('ProjectDetailPage', () => {
     expect(await screen.findByText('1 study · 2 series · 10 instances')).toBeInTheDocument();
     expect(screen.getByText('Ready')).toBeInTheDocument();
     expect(screen.getByText('Failed')).toBeInTheDocument();
-    expect(screen.getByText('Archive is encrypted')).toBeInTheDocument();
+    expect(screen.getByText('The upload could not be processed: Archive is encrypted')).toBeInTheDocument();
   });
 
   it('refreshes the list while a file is still being processed', async () => {
@@ -121,10 +114,8 @@ describe('ProjectDetailPage', () => {
       let status: 'pending' | 'ready' = 'pending';
       const api = fakeApi({
         'GET /study-petitions/1': { status: 200, data: { data: [project] } },
-        'GET /study-petitions-files': () => ({
-          status: 200,
-          data: { data: [aFile({ processing: { status, error: null, summary: status === 'ready' ? aSummary({ studies: 1, series: 1, instances: 3 }) : null } })] },
-        }),
+        'GET /study-petitions-files': (call) =>
+          answerFiles([aFile({ processing: { status, error: null, summary: status === 'ready' ? aSummary({ studies: 1, series: 1, instances: 3 }) : null } })], call),
       });
       renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');
       expect(await screen.findByText('Pending')).toBeInTheDocument();
@@ -196,7 +187,8 @@ describe('ProjectDetailPage', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'View contents of a.zip' }));
-    const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ });
+    // The dialog is a lazily loaded module: its first load in a busy test worker can take seconds.
+    const dialog = await screen.findByRole('dialog', { name: /Contents of a.zip/ }, { timeout: 5000 });
     expect(await within(dialog).findByText('Head · 2024-01-01')).toBeInTheDocument();
     expect(within(dialog).getByText('MR · T1')).toBeInTheDocument();
     expect(within(dialog).getByText('10 instances')).toBeInTheDocument();

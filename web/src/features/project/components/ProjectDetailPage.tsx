@@ -19,11 +19,14 @@ import { percentOf } from '../../../lib/progress';
 import { useProgressReset } from '../../../lib/use-progress-reset';
 import { useQueryClient } from '@tanstack/react-query';
 import { downloadProjectFile, HANDED_TO_BROWSER_TEXT } from '../../../api/download-file';
+import { getMatchingFiles } from '../../../api/get-project-files';
 import { queryKeys } from '../../../api/query-keys';
 import { useDeleteFiles } from '../api/delete-file';
 import { useProject } from '../api/get-project';
-import { useProjectFiles } from '../api/get-project-files';
+import { useProjectFilesPage } from '../api/get-project-files';
+import { BulkDeleteNames } from './BulkDeleteNames';
 import { FilesTable } from './FilesTable';
+import { useFilesQuery } from './use-files-query';
 
 // The upload feature is reached through its public index only (see web/README.md).
 const UploadDialog = lazy(() => import('../../upload').then((upload) => ({ default: upload.UploadDialog })));
@@ -41,17 +44,29 @@ export default function ProjectDetailPage() {
 function ProjectDetail({ projectId }: { projectId: number }) {
   const queryClient = useQueryClient();
   const projectQuery = useProject(projectId);
-  const filesQuery = useProjectFiles(projectId);
+  const query = useFilesQuery();
+  const filesQuery = useProjectFilesPage(projectId, query.request);
   const deleteFiles = useDeleteFiles(projectId);
   // The page appears when both the project and its files are read; a failure of either before then
   // shows the error instead. Once shown, a failed refresh of the list keeps the last files.
   const error = projectQuery.error ?? (filesQuery.data === undefined ? filesQuery.error : null);
   const loading = (projectQuery.isPending || filesQuery.isPending) && !error;
   const project = filesQuery.data !== undefined ? (projectQuery.data ?? null) : null;
-  const files = filesQuery.data ?? [];
+  const files = filesQuery.data?.files ?? [];
+  const total = filesQuery.data?.total ?? 0;
+  if (filesQuery.data) query.clampTo(total);
   const reloadFiles = () => queryClient.invalidateQueries({ queryKey: queryKeys.projectFiles(projectId) });
   const notify = useNotify();
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  // Selected files by id with their names: a selection may reach beyond this page ('Select all N files').
+  const [selected, setSelected] = useState<Map<number, string>>(new Map());
+  const [selectingAll, setSelectingAll] = useState(false);
+  // A new search or filter starts a new selection: nothing selected stays hidden behind it.
+  const filterKey = JSON.stringify([query.filter.q, query.filter.status]);
+  const [selectionFilter, setSelectionFilter] = useState(filterKey);
+  if (selectionFilter !== filterKey) {
+    setSelectionFilter(filterKey);
+    setSelected(new Map());
+  }
   const [singleDelete, setSingleDelete] = useState<TProjectFile | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -91,11 +106,23 @@ function ProjectDetail({ projectId }: { projectId: number }) {
       setDeleting(false);
       setSingleDelete(null);
       setBulkOpen(false);
-      setSelected((current) => new Set([...current].filter((id) => !ids.includes(id))));
+      setSelected((current) => new Map([...current].filter(([id]) => !ids.includes(id))));
     }
   };
 
-  const selectedIds = files.filter((f) => selected.has(f.id)).map((f) => f.id);
+  const selectAllMatching = async () => {
+    setSelectingAll(true);
+    try {
+      const matching = await getMatchingFiles(projectId, query.filter);
+      setSelected(new Map(matching.map((file) => [file.id, file.file])));
+    } catch (failure) {
+      notify.apiError(failure);
+    } finally {
+      setSelectingAll(false);
+    }
+  };
+
+  const selectedIds = [...selected.keys()];
   const n = selectedIds.length;
   const loadError = error ? mapApiError(error) : null;
 
@@ -128,7 +155,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
                 <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
                   {project?.name}
                 </Typography>
-                <Typography variant="body1" sx={{ opacity: 0.9 }}>{`${files.length} files found`}</Typography>
+                <Typography variant="body1" sx={{ opacity: 0.9 }}>{`${total} files found`}</Typography>
         </>
         )}
       </Paper>
@@ -155,8 +182,12 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         ) : (
           <FilesTable
             files={files}
+            total={total}
+            query={query}
             selected={selected}
             onSelectionChange={setSelected}
+            selectingAll={selectingAll}
+            onSelectAllMatching={() => void selectAllMatching()}
             onOpen={setContentsOf}
             onDownload={(file) => void download(file)}
             onDelete={setSingleDelete}
@@ -171,6 +202,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         open={singleDelete !== null}
         title="Confirm Delete"
         message="Are you sure you want to delete this file?"
+        detail={singleDelete?.file}
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={deleting}
@@ -182,6 +214,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         open={bulkOpen}
         title="Confirm Bulk Delete"
         message={`Are you sure you want to delete ${n} selected file(s)? This action cannot be undone.`}
+        detail={<BulkDeleteNames names={[...selected.values()]} />}
         confirmLabel={`Delete ${n} Files`}
         busyLabel="Deleting..."
         busy={deleting}

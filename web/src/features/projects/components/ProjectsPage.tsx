@@ -115,6 +115,7 @@ export default function ProjectsPage() {
         open={toDelete !== null}
         title="Confirm Delete"
         message="Are you sure you want to delete this project?"
+        detail={toDelete?.name}
         confirmLabel="Delete"
         busyLabel="Deleting..."
         busy={busy === 'deleting'}

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aProject } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
+import { viewportWidth } from '../../../test/viewport';
 import { ProjectsTable } from './ProjectsTable';
 
 const projects = Array.from({ length: 12 }, (_, i) => aProject({ id: i + 1, name: `Project ${i + 1}` }));
@@ -9,18 +10,6 @@ const projects = Array.from({ length: 12 }, (_, i) => aProject({ id: i + 1, name
 function renderTable() {
   const handlers = { onEdit: vi.fn(), onDelete: vi.fn(), onAdd: vi.fn() };
   return { ...renderWithProviders(<ProjectsTable projects={projects} {...handlers} />), handlers };
-}
-
-/** Makes MUI's breakpoint queries answer as a window of this width would (jsdom has no layout). */
-function viewportWidth(width: number) {
-  const original = window.matchMedia.bind(window);
-  window.matchMedia = (query: string) => {
-    const max = /max-width:\s*([\d.]+)px/.exec(query);
-    const min = /min-width:\s*([\d.]+)px/.exec(query);
-    const matches = (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
-    return { ...original(query), matches, media: query };
-  };
-  return () => (window.matchMedia = original);
 }
 
 let restoreViewport: (() => void) | undefined;

@@ -1,0 +1,27 @@
+import type { TProjectFile } from '@portal/contract';
+import FolderOutlined from '@mui/icons-material/FolderOutlined';
+import Link from '@mui/material/Link';
+import { DuplicateChip } from './DuplicateChip';
+import { ProcessingStatus } from './ProcessingStatus';
+
+interface FileNameProps {
+  file: TProjectFile;
+  files: readonly TProjectFile[];
+  onOpen: (file: TProjectFile) => void;
+  onUploadAgain: () => void;
+}
+
+/** A file's name (a folder marked as one), its processing status and summary, and its duplicate mark. */
+export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) {
+  return (
+    <>
+      {/* A delivery (a folder sent as one unit) reads as a folder; it downloads as a zip. */}
+      {file.kind === 'folder' && <FolderOutlined titleAccess="Folder" aria-label="Folder" fontSize="small" color="action" sx={{ verticalAlign: 'middle', mr: 0.5 }} />}
+      <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', wordBreak: 'break-all' }}>
+        {file.file}
+      </Link>
+      <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: onUploadAgain }} />
+      <DuplicateChip file={file} files={files} />
+    </>
+  );
+}

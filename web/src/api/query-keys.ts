@@ -6,5 +6,8 @@ export const queryKeys = {
   projects: ['projects'] as const,
   project: (projectId: number) => ['project', projectId] as const,
   projectFiles: (projectId: number) => ['project-files', projectId] as const,
+  // Under the files' key: whatever changes a project's files (an upload, a delete) changes its
+  // studies, and invalidating the files' key refreshes both.
+  projectStudies: (projectId: number) => ['project-files', projectId, 'studies'] as const,
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
 };

@@ -11,9 +11,11 @@ async function decodeBlobError(error: unknown): Promise<void> {
   }
 }
 
-export async function downloadFile(fileId: number, onProgress: (loaded: number, total: number | undefined) => void): Promise<Blob> {
+type DownloadProgress = (loaded: number, total: number | undefined) => void;
+
+async function downloadBlob(url: string, onProgress: DownloadProgress): Promise<Blob> {
   try {
-    const { data } = await apiClient.get<Blob>(`/download-study-petitions-files/${fileId}`, {
+    const { data } = await apiClient.get<Blob>(url, {
       responseType: 'blob',
       // Spec §9: downloads of any size may take as long as they need.
       timeout: 0,
@@ -24,4 +26,16 @@ export async function downloadFile(fileId: number, onProgress: (loaded: number, 
     await decodeBlobError(error);
     throw error;
   }
+}
+
+export function downloadFile(fileId: number, onProgress: DownloadProgress): Promise<Blob> {
+  return downloadBlob(`/download-study-petitions-files/${fileId}`, onProgress);
+}
+
+/**
+ * One kept entry of an upload's contents (the contents dialog), read like a file; `size` stands
+ * for the total when the answer does not state its length.
+ */
+export function downloadEntry(fileId: number, entryId: number, size: number, onProgress: DownloadProgress): Promise<Blob> {
+  return downloadBlob(`/study-petitions-files/${fileId}/contents/${entryId}/download`, (loaded, total) => onProgress(loaded, total ?? size));
 }

@@ -67,6 +67,7 @@ export function StudiesTable({ studies, sort, onSort }: StudiesTableProps) {
               <TableCell
                 key={column.label}
                 align={column.numeric ? 'right' : 'left'}
+                sx={{ whiteSpace: 'nowrap' }}
                 sortDirection={column.sort && sort.key === column.sort ? sort.order : false}
               >
                 {column.sort ? (

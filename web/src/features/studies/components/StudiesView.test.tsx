@@ -212,7 +212,8 @@ describe('StudiesView', () => {
     expect(screen.queryByRole('table', { name: 'Studies' })).not.toBeInTheDocument();
     const card = within(cards).getByRole('listitem', { name: 'Doe, Peter · Chest CT · 2001-01-01' });
     expect(within(card).getByText('Patient ID: 98890234')).toBeInTheDocument();
-    expect(within(card).getByText('2001-01-01 · CT · Chest CT')).toBeInTheDocument();
+    expect(within(card).getByText('2001-01-01 · CT')).toBeInTheDocument();
+    expect(within(card).getByText('Chest CT')).toBeInTheDocument();
     expect(within(card).getByText('1 series · 5 instances')).toBeInTheDocument();
     expect(within(card).getByText('second.zip')).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Show series of Doe, Peter · Chest CT · 2001-01-01' }));

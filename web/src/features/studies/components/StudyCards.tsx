@@ -31,9 +31,12 @@ function StudyCard({ study }: { study: TProjectStudy }) {
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
         {`Patient ID: ${study.patient_id ?? MISSING}`}
       </Typography>
-      <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-        {`${studyDate(study)} · ${modalities(study)} · ${study.study_description ?? MISSING}`}
-      </Typography>
+      <Typography variant="body2">{`${studyDate(study)} · ${modalities(study)}`}</Typography>
+      {study.study_description && (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          {study.study_description}
+        </Typography>
+      )}
       <Typography variant="body2" color="text.secondary">
         {`${count(study.series.length, 'series', 'series')} · ${count(study.instances, 'instance', 'instances')}`}
       </Typography>

@@ -7,12 +7,12 @@ import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, makeWorkspace, makeZip, MR_SMALL, sha256, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
+import { signInWithProject } from '../src/project-setup.js';
 import { tearDownSuite } from '../src/suite.js';
-import { signIn, toast } from '../src/ui.js';
+import { fileRow, toast } from '../src/ui.js';
 
 const USER = { username: 'marie', password: 'Curi3!Radium' };
 const PROJECT = 'Spine and chest';
@@ -55,12 +55,11 @@ async function makeUploads(dir: string): Promise<void> {
 beforeAll(async () => {
   [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
   await makeUploads(workspace.dir);
-  const companyId = await portal.createCompany('Curie Imaging');
-  await portal.createUser({ companyId, ...USER, firstname: 'Marie', lastname: 'Curie', role: 'User' });
-  const { token } = await apiLogin(portal.url, USER.username, USER.password);
-  projectId = await apiCreateProject(portal.url, token, PROJECT);
-  session = await openSession(browser, portal.url);
-  await signIn(session.page, USER);
+  ({ session, projectId } = await signInWithProject(portal, browser, {
+    company: 'Curie Imaging',
+    user: { ...USER, firstname: 'Marie', lastname: 'Curie' },
+    project: PROJECT,
+  }));
 });
 
 tearDownSuite(() => ({ session, browser, portal, others: [workspace] }));
@@ -85,13 +84,6 @@ function studyRow(page: Page, patient: string): Locator {
 async function searchStudies(page: Page, text: string, expected: string[]): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search studies' }).fill(text);
   await expect.poll(() => shownPatients(page), POLL).toEqual(expected);
-}
-
-function fileRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('table', { name: 'Project files' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('button', { name, exact: true }) });
 }
 
 describe("the project's studies", () => {

@@ -13,10 +13,18 @@ function plural(n: number, singular: string, many: string): string {
   return n === 1 ? singular : many;
 }
 
-function byCount(reasons: Record<string, number> | undefined): [string, number][] {
-  return Object.entries(reasons ?? {})
+/**
+ * One line per named reason, most frequent first, and one for what no reason names (a server may
+ * count entries it never lists), e.g. '2 skipped: path traversal (..)', '1 skipped'.
+ */
+function countedLines(label: string, total: number, named: Record<string, number> | undefined, detail: (n: number) => string): ContentsReason[] {
+  const counts = Object.entries(named ?? {})
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const lines = counts.map(([reason, n]): ContentsReason => ({ key: `${label}:${reason}`, severity: 'warning', text: `${n} ${label}: ${reason}`, detail: detail(n) }));
+  const unnamed = total - counts.reduce((sum, [, n]) => sum + n, 0);
+  if (unnamed > 0) lines.push({ key: label, severity: 'warning', text: `${unnamed} ${label}`, detail: detail(unnamed) });
+  return lines;
 }
 
 /**
@@ -26,67 +34,51 @@ function byCount(reasons: Record<string, number> | undefined): [string, number][
  */
 export function contentsReasons(summary: TProcessingSummary | null): ContentsReason[] {
   if (!summary) return [];
-  const reasons: ContentsReason[] = [];
+  const reasons: ContentsReason[] = [
+    ...countedLines(
+      'skipped',
+      summary.skipped,
+      summary.skipped_reasons,
+      (n) => `${plural(n, 'This entry was', 'These entries were')} left out for safety or over a limit: not stored, so there is nothing to download.`,
+    ),
+    ...countedLines(
+      'unreadable',
+      summary.unreadable ?? 0,
+      summary.unreadable_reasons,
+      (n) => `Kept as sent and downloadable, but not counted as ${plural(n, 'an instance', 'instances')}: the DICOM header cannot be used.`,
+    ),
+  ];
 
-  const skippedReasons = byCount(summary.skipped_reasons);
-  for (const [reason, n] of skippedReasons) {
-    reasons.push({
-      key: `skipped:${reason}`,
-      severity: 'warning',
-      text: `${n} skipped: ${reason}`,
-      detail: `${plural(n, 'This entry was', 'These entries were')} left out for safety or over a limit: not stored, so there is nothing to download.`,
-    });
-  }
-  const unnamedSkipped = summary.skipped - skippedReasons.reduce((sum, [, n]) => sum + n, 0);
-  if (unnamedSkipped > 0) {
-    reasons.push({ key: 'skipped', severity: 'warning', text: `${unnamedSkipped} skipped`, detail: 'Left out for safety or over a limit: not stored.' });
-  }
-
-  const unreadableReasons = byCount(summary.unreadable_reasons);
-  for (const [reason, n] of unreadableReasons) {
-    reasons.push({
-      key: `unreadable:${reason}`,
-      severity: 'warning',
-      text: `${n} unreadable: ${reason}`,
-      detail: `Kept as sent and downloadable, but not counted as ${plural(n, 'an instance', 'instances')}: the DICOM header cannot be used.`,
-    });
-  }
-  const unnamedUnreadable = (summary.unreadable ?? 0) - unreadableReasons.reduce((sum, [, n]) => sum + n, 0);
-  if (unnamedUnreadable > 0) {
-    reasons.push({
-      key: 'unreadable',
-      severity: 'warning',
-      text: `${unnamedUnreadable} unreadable`,
-      detail: 'Kept as sent and downloadable, but not counted as instances: the DICOM header cannot be used.',
-    });
-  }
-
+  // Kept, and accounted for apart from the instances: each said once, when there are any.
   const duplicates = summary.duplicates ?? 0;
-  if (duplicates > 0) {
-    reasons.push({
-      key: 'duplicates',
-      severity: 'info',
-      text: `${duplicates} ${plural(duplicates, 'duplicate', 'duplicates')}: the same instance more than once in this upload`,
-      detail: 'Same SOP Instance UID as another entry of this upload: kept, and the instance is counted once.',
-    });
-  }
   const inProject = summary.in_project ?? 0;
-  if (inProject > 0) {
-    reasons.push({
-      key: 'in_project',
-      severity: 'info',
-      text: `${inProject} ${plural(inProject, 'instance was', 'instances were')} already in the project`,
-      detail: "Also in another upload of this project: counted here, and once in the project's studies.",
-    });
-  }
   const dicomdirs = summary.dicomdirs ?? 0;
-  if (dicomdirs > 0) {
-    reasons.push({
-      key: 'dicomdirs',
-      severity: 'info',
-      text: `${dicomdirs} ${plural(dicomdirs, 'DICOMDIR', 'DICOMDIRs')}: the index of a CD or DVD`,
-      detail: 'It lists the files of the disc and holds no image: kept, and counted among the other files.',
-    });
-  }
+  const keptApart: [number, Omit<ContentsReason, 'severity'>][] = [
+    [
+      duplicates,
+      {
+        key: 'duplicates',
+        text: `${duplicates} ${plural(duplicates, 'duplicate', 'duplicates')}: the same instance more than once in this upload`,
+        detail: 'Same SOP Instance UID as another entry of this upload: kept, and the instance is counted once.',
+      },
+    ],
+    [
+      inProject,
+      {
+        key: 'in_project',
+        text: `${inProject} ${plural(inProject, 'instance was', 'instances were')} already in the project`,
+        detail: "Also in another upload of this project: counted here, and once in the project's studies.",
+      },
+    ],
+    [
+      dicomdirs,
+      {
+        key: 'dicomdirs',
+        text: `${dicomdirs} ${plural(dicomdirs, 'DICOMDIR', 'DICOMDIRs')}: the index of a CD or DVD`,
+        detail: 'It lists the files of the disc and holds no image: kept, and counted among the other files.',
+      },
+    ],
+  ];
+  for (const [n, reason] of keptApart) if (n > 0) reasons.push({ ...reason, severity: 'info' });
   return reasons;
 }

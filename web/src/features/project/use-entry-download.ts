@@ -3,10 +3,9 @@ import { useState } from 'react';
 import { downloadEntry } from '../../api/download-file';
 import { useNotify } from '../../components/use-notify';
 import { percentOf } from '../../lib/progress';
-import { saveBlob } from '../../lib/save-blob';
 import { useProgressReset } from '../../lib/use-progress-reset';
 
-/** An entry is saved under the last part of its path, as the server names it too. */
+/** An entry is saved under the last part of its path (the server's attachment name). */
 export function entryFileName(path: string): string {
   return path.split('/').filter(Boolean).pop() ?? 'entry';
 }
@@ -34,10 +33,11 @@ export function useEntryDownload(fileId: number): EntryDownload {
     setEntry(next);
     setProgress(0);
     try {
-      const blob = await downloadEntry(fileId, next.id, next.size, (loaded, total) => setProgress(percentOf(loaded, total ?? next.size)));
-      setProgress(100);
-      saveBlob(blob, entryFileName(next.path));
-      notify.success('File downloaded successfully');
+      const outcome = await downloadEntry(fileId, next.id, next.size, (loaded, total) => setProgress(percentOf(loaded, total ?? next.size)));
+      if (outcome === 'saved') {
+        setProgress(100);
+        notify.success('File downloaded successfully');
+      }
     } catch (failure) {
       notify.apiError(failure);
     } finally {

@@ -137,7 +137,7 @@ describe('FileContentsDialog', () => {
     const { dialog, api, user } = open(cd, {
       'GET /study-petitions-files/11/contents/2/download': async () => {
         await held;
-        return { status: 200, data: new Blob(['DICM']) };
+        return { status: 200, data: new Blob(['DICM']), headers: { 'content-disposition': `attachment; filename="IM000002"; filename*=UTF-8''IM000002` } };
       },
     });
     await user.click(await within(dialog).findByRole('button', { name: 'Download CD/DICOM/IM000002' }));

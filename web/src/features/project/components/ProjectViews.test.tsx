@@ -5,6 +5,9 @@ import { aFile, aProject } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import ProjectDetailPage from './ProjectDetailPage';
 
+/** The studies view is a lazily loaded chunk: on a busy machine its first import takes a while. */
+const LAZY = { timeout: 10_000 };
+
 // Written out here: another feature's test fixtures are its internals (web/README.md, the import rule).
 const study = {
   study_instance_uid: '1.2.3',
@@ -44,7 +47,7 @@ describe('ProjectDetailPage views', () => {
     await user.click(await screen.findByRole('checkbox', { name: 'Select first.zip' }));
     await user.click(screen.getByRole('tab', { name: 'Studies' }));
     const panel = screen.getByRole('tabpanel', { name: 'Studies' });
-    expect(await within(panel).findByText('Doe, Peter')).toBeInTheDocument();
+    expect(await within(panel).findByText('Doe, Peter', {}, LAZY)).toBeInTheDocument();
     expect(within(panel).getByText('first.zip')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?view=studies');
     // The files' panel and its actions are out of sight, not gone: the banner stays.
@@ -60,7 +63,7 @@ describe('ProjectDetailPage views', () => {
 
   it('opens on the studies when the address says so (a reload, a shared link)', async () => {
     serve('/study/1?view=studies');
-    expect(await screen.findByText('Doe, Peter')).toBeInTheDocument();
+    expect(await screen.findByText('Doe, Peter', {}, LAZY)).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Studies' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.queryByRole('table', { name: 'Project files' })).not.toBeInTheDocument();
   });

@@ -39,6 +39,14 @@ export async function signOut(page: Page, fullName: string): Promise<void> {
   await page.getByRole('button', { name: 'Log in' }).waitFor();
 }
 
+/** The row of the project's files table holding the file (or folder) of this name. */
+export function fileRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('table', { name: 'Project files' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name, exact: true }) });
+}
+
 /** The full-screen busy overlay with this title, as assistive technology announces it. */
 export function overlay(page: Page, title: string): Locator {
   return page.getByRole('status').filter({ hasText: title });

@@ -3,12 +3,12 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, moveAwayFromTooltips, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, makeFolder, makeWorkspace, makeZip, MR_SMALL, RT_DOSE, sha256, DICOM_DIR, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
+import { signInWithProject } from '../src/project-setup.js';
 import { tearDownSuite } from '../src/suite.js';
-import { escapeRegExp, holdRequests, overlay, signIn, toast } from '../src/ui.js';
+import { escapeRegExp, fileRow, holdRequests, overlay, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Fr4nklin!DNA' };
 const PROJECT = 'CT Study 2026';
@@ -30,24 +30,17 @@ beforeAll(async () => {
   zipPath = await makeZip(path.join(workspace.dir, ZIP), DICOM_DIR, CT_SERIES);
   folderPath = await makeFolder(path.join(workspace.dir, FOLDER), [MR_SMALL], [NOTES]);
   emptyFolderPath = await makeFolder(path.join(workspace.dir, 'only-notes'), [], ['a.txt', 'b.txt']);
-  const companyId = await portal.createCompany('Franklin Imaging');
-  await portal.createUser({ companyId, ...USER, firstname: 'Rosalind', lastname: 'Franklin', role: 'User' });
-  const { token } = await apiLogin(portal.url, USER.username, USER.password);
-  projectId = await apiCreateProject(portal.url, token, PROJECT);
-  session = await openSession(browser, portal.url);
-  await signIn(session.page, USER);
+  ({ session, projectId } = await signInWithProject(portal, browser, {
+    company: 'Franklin Imaging',
+    user: { ...USER, firstname: 'Rosalind', lastname: 'Franklin' },
+    project: PROJECT,
+  }));
 });
 
 tearDownSuite(() => ({ session, browser, portal, others: [workspace] }));
 
 function filesTable(page: Page): Locator {
   return page.getByRole('table', { name: 'Project files' });
-}
-
-function fileRow(page: Page, name: string): Locator {
-  return filesTable(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('button', { name, exact: true }) });
 }
 
 /** The file names in the table, in the order shown. */

@@ -92,7 +92,8 @@ export async function downloadEntry(
   onProgress: DownloadProgress = () => undefined,
 ): Promise<DownloadOutcome> {
   if (size > (await inPageMaxBytes())) return handToBrowser({ file_id: fileId, entry_id: entryId });
-  const response = await readBlob(`/study-petitions-files/${fileId}/contents/${entryId}/download`, onProgress);
+  // `size` stands for the total when the answer states no length.
+  const response = await readBlob(`/study-petitions-files/${fileId}/contents/${entryId}/download`, (loaded, total) => onProgress(loaded, total ?? size));
   saveBlob(response.data, attachmentName(response.headers['content-disposition']) ?? `entry-${entryId}`);
   return 'saved';
 }

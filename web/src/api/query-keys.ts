@@ -8,5 +8,8 @@ export const queryKeys = {
   projectFiles: (projectId: number) => ['project-files', projectId] as const,
   /** Starts with projectFiles(projectId): invalidating the project's files refreshes every page too. */
   projectFilesPage: (projectId: number, request: object) => ['project-files', projectId, 'page', request] as const,
+  // Under the files' key: whatever changes a project's files (an upload, a delete) changes its
+  // studies, and invalidating the files' key refreshes both.
+  projectStudies: (projectId: number) => ['project-files', projectId, 'studies'] as const,
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
 };

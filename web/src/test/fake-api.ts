@@ -10,7 +10,7 @@ export interface FakeCall {
   config: InternalAxiosRequestConfig;
 }
 
-export type FakeReply = { status: number; data?: unknown } | { network: true };
+export type FakeReply = { status: number; data?: unknown; headers?: Record<string, string> } | { network: true };
 type Route = FakeReply | ((call: FakeCall) => FakeReply | Promise<FakeReply>);
 
 const SESSION_LOG = /^(Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
@@ -52,7 +52,7 @@ export function fakeApi(routes: Record<string, Route>) {
     const route = routes[`${call.method} ${call.url}`] ?? { status: 404, data: { message: 'Not found' } };
     const reply = typeof route === 'function' ? await route(call) : route;
     if ('network' in reply) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
-    const response: AxiosResponse = { data: reply.data, status: reply.status, statusText: '', headers: {}, config, request: {} };
+    const response: AxiosResponse = { data: reply.data, status: reply.status, statusText: '', headers: reply.headers ?? {}, config, request: {} };
     if (reply.status >= 400) {
       throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
     }

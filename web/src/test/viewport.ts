@@ -1,5 +1,10 @@
-/** Makes MUI's breakpoint queries answer as a window of this width would (jsdom has no layout); returns the undo. */
-export function viewportWidth(width: number): () => void {
+import { onTestFinished } from 'vitest';
+
+/**
+ * Makes MUI's breakpoint queries answer as a window of this width would (jsdom has no layout),
+ * for the rest of the test.
+ */
+export function viewportWidth(width: number): void {
   const original = window.matchMedia.bind(window);
   window.matchMedia = (query: string) => {
     const max = /max-width:\s*([\d.]+)px/.exec(query);
@@ -7,5 +12,7 @@ export function viewportWidth(width: number): () => void {
     const matches = (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
     return { ...original(query), matches, media: query };
   };
-  return () => (window.matchMedia = original);
+  onTestFinished(() => {
+    window.matchMedia = original;
+  });
 }

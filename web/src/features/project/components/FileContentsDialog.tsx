@@ -1,37 +1,37 @@
-import type { TEntryKind, TFileContents, TProjectFile } from '@portal/contract';
+import { ZEntryKind, type TEntryKind, type TProjectFile } from '@portal/contract';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import { PAGE_SIZES } from '../../../components/use-pagination';
 import { formatUserError } from '../../../lib/error-mapping';
-import { formatFileSize } from '../../../lib/format';
 import { useFileContents } from '../api/get-file-contents';
+import { contentsReasons } from '../contents-reasons';
+import { entryFileName, useEntryDownload } from '../use-entry-download';
+import { ContentsEntries } from './ContentsEntries';
+import { ContentsReasons } from './ContentsReasons';
 import { ProcessingStatus } from './ProcessingStatus';
 import { StudyTree } from './StudyTree';
 
 type KindFilter = TEntryKind | 'all';
-const KIND_LABELS: Record<TEntryKind, string> = { dicom: 'DICOM', other: 'Other', skipped: 'Skipped' };
+const KIND_LABELS: Partial<Record<string, string>> = { dicom: 'DICOM', other: 'Other', skipped: 'Skipped' };
+/** Every kind the contents call filters by, in the contract's order; a kind added there shows up here. */
+const KIND_FILTERS: KindFilter[] = ['all', ...ZEntryKind.options];
 
-function entryDetails(entry: TFileContents['entries'][number]): string {
-  if (entry.reason) return entry.reason;
-  if (entry.dicom) return [entry.dicom.modality, entry.dicom.series_description].filter(Boolean).join(' · ');
-  return '';
+function filterLabel(kind: KindFilter): string {
+  if (kind === 'all') return 'All';
+  return KIND_LABELS[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1);
 }
 
 interface FileContentsDialogProps {
@@ -40,18 +40,23 @@ interface FileContentsDialogProps {
   onClose: () => void;
 }
 
-/** What processing found inside one upload: the study tree and every entry, page by page. */
+/**
+ * What processing found inside one upload: first why entries were set apart (skipped,
+ * unreadable, duplicates), then the entries by kind, page by page, each kept one downloadable,
+ * then the study → series tree.
+ */
 export default function FileContentsDialog({ open, file, onClose }: FileContentsDialogProps) {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [kind, setKind] = useState<KindFilter>('all');
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(PAGE_SIZES[1] ?? 10);
   const contentsQuery = useFileContents(file.id, { offset: page * rowsPerPage, limit: rowsPerPage, kind: kind === 'all' ? undefined : kind });
   const contents = contentsQuery.data ?? null;
-  const loading = contentsQuery.isFetching;
   const error = contentsQuery.error ? formatUserError(contentsQuery.error) : null;
+  const download = useEntryDownload(file.id);
 
   return (
-    <Dialog open={open} onClose={onClose} aria-labelledby="file-contents-title" maxWidth="md" fullWidth scroll="paper">
+    <Dialog open={open} onClose={onClose} aria-labelledby="file-contents-title" maxWidth="md" fullWidth fullScreen={phone} scroll="paper">
       <DialogTitle id="file-contents-title" sx={{ wordBreak: 'break-all' }}>
         {`Contents of ${file.file}`}
       </DialogTitle>
@@ -59,92 +64,75 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
         <Box sx={{ mb: 2 }}>
           <ProcessingStatus processing={file.processing} />
         </Box>
-        {loading && <LinearProgress aria-label="Loading contents" sx={{ mb: 2 }} />}
-        {error && <Alert severity="error" sx={{ mb: 2 }}>{error}</Alert>}
         {file.processing.status === 'failed' && file.processing.error && (
-          <Alert severity="warning" sx={{ mb: 2 }}>{file.processing.error}</Alert>
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {file.processing.error}
+          </Alert>
         )}
-        {file.processing.summary?.skipped_reasons && Object.keys(file.processing.summary.skipped_reasons).length > 0 && (
-          <Box sx={{ mb: 2 }}>
-            <Typography variant="subtitle2" component="h3" gutterBottom>
-              Skipped entries by reason
-            </Typography>
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-              {Object.entries(file.processing.summary.skipped_reasons).map(([reason, count]) => (
-                <Chip key={reason} size="small" color="warning" variant="outlined" label={`${reason}: ${count}`} />
-              ))}
-            </Box>
-          </Box>
-        )}
-        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }} gutterBottom>
-          Studies
-        </Typography>
-        {contents && <StudyTree studies={contents.studies} />}
+        <ContentsReasons reasons={contentsReasons(file.processing.summary)} />
 
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mt: 3, mb: 1 }}>
-          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-            Entries
-          </Typography>
-          <ToggleButtonGroup
-            size="small"
-            exclusive
-            value={kind}
-            aria-label="Show entries of kind"
-            onChange={(_e, value: KindFilter | null) => {
-              if (!value) return;
-              setKind(value);
+        <Box component="section" aria-labelledby="contents-entries-title">
+          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mb: 1 }}>
+            <Typography id="contents-entries-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+              {contents ? `Entries (${contents.page.total})` : 'Entries'}
+            </Typography>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={kind}
+              aria-label="Show entries of kind"
+              onChange={(_e, value: KindFilter | null) => {
+                if (!value) return;
+                setKind(value);
+                setPage(0);
+              }}
+            >
+              {KIND_FILTERS.map((filter) => (
+                <ToggleButton key={filter} value={filter}>
+                  {filterLabel(filter)}
+                </ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+          </Box>
+          <Box sx={{ height: 4 }}>{contentsQuery.isFetching && <LinearProgress aria-label="Loading contents" />}</Box>
+          {error && (
+            <Alert severity="error" sx={{ my: 2 }}>
+              {error}
+            </Alert>
+          )}
+          {contents && <ContentsEntries entries={contents.entries} downloading={download.entry} onDownload={(entry) => void download.start(entry)} phone={phone} />}
+          <TablePagination
+            component="div"
+            count={contents?.page.total ?? 0}
+            page={page}
+            rowsPerPage={rowsPerPage}
+            rowsPerPageOptions={PAGE_SIZES}
+            onPageChange={(_e, next) => setPage(next)}
+            onRowsPerPageChange={(e) => {
+              setRowsPerPage(Number(e.target.value));
               setPage(0);
             }}
-          >
-            <ToggleButton value="all">All</ToggleButton>
-            <ToggleButton value="dicom">DICOM</ToggleButton>
-            <ToggleButton value="other">Other</ToggleButton>
-            <ToggleButton value="skipped">Skipped</ToggleButton>
-          </ToggleButtonGroup>
+            sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end' } }}
+          />
         </Box>
-        <Table size="small" aria-label="Entries">
-          <TableHead>
-            <TableRow>
-              <TableCell>Path</TableCell>
-              <TableCell>Kind</TableCell>
-              <TableCell>Size</TableCell>
-              <TableCell>Details</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {contents?.entries.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4} align="center">
-                  No entries
-                </TableCell>
-              </TableRow>
-            )}
-            {contents?.entries.map((entry) => (
-              <TableRow key={entry.id}>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{entry.path}</TableCell>
-                <TableCell>
-                  <Chip size="small" label={KIND_LABELS[entry.kind]} color={entry.kind === 'skipped' ? 'warning' : entry.kind === 'dicom' ? 'primary' : 'default'} variant="outlined" />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatFileSize(entry.size)}</TableCell>
-                <TableCell>{entryDetails(entry)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        <TablePagination
-          component="div"
-          count={contents?.page.total ?? 0}
-          page={page}
-          rowsPerPage={rowsPerPage}
-          rowsPerPageOptions={PAGE_SIZES}
-          onPageChange={(_e, next) => setPage(next)}
-          onRowsPerPageChange={(e) => {
-            setRowsPerPage(Number(e.target.value));
-            setPage(0);
-          }}
-        />
+
+        <Box component="section" aria-labelledby="contents-studies-title" sx={{ mt: 2 }}>
+          <Typography id="contents-studies-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }} gutterBottom>
+            Studies
+          </Typography>
+          {contents && <StudyTree studies={contents.studies} />}
+        </Box>
       </DialogContent>
-      <DialogActions>
+      <DialogActions sx={{ gap: 2 }}>
+        {download.entry && (
+          // Shown in the dialog the download came from, not in an overlay stacked over it.
+          <Box role="status" aria-live="polite" sx={{ flex: 1, minWidth: 0 }}>
+            <LinearProgress variant="determinate" value={download.progress} aria-label="Downloading file..." />
+            <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+              {`Downloading file... ${download.progress}% (${entryFileName(download.entry.path)})`}
+            </Typography>
+          </Box>
+        )}
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </Dialog>

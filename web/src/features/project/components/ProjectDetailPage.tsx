@@ -27,10 +27,13 @@ import { useProjectFilesPage } from '../api/get-project-files';
 import { BulkDeleteNames } from './BulkDeleteNames';
 import { FilesTable } from './FilesTable';
 import { useFilesQuery } from './use-files-query';
+import { isInProgress } from '../processing-summary';
+import { ProjectViewPanel, ProjectViewTabs, useProjectView } from './ProjectViewTabs';
 
 // The upload feature is reached through its public index only (see web/README.md).
 const UploadDialog = lazy(() => import('../../upload').then((upload) => ({ default: upload.UploadDialog })));
 const FileContentsDialog = lazy(() => import('./FileContentsDialog'));
+const StudiesView = lazy(() => import('../../studies').then((studies) => ({ default: studies.StudiesView })));
 
 export default function ProjectDetailPage() {
   const { id = '' } = useParams();
@@ -75,6 +78,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const scheduleDownloadReset = useProgressReset(() => setDownloadProgress(0));
   const [uploadOpen, setUploadOpen] = useState(false);
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
+  const [view, setView] = useProjectView();
 
   const download = async (file: TProjectFile) => {
     setDownloading(true);
@@ -160,6 +164,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         )}
       </Paper>
 
+      <ProjectViewTabs view={view} onChange={setView} />
+      <ProjectViewPanel name="files" view={view}>
       <Paper variant="outlined">
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
           <Typography variant="h6" component="h2">
@@ -195,6 +201,14 @@ function ProjectDetail({ projectId }: { projectId: number }) {
           />
         )}
       </Paper>
+      </ProjectViewPanel>
+      <ProjectViewPanel name="studies" view={view}>
+        {view === 'studies' && (
+          <Suspense fallback={<Skeleton variant="rounded" height={160} />}>
+            <StudiesView projectId={projectId} processing={files.some(isInProgress)} onUpload={() => setUploadOpen(true)} />
+          </Suspense>
+        )}
+      </ProjectViewPanel>
         </>
       )}
 

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
 import { filesRoutes } from '../../../test/fake-files';
 import { aFile, aProject } from '../../../test/fixtures';
@@ -30,11 +30,6 @@ function serve() {
 const shownNames = () => within(screen.getByRole('table', { name: 'Project files' })).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('button')[0]?.textContent);
 const lastParams = (api: ReturnType<typeof serve>['api']) => api.callsTo('GET', '/study-petitions-files').at(-1)?.params;
 
-let restoreViewport: (() => void) | undefined;
-afterEach(() => {
-  restoreViewport?.();
-  restoreViewport = undefined;
-});
 
 describe('the project files table, searched, sorted and filtered by the server', () => {
   it("pages with the server's total and searches by name from page 1", async () => {
@@ -114,7 +109,7 @@ describe('selecting a page, then every matching file', () => {
 
 describe('the files on a phone', () => {
   it('shows each file as a card with its name, size, status and actions, and no table', async () => {
-    restoreViewport = viewportWidth(390);
+    viewportWidth(390);
     const { user } = serve();
     await screen.findByText('12 files found');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();

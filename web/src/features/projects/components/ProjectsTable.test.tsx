@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { aProject } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { viewportWidth } from '../../../test/viewport';
@@ -11,12 +11,6 @@ function renderTable() {
   const handlers = { onEdit: vi.fn(), onDelete: vi.fn(), onAdd: vi.fn() };
   return { ...renderWithProviders(<ProjectsTable projects={projects} {...handlers} />), handlers };
 }
-
-let restoreViewport: (() => void) | undefined;
-afterEach(() => {
-  restoreViewport?.();
-  restoreViewport = undefined;
-});
 
 const bodyRows = () => within(screen.getByRole('table', { name: 'Projects' })).getAllByRole('row').slice(1);
 
@@ -79,7 +73,7 @@ describe('ProjectsTable', () => {
   });
 
   it('on a phone shows each project as a card with its name, dates and both actions, and no table', async () => {
-    restoreViewport = viewportWidth(375);
+    viewportWidth(375);
     const { user, handlers } = renderTable();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     const cards = within(screen.getByRole('list', { name: 'Projects' })).getAllByRole('listitem');
@@ -98,7 +92,7 @@ describe('ProjectsTable', () => {
   });
 
   it('on a phone shows the empty state alone, with its one action', () => {
-    restoreViewport = viewportWidth(375);
+    viewportWidth(375);
     renderWithProviders(<ProjectsTable projects={[]} onEdit={vi.fn()} onDelete={vi.fn()} onAdd={vi.fn()} />);
     const state = screen.getByRole('group', { name: 'No projects found' });
     expect(within(state).getAllByRole('button').map((b) => b.textContent)).toEqual(['Add Study']);
@@ -106,7 +100,7 @@ describe('ProjectsTable', () => {
   });
 
   it('stays a table at 600 px, the sm breakpoint', () => {
-    restoreViewport = viewportWidth(600);
+    viewportWidth(600);
     renderTable();
     expect(screen.getByRole('table', { name: 'Projects' })).toBeInTheDocument();
   });

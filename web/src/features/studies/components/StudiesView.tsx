@@ -1,0 +1,163 @@
+import type { TStudySort } from '@portal/contract';
+import Search from '@mui/icons-material/Search';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { useEffect, useRef, useState } from 'react';
+import { TablePager } from '../../../components/TablePager';
+import { usePagination } from '../../../components/use-pagination';
+import { formatUserError } from '../../../lib/error-mapping';
+import { useProjectStudies } from '../api/get-project-studies';
+import { count, DEFAULT_STUDY_SORT, nextSort, SORT_CHOICES, type StudySort } from '../study-format';
+import { StudiesEmptyState } from './StudiesEmptyState';
+import { StudiesTable } from './StudiesTable';
+import { StudyCards } from './StudyCards';
+
+/** Typing pauses this long before the server is asked: one search per word, not per key. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+export interface StudiesViewProps {
+  projectId: number;
+  /** Any upload of the project still pending or processing: its studies are still growing. */
+  processing: boolean;
+  onUpload: () => void;
+}
+
+/** The project's studies across its uploads and deliveries, searched, sorted and paged by the server. */
+export function StudiesView({ projectId, processing, onUpload }: StudiesViewProps) {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+  const pagination = usePagination();
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState<StudySort>(DEFAULT_STUDY_SORT);
+  const studiesQuery = useProjectStudies(
+    projectId,
+    { q, sort: sort.key, order: sort.order, page: pagination.page + 1, perPage: pagination.rowsPerPage },
+    processing,
+  );
+  const { refetch } = studiesQuery;
+  useRefreshWhenProcessingEnds(processing, refetch);
+
+  const { setPage } = pagination;
+  // One search per pause in typing, not one per key; a new search starts on its first page.
+  useEffect(() => {
+    if (search === q) return undefined;
+    const timer = window.setTimeout(() => {
+      setQ(search);
+      setPage(0);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [search, q, setPage]);
+  const changeSort = (next: StudySort) => {
+    setSort(next);
+    setPage(0);
+  };
+
+  const answer = studiesQuery.data;
+  const total = answer?.page.total ?? 0;
+  // A page left empty (uploads deleted meanwhile) falls back to the last page that has studies.
+  const pageLeftEmpty = answer !== undefined && answer.data.length === 0 && total > 0 && !studiesQuery.isPlaceholderData;
+  useEffect(() => {
+    if (pageLeftEmpty) setPage(Math.max(0, Math.ceil(total / pagination.rowsPerPage) - 1));
+  }, [pageLeftEmpty, total, pagination.rowsPerPage, setPage]);
+  const error = studiesQuery.error ? formatUserError(studiesQuery.error) : null;
+
+  return (
+    <Paper variant="outlined">
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
+        <Typography variant="h6" component="h2">
+          Studies
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+          {answer ? `(${count(total, 'study', 'studies')})` : ''}
+        </Typography>
+        <TextField
+          size="small"
+          type="search"
+          label="Search studies"
+          placeholder="Patient, ID or description"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          slotProps={{
+            htmlInput: { maxLength: 200 },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+          sx={{ width: { xs: '100%', sm: 300 } }}
+        />
+        {phone && (
+          <TextField
+            select
+            size="small"
+            label="Sort by"
+            value={`${sort.key}:${sort.order}`}
+            onChange={(event) => {
+              const choice = SORT_CHOICES.find((c) => `${c.key}:${c.order}` === event.target.value);
+              if (choice) changeSort({ key: choice.key, order: choice.order });
+            }}
+            sx={{ width: '100%' }}
+          >
+            {SORT_CHOICES.map((choice) => (
+              <MenuItem key={`${choice.key}:${choice.order}`} value={`${choice.key}:${choice.order}`}>
+                {choice.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Box>
+      {/* The previous page stays on screen, under this bar, while the next search or page loads. */}
+      <Box sx={{ height: 4 }}>{studiesQuery.isFetching && answer && <LinearProgress aria-label="Loading studies" />}</Box>
+      {error && (
+        <Alert
+          severity="error"
+          sx={{ m: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {error}
+        </Alert>
+      )}
+      {studiesQuery.isPending && !error && (
+        <Box sx={{ p: 2 }} aria-label="Loading studies" role="progressbar">
+          {[0, 1, 2].map((row) => (
+            <Skeleton key={row} height={48} />
+          ))}
+        </Box>
+      )}
+      {answer && answer.data.length === 0 && total === 0 && <StudiesEmptyState search={q} onUpload={onUpload} />}
+      {answer && answer.data.length > 0 &&
+        (phone ? (
+          <StudyCards studies={answer.data} />
+        ) : (
+          <StudiesTable studies={answer.data} sort={sort} onSort={(key: TStudySort) => changeSort(nextSort(sort, key))} />
+        ))}
+      {answer && total > 0 && <TablePager count={total} pagination={pagination} />}
+    </Paper>
+  );
+}
+
+/** The last poll may read the studies just before processing ends; one more read catches its end. */
+function useRefreshWhenProcessingEnds(processing: boolean, refresh: () => Promise<unknown>): void {
+  const was = useRef(processing);
+  useEffect(() => {
+    if (was.current && !processing) void refresh();
+    was.current = processing;
+  }, [processing, refresh]);
+}

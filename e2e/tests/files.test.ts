@@ -154,10 +154,11 @@ describe('project files', () => {
   test('processing ends ready, with the counts of what each upload holds', async () => {
     const { page } = session;
     const expected: Record<string, string> = {
-      [ZIP]: '1 study · 1 series · 5 instances',
-      [CT_SMALL]: '1 study · 1 series · 1 instance',
-      [FOLDER]: '1 study · 1 series · 1 instance',
-      [RT_DOSE]: '1 study · 1 series · 1 instance',
+      [ZIP]: '5 files: 5 instances',
+      [CT_SMALL]: '1 file: 1 instance',
+      // The folder's notes.txt was left out before sending (above): its one file is the MR instance.
+      [FOLDER]: '1 file: 1 instance',
+      [RT_DOSE]: '1 file: 1 instance',
     };
     // The page polls every 3 s while anything is pending or processing; no reload is needed.
     for (const [name, summary] of Object.entries(expected)) {
@@ -185,7 +186,7 @@ describe('project files', () => {
     for (const name of CT_SERIES) await entries.getByRole('cell', { name, exact: true }).waitFor();
     expect(await entries.locator('tbody tr').count()).toBe(CT_SERIES.length);
     await dialog.getByRole('heading', { name: 'Studies' }).waitFor();
-    await dialog.getByText('1 study · 1 series · 5 instances', { exact: true }).waitFor();
+    await dialog.getByText('5 files: 5 instances', { exact: true }).waitFor();
     // The study tree: the one CT series with its five instances, read from the DICOM headers.
     const studies = dialog.getByRole('list', { name: 'Studies' });
     await studies.getByText('Study UID 1.3.6.1.4.1.5962.1.1.0.0.0.1194734704.16302.0.1', { exact: true }).waitFor();

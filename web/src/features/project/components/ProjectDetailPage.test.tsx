@@ -102,7 +102,7 @@ describe('ProjectDetailPage', () => {
       aFile({ id: 11, file: 'a.zip' }),
       aFile({ id: 12, file: 'bad.zip', processing: { status: 'failed', error: 'Archive is encrypted', summary: null } }),
     ]);
-    expect(await screen.findByText('1 study · 2 series · 10 instances')).toBeInTheDocument();
+    expect(await screen.findByText('10 files: 10 instances')).toBeInTheDocument();
     expect(screen.getByText('Ready')).toBeInTheDocument();
     expect(screen.getByText('Failed')).toBeInTheDocument();
     expect(screen.getByText('The upload could not be processed: Archive is encrypted')).toBeInTheDocument();
@@ -121,7 +121,7 @@ describe('ProjectDetailPage', () => {
       expect(await screen.findByText('Pending')).toBeInTheDocument();
       status = 'ready';
       await vi.advanceTimersByTimeAsync(3100);
-      expect(await screen.findByText('1 study · 1 series · 3 instances')).toBeInTheDocument();
+      expect(await screen.findByText('3 files: 3 instances')).toBeInTheDocument();
       const polls = api.callsTo('GET', '/study-petitions-files').length;
       await vi.advanceTimersByTimeAsync(10_000);
       expect(api.callsTo('GET', '/study-petitions-files')).toHaveLength(polls);

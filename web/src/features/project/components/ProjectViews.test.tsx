@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
+import { answerFiles } from '../../../test/fake-files';
 import { aFile, aProject } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 import ProjectDetailPage from './ProjectDetailPage';
@@ -24,7 +25,7 @@ const study = {
 function serve(path: string) {
   const api = fakeApi({
     'GET /study-petitions/1': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
-    'GET /study-petitions-files': { status: 200, data: { data: [aFile({ id: 11, file: 'first.zip' }), aFile({ id: 12, file: 'second.zip' })] } },
+    'GET /study-petitions-files': (call) => answerFiles([aFile({ id: 11, file: 'first.zip' }), aFile({ id: 12, file: 'second.zip' })], call),
     'GET /study-petitions/1/studies': { status: 200, data: { data: [study], page: { page: 1, per_page: 5, total: 1 } } },
   });
   const view = renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }, { path: '/home', element: <p>home</p> }], path);

@@ -318,7 +318,10 @@ describe('project files', () => {
       await page.getByRole('link', { name: PROJECT, exact: true }).waitFor();
       await captureScreen(page, 'projects-phone');
       await page.goto(`/study/${projectId}`);
-      await fileRow(page, ZIP).getByText('Ready', { exact: true }).waitFor();
+      // On a phone each file is a card, with its status and actions.
+      const card = page.getByRole('list', { name: 'Project files' }).getByRole('listitem', { name: ZIP });
+      await card.getByText('Ready', { exact: true }).waitFor();
+      await card.getByRole('button', { name: `Download ${ZIP}` }).waitFor();
       await captureScreen(page, 'project-detail-phone');
       // Nothing may stick out sideways: wide tables scroll inside their own container.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

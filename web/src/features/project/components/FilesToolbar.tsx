@@ -1,9 +1,8 @@
-import Search from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { FileStatus } from '../../../api/get-project-files';
+import { SearchField } from '../../../components/SearchField';
 import type { FilesQuery } from './use-files-query';
 
 const STATUSES: Array<{ value: FileStatus | ''; label: string }> = [
@@ -18,24 +17,7 @@ const STATUSES: Array<{ value: FileStatus | ''; label: string }> = [
 export function FilesToolbar({ query }: { query: FilesQuery }) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, px: 2, pb: 2 }}>
-      <TextField
-        size="small"
-        type="search"
-        label="Search files"
-        value={query.search}
-        onChange={(event) => query.setSearch(event.target.value)}
-        sx={{ flex: '1 1 220px', maxWidth: 420 }}
-        slotProps={{
-          htmlInput: { maxLength: 200 },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <Search fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
+      <SearchField label="Search files" value={query.search} onChange={query.setSearch} sx={{ flex: '1 1 220px', maxWidth: 420 }} />
       <TextField
         select
         size="small"

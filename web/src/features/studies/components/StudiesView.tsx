@@ -1,9 +1,7 @@
 import type { TStudySort } from '@portal/contract';
-import Search from '@mui/icons-material/Search';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -13,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { useEffect, useRef, useState } from 'react';
+import { SearchField } from '../../../components/SearchField';
 import { TablePager } from '../../../components/TablePager';
 import { usePagination } from '../../../components/use-pagination';
 import { formatUserError } from '../../../lib/error-mapping';
@@ -80,23 +79,11 @@ export function StudiesView({ projectId, processing, onUpload }: StudiesViewProp
         <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
           {answer ? `(${count(total, 'study', 'studies')})` : ''}
         </Typography>
-        <TextField
-          size="small"
-          type="search"
+        <SearchField
           label="Search studies"
           placeholder="Patient, ID or description"
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          slotProps={{
-            htmlInput: { maxLength: 200 },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
+          onChange={setSearch}
           sx={{ width: { xs: '100%', sm: 300 } }}
         />
         {phone && (

@@ -150,8 +150,10 @@ describe('the project files table', () => {
     await captureScreen(page, 'files-table-cd-desktop');
 
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.getByRole('table', { name: 'Project files' }).count()).toBe(0);
     const card: Locator = page.getByRole('list', { name: 'Project files' }).getByRole('listitem', { name: 'CD' });
+    // The layout changes once the page has seen the new width: the card first, then no table.
+    await card.waitFor();
+    expect(await page.getByRole('table', { name: 'Project files' }).count()).toBe(0);
     for (const action of ['View contents of CD', 'Download CD', 'Delete CD']) {
       await expect(card.getByRole('button', { name: action }).isVisible()).resolves.toBe(true);
       const box = await card.getByRole('button', { name: action }).boundingBox();

@@ -11,7 +11,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startWorkerProcess, type ServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { createUpload, headUpload, uploadUrl } from '../tus.js';
+import { createUpload, encodeMetadata, headUpload, uploadUrl } from '../tus.js';
 import { dicomFixture, download, openUploadRequest, upload } from '../uploads.js';
 
 const METRICS_TOKEN = 'm3trics-scraper-token-0123456789abcdef0123456789';
@@ -138,16 +138,36 @@ describe.each(dialects())('metrics on %s', (dialect) => {
     expect(grew('portal_uploads_total', { path: 'delivery' })).toBe(0);
   });
 
+  it('counts a completed delivery once under its own path with all its bytes, not its files under tus', async () => {
+    const before = await scrape();
+    const delivery = await call(`${server.api}/deliveries`, { token: userToken, json: { studypetitionid: projectId, name: 'CD export' } });
+    expect(delivery.status).toBe(201);
+    const id: number = delivery.body.data[0].id;
+    for (const [relativePath, data] of [['SERIES1/IM1', CT], ['SERIES2/IM1', MR]] as const) {
+      const metadata = encodeMetadata({ filename: 'IM1', delivery: String(id), relativePath });
+      expect((await createUpload(server.api, userToken, { size: data.length, body: data, metadata })).status).toBe(201);
+    }
+    expect((await call(`${server.api}/deliveries/${id}/complete`, { method: 'POST', token: userToken })).status).toBe(200);
+
+    const after = await scrape();
+    const grew = (name: string, labels: Record<string, string>) => value(after, name, labels) - value(before, name, labels);
+    expect(grew('portal_uploads_total', { path: 'delivery' })).toBe(1);
+    expect(grew('portal_upload_bytes_total', { path: 'delivery' })).toBe(CT.length + MR.length);
+    expect(grew('portal_uploads_total', { path: 'tus' })).toBe(0);
+  });
+
   it("shows a queued job in the queue's depth and age, then its outcome and duration once processed", async () => {
     expect((await upload(server.api, userToken, { name: 'queued.dcm', data: CT }, projectId)).status).toBe(201);
-    const queued = await server.services.handle.db.selectFrom('jobs').select('id').where('status', '=', 'queued').execute();
+    const queued = await server.services.handle.db.selectFrom('jobs').select(['id', 'name']).where('status', '=', 'queued').execute();
+    const ofKind = (kind: string) => queued.filter((job) => job.name === kind).length;
     expect(queued.length).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 1100));
     const waiting = await scrape();
     expect(value(waiting, 'portal_job_queue_depth', { state: 'waiting' })).toBe(queued.length);
     expect(value(waiting, 'portal_job_queue_depth', { state: 'running' })).toBe(0);
     expect(value(waiting, 'portal_job_queue_oldest_waiting_seconds')).toBeGreaterThanOrEqual(1);
-    const doneBefore = value(waiting, 'portal_jobs_total', { kind: 'process-upload', outcome: 'done' });
+    // Every kind (an upload's and a delivery's jobs are both queued by now).
+    const doneBefore = value(waiting, 'portal_jobs_total', { outcome: 'done' });
 
     const runner = await createJobRunner(server.services, server.config, server.app.log);
     runner.start();
@@ -160,9 +180,12 @@ describe.each(dialects())('metrics on %s', (dialect) => {
       await runner.stop();
     }
     const processed = await scrape();
-    expect(value(processed, 'portal_jobs_total', { kind: 'process-upload', outcome: 'done' }) - doneBefore).toBe(queued.length);
-    expect(value(processed, 'portal_job_duration_seconds_count', { kind: 'process-upload', outcome: 'done' })).toBe(queued.length);
-    expect(value(processed, 'portal_job_duration_seconds_sum', { kind: 'process-upload', outcome: 'done' })).toBeGreaterThan(0);
+    expect(value(processed, 'portal_jobs_total', { outcome: 'done' }) - doneBefore).toBe(queued.length);
+    expect(value(processed, 'portal_job_duration_seconds_count', { outcome: 'done' })).toBe(queued.length);
+    for (const kind of ['process-upload', 'process-delivery']) {
+      expect(value(processed, 'portal_job_duration_seconds_count', { kind, outcome: 'done' })).toBe(ofKind(kind));
+    }
+    expect(value(processed, 'portal_job_duration_seconds_sum', { outcome: 'done' })).toBeGreaterThan(0);
     expect(value(processed, 'portal_job_queue_depth', { state: 'waiting' })).toBe(0);
     expect(value(processed, 'portal_job_queue_oldest_waiting_seconds')).toBe(0);
   });

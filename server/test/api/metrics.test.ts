@@ -122,6 +122,14 @@ describe.each(dialects())('metrics on %s', (dialect) => {
     }
   });
 
+  it('is described in the OpenAPI document as text behind the bearer token', async () => {
+    const doc = (await call(`${server.api}/openapi.json`)).body;
+    const operation = doc.paths['/metrics'].get;
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(operation.responses['200'].content)).toEqual(['text/plain']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '401', '403']);
+  });
+
   it('counts a multipart and a tus upload by path, with their bytes', async () => {
     const before = await scrape();
     expect((await upload(server.api, userToken, { name: 'ct.dcm', data: CT }, projectId)).status).toBe(201);

@@ -130,7 +130,12 @@ export class JobRunner {
   async #run(kind: JobKind<unknown>, job: JobRow): Promise<void> {
     const started = performance.now();
     const outcome = await this.#runClaimed(kind, job);
-    this.options.onJobEnded?.({ kind: kind.name, outcome, seconds: (performance.now() - started) / 1000 });
+    try {
+      this.options.onJobEnded?.({ kind: kind.name, outcome, seconds: (performance.now() - started) / 1000 });
+    } catch (err) {
+      // An observer's failure must not stop this lane's loop.
+      this.log.warn({ err, jobId: job.id }, 'telling how a job ended failed');
+    }
   }
 
   async #runClaimed(kind: JobKind<unknown>, job: JobRow): Promise<JobOutcome> {

@@ -39,6 +39,11 @@ const steps: Record<string, Step> = {
   '013-entries-by-instance': m013,
 };
 
+/** Every migration this version knows, oldest first: a database at the latest has run them all. */
+export function migrationNames(): string[] {
+  return Object.keys(steps);
+}
+
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   await migrate(handle, (migrator) => migrator.migrateToLatest());
 }

@@ -35,6 +35,7 @@ import { DownloadLinksService } from './files/download-links.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
+import { passwordLoginPolicy, SsoSettingsRepository } from './sso/index.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -51,6 +52,8 @@ export interface Services {
     deliveries: DeliveriesRepository;
     downloadLinks: DownloadLinksRepository;
     passwordLinks: PasswordLinksRepository;
+    /** Companies' single sign-on settings (sso/). */
+    ssoSettings: SsoSettingsRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -97,6 +100,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     deliveries: new DeliveriesRepository(db),
     downloadLinks: new DownloadLinksRepository(db),
     passwordLinks: new PasswordLinksRepository(db),
+    ssoSettings: new SsoSettingsRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -118,7 +122,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     auth: new AuthService(repos.users, repos.sessions, throttle, {
       idleMs: config.tokenIdleMs,
       absoluteMs: config.tokenAbsoluteMs,
-    }, audit),
+    }, audit, passwordLoginPolicy(repos.ssoSettings, repos.companies)),
     audit,
     mailer,
     passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {

@@ -17,7 +17,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { TSsoSettings } from '@portal/contract';
 import { isAxiosError } from 'axios';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNotify } from '../../../components/use-notify';
 import { fetchSsoSettings, saveSsoSettings } from '../api/sso-api';
 
@@ -80,7 +80,7 @@ function CopyField({ label, value }: { label: string; value: string }) {
 }
 
 /** A company's single sign-on settings, for a SysAdmin. The client secret can be replaced, never read. */
-export function CompanySsoDialog({ companyId, open, onClose }: { companyId: number; open: boolean; onClose: () => void }) {
+export function CompanySsoDialog({ companyId, companyName, open, onClose }: { companyId: number; companyName?: string; open: boolean; onClose: () => void }) {
   const notify = useNotify();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [settings, setSettings] = useState<TSsoSettings | null>(null);
@@ -88,6 +88,12 @@ export function CompanySsoDialog({ companyId, open, onClose }: { companyId: numb
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  // On a phone the reason is below the fold: brought into view, or the Save press seems to do nothing.
+  useEffect(() => {
+    if (saveError) errorRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [saveError]);
 
   useEffect(() => {
     if (!open) return;
@@ -128,7 +134,7 @@ export function CompanySsoDialog({ companyId, open, onClose }: { companyId: numb
   return (
     <Dialog open={open} onClose={saving ? undefined : onClose} aria-labelledby="company-sso-title" maxWidth="sm" fullWidth fullScreen={phone}>
       <Box component="form" onSubmit={(e) => void submit(e)} noValidate sx={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }}>
-        <DialogTitle id="company-sso-title">Single sign-on</DialogTitle>
+        <DialogTitle id="company-sso-title">{companyName ? `Single sign-on for ${companyName}` : 'Single sign-on'}</DialogTitle>
         <DialogContent dividers>
           {loadError && <Alert severity="error">{loadError}</Alert>}
           {!form && !loadError && (
@@ -182,7 +188,7 @@ export function CompanySsoDialog({ companyId, open, onClose }: { companyId: numb
                 <CopyField label="Login link" value={settings.login_url} />
               </Box>
               {saveError && (
-                <Alert severity="error" sx={{ mt: 2 }}>
+                <Alert ref={errorRef} severity="error" sx={{ mt: 2 }}>
                   {saveError}
                 </Alert>
               )}

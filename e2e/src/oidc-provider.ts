@@ -28,7 +28,8 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startTestProvider(clients: TestClient[]): Promise<TestProvider> {
+/** `claimsInIdToken: false`: e-mail and names only at userinfo, as oidc-provider does by default. */
+export async function startTestProvider(clients: TestClient[], options: { claimsInIdToken?: boolean } = {}): Promise<TestProvider> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,8 +40,8 @@ export async function startTestProvider(clients: TestClient[]): Promise<TestProv
     jwks: { keys: [{ ...key, kid: 'test-key', use: 'sig', alg: 'RS256' }] as never },
     cookies: { keys: ['test-provider-cookie-key'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username', 'given_name', 'family_name', 'name'] },
-    // Claims in the id token itself, as Keycloak and Entra ID send them.
-    conformIdTokenClaims: false,
+    // Claims in the id token itself, as Keycloak and Entra ID send them (unless told otherwise).
+    conformIdTokenClaims: options.claimsInIdToken === false,
     pkce: { required: () => true },
     ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     findAccount: (_ctx: KoaContextWithOIDC, id: string) => {

@@ -68,8 +68,9 @@ describe('single sign-on', () => {
   test("shows 'Sign in with <company>' once the username is typed, and only for that company's users", async () => {
     const { page } = session;
     await page.goto('/');
+    const lookedUp = page.waitForResponse((r) => r.url().endsWith('/api/v1/sso/discover') && r.request().postDataJSON()?.username === 'someone-else');
     await page.getByLabel('Username').fill('someone-else');
-    await page.waitForTimeout(800);
+    await lookedUp;
     await expect(page.getByRole('button', { name: BUTTON }).count()).resolves.toBe(0);
     await page.getByLabel('Username').fill(USERNAME);
     await page.getByRole('button', { name: BUTTON }).waitFor();

@@ -64,7 +64,7 @@ const ZEnv = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
     .optional(),
-  SSO_DISCOVER_MAX_PER_ADDRESS: int(1).default(30),
+  SSO_DISCOVER_MAX_PER_ADDRESS: int(1).default(300),
   SSO_DISCOVER_WINDOW_MINUTES: int(1).default(10),
 });
 

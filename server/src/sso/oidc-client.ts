@@ -1,6 +1,7 @@
 // The portal as an OpenID Connect client (openid-client): discovery of a company's provider, the
 // authorisation URL with PKCE, state and nonce, and the code exchange whose id token is checked
-// for its issuer, audience, signature, expiry and nonce before any claim is read.
+// for its issuer, audience, signature, expiry and nonce before any claim is read; userinfo is asked
+// only when the id token names neither an e-mail nor a username.
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { issuerAllowed } from '@portal/contract';
@@ -77,11 +78,17 @@ export class OidcClients {
       if (error instanceof oidc.AuthorizationResponseError) throw new ProviderRefusal(error.error);
       throw error;
     }
-    const claims = tokens.claims();
-    if (!claims) throw new Error('the provider answered no id token');
+    const idToken = tokens.claims();
+    if (!idToken) throw new Error('the provider answered no id token');
+    let claims: Record<string, unknown> = idToken;
+    // Some providers keep e-mail and username out of the id token and answer them at userinfo only
+    // (whose subject openid-client checks against the id token's).
+    if (!text(idToken.email) && !text(idToken.preferred_username) && tokens.access_token) {
+      claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub)), ...idToken };
+    }
     const emailVerified = claims.email_verified !== false;
     return {
-      subject: claims.sub,
+      subject: idToken.sub,
       // An address the provider itself says it has not verified names nobody.
       email: emailVerified ? text(claims.email) : undefined,
       preferredUsername: text(claims.preferred_username),

@@ -59,7 +59,8 @@ export class SsoFlow {
   async discover(username: string, address: string): Promise<TSsoDiscoverResponse> {
     await this.deps.limit.admit('sso-discover', address);
     const user = await this.deps.portal.users.findByUsername(username.trim());
-    const sso = user ? await this.usable(user.company_id) : undefined;
+    // The settings are read for an unknown username too (of no company), so the two cost the same.
+    const sso = await this.usable(user?.company_id ?? 0);
     if (!user || !sso) return { data: { sso: null } };
     const company = await this.deps.portal.companies.findById(user.company_id, 'all');
     if (!company) return { data: { sso: null } };

@@ -43,8 +43,8 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     ...changes,
   });
 
-  /** The whole sign-in as `login` at company A's provider: where the browser lands on the portal. */
-  const signInThroughA = async (loginName: string, companyId = companyA.id) => {
+  /** The whole sign-in as `login` at a company's provider (A's by default): where the browser lands on the portal. */
+  const signInThrough = async (loginName: string, companyId = companyA.id) => {
     const b = browser();
     const returned = await signInAtProvider(b, `${server.url}/api/v1/sso/${companyId}/start`, loginName, callbackUrl());
     const landing = await b.request(returned);
@@ -60,7 +60,8 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     server = await startTestServer(dialect, { TRUST_PROXY: 'true', SSO_DISCOVER_MAX_PER_ADDRESS: '4' });
     [providerA, providerB] = await Promise.all([
       startTestProvider([{ client_id: 'portal-a', client_secret: SECRET_A, redirect_uris: [callbackUrl()] }]),
-      startTestProvider([{ client_id: 'portal-b', client_secret: SECRET_B, redirect_uris: [callbackUrl()] }]),
+      // B's provider answers e-mail and username at userinfo only.
+      startTestProvider([{ client_id: 'portal-b', client_secret: SECRET_B, redirect_uris: [callbackUrl()] }], { claimsInIdToken: false }),
     ]);
     companyA = await makeCompany(server.services, `St Mary ${dialect}`);
     companyB = await makeCompany(server.services, `Riverside ${dialect}`);
@@ -173,7 +174,7 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     it('matches the provider’s e-mail to the company’s user and gives the portal’s own session through a one-time code', async () => {
       const alice = await userOfA('alice', `alice.${dialect}@stmary.test`);
       providerA.accounts.set(`alice-${dialect}`, { email: `ALICE.${dialect}@stmary.test`, email_verified: true, preferred_username: 'someone-else' });
-      const location = await signInThroughA(`alice-${dialect}`);
+      const location = await signInThrough(`alice-${dialect}`);
       const code = codeOf(location);
       expect(code, location).toBeDefined();
 
@@ -201,22 +202,31 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     it('matches preferred_username when the provider sends no e-mail', async () => {
       const dave = await userOfA('dave', null);
       providerA.accounts.set(`dave-${dialect}`, { preferred_username: dave.username });
-      const session = await complete(codeOf(await signInThroughA(`dave-${dialect}`))!);
+      const session = await complete(codeOf(await signInThrough(`dave-${dialect}`))!);
       expect(session.body.user.id).toBe(dave.id);
+    });
+
+    it('reads the e-mail from userinfo when the provider keeps it out of the id token', async () => {
+      const kim = await makeUser(server.services, { company: companyB, username: `kim_${dialect}` });
+      await server.services.repos.users.update(kim.id, { email: `kim.${dialect}@riverside.test` });
+      providerB.accounts.set(`kim-${dialect}`, { email: `kim.${dialect}@riverside.test`, email_verified: true });
+      const session = await complete(codeOf(await signInThrough(`kim-${dialect}`, companyB.id))!);
+      expect(session.status).toBe(200);
+      expect(session.body.user).toMatchObject({ id: kim.id, company_id: companyB.id });
     });
 
     it('never signs in a user of another company, whatever the provider claims', async () => {
       const bob = await makeUser(server.services, { company: companyB, username: `bob_${dialect}` });
       await server.services.repos.users.update(bob.id, { email: `bob.${dialect}@riverside.test` });
       providerA.accounts.set(`bob-${dialect}`, { email: `bob.${dialect}@riverside.test`, preferred_username: bob.username });
-      expect(await signInThroughA(`bob-${dialect}`)).toBe('/#sso_error=unknown_user');
+      expect(await signInThrough(`bob-${dialect}`)).toBe('/#sso_error=unknown_user');
       const failure = (await auditRows(companyA.id)).at(-1)!;
       expect(failure.action).toBe('login.failure');
       expect(JSON.parse(failure.details!)).toMatchObject({ method: 'sso', reason: 'unknown_user' });
       // Not even with creating users on: bob's username is another company's.
       expect((await putSettings(companyA.id, settingsA({ auto_create_users: true }))).status).toBe(200);
       try {
-        expect(await signInThroughA(`bob-${dialect}`)).toBe('/#sso_error=unknown_user');
+        expect(await signInThrough(`bob-${dialect}`)).toBe('/#sso_error=unknown_user');
         expect((await server.services.repos.users.findByUsername(bob.username))?.company_id).toBe(companyB.id);
       } finally {
         await putSettings(companyA.id, settingsA());
@@ -252,7 +262,7 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
       const frank = await userOfA('frank', `frank.${dialect}@stmary.test`);
       await server.services.repos.users.setDisabled(frank.id, true);
       providerA.accounts.set(`frank-${dialect}`, { email: frank.email! });
-      expect(await signInThroughA(`frank-${dialect}`)).toBe('/#sso_error=disabled');
+      expect(await signInThrough(`frank-${dialect}`)).toBe('/#sso_error=disabled');
       const failure = (await auditRows(companyA.id)).at(-1)!;
       expect(failure).toMatchObject({ action: 'login.failure', actor_id: frank.id });
       expect(JSON.parse(failure.details!)).toMatchObject({ method: 'sso', reason: 'disabled' });
@@ -260,18 +270,18 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
 
     it('refuses a user unknown to the company, unless creating users is on: then creates them with role User', async () => {
       providerA.accounts.set(`gina-${dialect}`, { email: `gina.${dialect}@stmary.test`, preferred_username: `gina_${dialect}`, given_name: 'Gina', family_name: 'Moreau' });
-      expect(await signInThroughA(`gina-${dialect}`)).toBe('/#sso_error=unknown_user');
+      expect(await signInThrough(`gina-${dialect}`)).toBe('/#sso_error=unknown_user');
       expect(await server.services.repos.users.findByUsername(`gina_${dialect}`)).toBeUndefined();
 
       expect((await putSettings(companyA.id, settingsA({ auto_create_users: true }))).status).toBe(200);
       try {
-        const session = await complete(codeOf(await signInThroughA(`gina-${dialect}`))!);
+        const session = await complete(codeOf(await signInThrough(`gina-${dialect}`))!);
         expect(session.status).toBe(200);
         expect(session.body.user).toMatchObject({ username: `gina_${dialect}`, firstname: 'Gina', lastname: 'Moreau', role: ROLES.User, company_id: companyA.id });
         const created = await server.services.repos.users.findByUsername(`gina_${dialect}`);
         expect(created?.email).toBe(`gina.${dialect}@stmary.test`);
         // The second time they are found, not created again.
-        const again = await complete(codeOf(await signInThroughA(`gina-${dialect}`))!);
+        const again = await complete(codeOf(await signInThrough(`gina-${dialect}`))!);
         expect(again.body.user.id).toBe(created!.id);
       } finally {
         await putSettings(companyA.id, settingsA());

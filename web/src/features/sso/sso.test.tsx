@@ -45,6 +45,17 @@ describe('single sign-on on the login screen', () => {
     expect(window.location.hash).toBe('');
   });
 
+  it('says so when the one-time code was already used or expired, and stays signed out', async () => {
+    const message = 'This sign-in has expired or was already used. Please sign in again.';
+    window.history.replaceState(null, '', `/#sso=${CODE}x`);
+    fakeApi({ 'POST /sso/complete': { status: 401, data: { message } } });
+    const { router } = renderAt(appRoutes, '/');
+    expect(await screen.findByText(message)).toBeVisible();
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(screen.queryByText('Signing you in…')).toBeNull();
+  });
+
   it('says in words why a sign-in through the provider came back without a session', async () => {
     window.history.replaceState(null, '', '/#sso_error=unknown_user');
     fakeApi({});

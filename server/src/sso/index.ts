@@ -7,6 +7,7 @@ import { OidcClients } from './oidc-client.js';
 import { SecretBox } from './secret-box.js';
 import { SsoFlow, type PortalDeps } from './sso-flow.service.js';
 import { SsoLoginsRepository } from './sso-logins.repository.js';
+import { SsoUsersRepository } from './sso-users.repository.js';
 import type { SsoSettingsRepository } from './sso-settings.repository.js';
 import { ssoRoutes } from './sso.routes.js';
 import { SsoSettingsAdministration } from './sso-settings.service.js';
@@ -22,6 +23,7 @@ export function ssoPlugin(portal: PortalDeps & { settings: SsoSettingsRepository
     portal,
     settings: portal.settings,
     logins: new SsoLoginsRepository(portal.db),
+    companyUsers: new SsoUsersRepository(portal.db),
     clients,
     box,
     limit: new AddressLimit(new LoginThrottleRepository(portal.db), config.sso),

@@ -14,7 +14,8 @@ import type { UsersRepository } from '../users/index.js';
 import type { AddressLimit } from './address-limit.js';
 import { ProviderRefusal, type Identity, type OidcClients, type ProviderSettings } from './oidc-client.js';
 import type { SecretBox } from './secret-box.js';
-import { findCompanyUser, newUserFrom, type NewSsoUser } from './sso-users.js';
+import { newUserFrom, type NewSsoUser } from './sso-users.js';
+import type { SsoUsersRepository } from './sso-users.repository.js';
 import type { SsoLoginsRepository } from './sso-logins.repository.js';
 import type { SsoSettingsRepository } from './sso-settings.repository.js';
 
@@ -39,6 +40,7 @@ export interface SsoFlowDeps {
   portal: PortalDeps;
   settings: SsoSettingsRepository;
   logins: SsoLoginsRepository;
+  companyUsers: SsoUsersRepository;
   clients: OidcClients;
   box: SecretBox;
   limit: AddressLimit;
@@ -133,7 +135,7 @@ export class SsoFlow {
       return fail('failed', 'invalid_answer');
     }
 
-    let user = await findCompanyUser(this.deps.portal.db, row.company_id, identity);
+    let user = await this.deps.companyUsers.findInCompany(row.company_id, identity);
     if (!user && sso.row.auto_create_users) user = await this.createFromIdentity(identity, row.company_id);
     if (!user) return fail('unknown_user', 'unknown_user', identity.email ? { claimed_email: identity.email } : {});
     const who = { id: user.id, name: user.username, companyId: user.company_id };

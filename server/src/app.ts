@@ -26,6 +26,7 @@ import { createLogger, requestId } from './http/logger.js';
 import { validatorCompiler } from './http/validate.js';
 import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
+import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
+  registerHttpMetrics(app, services.metrics, API_PREFIX);
   // Routes declare zod schemas: they validate params, query and body, check answers against the
   // contract, and are what the OpenAPI document is generated from (registered before any route).
   app.setValidatorCompiler(validatorCompiler);
@@ -128,6 +130,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
           app.log,
         ),
       );
+      await api.register(metricsRoutes(services.metrics, services.auth, config.metrics.token));
     },
     { prefix: API_PREFIX },
   );

@@ -84,4 +84,22 @@ describe('configuration from the environment', () => {
     const set = loadConfig({ MAX_ARCHIVES_PER_UPLOAD: '50', MAX_ENTRIES_SEEN_PER_UPLOAD: '5000', MAX_PROCESSING_SECONDS: '90' }).processing.limits;
     expect(set).toMatchObject({ maxArchives: 50, maxEntriesSeen: 5000, maxProcessingMs: 90_000 });
   });
+
+  it('serves metrics to no bearer of its own unless METRICS_TOKEN is set, and a worker port only with it', () => {
+    const token = 'a'.repeat(64);
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined });
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' }).metrics).toEqual({ token, port: 9464 });
+    expect(() => loadConfig({ METRICS_PORT: '9464' })).toThrow(/METRICS_PORT needs METRICS_TOKEN/);
+  });
+
+  it.each([
+    ['METRICS_TOKEN', 'too-short-to-be-safe'],
+    ['METRICS_TOKEN', `${'a'.repeat(40)} with spaces`],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', 'nine'],
+  ])('refuses %s=%s without printing the value', (name, value) => {
+    const env = { METRICS_TOKEN: 'b'.repeat(40), [name]: value };
+    expect(() => loadConfig(env)).toThrow(name);
+    expect(() => loadConfig(env)).not.toThrow(value);
+  });
 });

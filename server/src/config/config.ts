@@ -66,6 +66,14 @@ const ZEnv = z.object({
     .optional(),
   SSO_DISCOVER_MAX_PER_ADDRESS: int(1).default(300),
   SSO_DISCOVER_WINDOW_MINUTES: int(1).default(10),
+  // A bearer token (RFC 6750 characters), long enough that guessing it is hopeless.
+  METRICS_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters long (for example the output of `openssl rand -hex 32`)')
+    .max(1024)
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may hold only letters, digits and - . _ ~ + / (and = at its end)')
+    .optional(),
+  METRICS_PORT: int(0, 65535).optional(),
 });
 
 export interface Config {
@@ -133,6 +141,12 @@ export interface Config {
     maxPerAddress: number;
     windowMs: number;
   };
+  metrics: {
+    /** A bearer that may read metrics besides a SysAdmin's session; the only one a worker's METRICS_PORT accepts. */
+    token: string | undefined;
+    /** A worker (`npm run worker`) serves GET /metrics on this port (on HOST) when set; 0 picks a free one. */
+    port: number | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -166,6 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if ((e.SMTP_URL === undefined) !== (e.MAIL_FROM === undefined)) {
     throw new ConfigError('Invalid configuration:\n  SMTP_URL and MAIL_FROM must be set together');
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_TOKEN === undefined) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT needs METRICS_TOKEN: a worker’s metrics answer only that token');
   }
   const root = baseDir(env);
   return {
@@ -230,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPerAddress: e.SSO_DISCOVER_MAX_PER_ADDRESS,
       windowMs: e.SSO_DISCOVER_WINDOW_MINUTES * 60_000,
     },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }
 

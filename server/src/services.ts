@@ -36,6 +36,7 @@ import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
+import { passwordLoginPolicy, SsoSettingsRepository } from './sso/index.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -52,6 +53,8 @@ export interface Services {
     deliveries: DeliveriesRepository;
     downloadLinks: DownloadLinksRepository;
     passwordLinks: PasswordLinksRepository;
+    /** Companies' single sign-on settings (sso/). */
+    ssoSettings: SsoSettingsRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -103,6 +106,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     deliveries: new DeliveriesRepository(db),
     downloadLinks: new DownloadLinksRepository(db),
     passwordLinks: new PasswordLinksRepository(db),
+    ssoSettings: new SsoSettingsRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -126,7 +130,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     auth: new AuthService(repos.users, repos.sessions, throttle, {
       idleMs: config.tokenIdleMs,
       absoluteMs: config.tokenAbsoluteMs,
-    }, audit),
+    }, audit, passwordLoginPolicy(repos.ssoSettings, repos.companies)),
     audit,
     mailer,
     passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {

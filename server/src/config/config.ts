@@ -60,6 +60,12 @@ const ZEnv = z.object({
   PASSWORD_FORGOT_WINDOW_MINUTES: int(1).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(255).optional(),
+  SSO_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .optional(),
+  SSO_DISCOVER_MAX_PER_ADDRESS: int(1).default(300),
+  SSO_DISCOVER_WINDOW_MINUTES: int(1).default(10),
   // A bearer token (RFC 6750 characters), long enough that guessing it is hopeless.
   METRICS_TOKEN: z
     .string()
@@ -128,6 +134,13 @@ export interface Config {
     forgotWindowMs: number;
   };
   mail: { smtpUrl: string; from: string } | undefined;
+  sso: {
+    /** Encrypts the companies' client secrets; else a key file under DATA_DIR made on first use (sso/secret-box.ts). */
+    secretKey: Buffer | undefined;
+    /** Sign-in look-ups and provider redirects one address may ask for per window. */
+    maxPerAddress: number;
+    windowMs: number;
+  };
   metrics: {
     /** A bearer that may read metrics besides a SysAdmin's session; the only one a worker's METRICS_PORT accepts. */
     token: string | undefined;
@@ -229,6 +242,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forgotWindowMs: e.PASSWORD_FORGOT_WINDOW_MINUTES * 60_000,
     },
     mail: e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
+    sso: {
+      secretKey: e.SSO_SECRET_KEY === undefined ? undefined : Buffer.from(e.SSO_SECRET_KEY, 'base64'),
+      maxPerAddress: e.SSO_DISCOVER_MAX_PER_ADDRESS,
+      windowMs: e.SSO_DISCOVER_WINDOW_MINUTES * 60_000,
+    },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { SecretBox } from '../src/sso/secret-box.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
 import { runCli, startServerProcess, type ServerProcess } from './processes.js';
@@ -15,6 +16,7 @@ import { createUpload, encodeMetadata } from './tus.js';
 import { dicomFixture, download, makeArchive, upload } from './uploads.js';
 
 const PASSWORD = 'Rad!ology-2024';
+const SSO_SECRET = 'client-secret-of-radiology-west';
 
 interface Before {
   files: unknown[];
@@ -62,6 +64,10 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
   let sourceDir: string;
   let oldServer: ServerProcess;
   let before: Before;
+  let companyId: number;
+  let stopped: Promise<unknown> | undefined;
+  /** Tests after the first want the old server stopped, as an operator would have it. */
+  const stopOldServer = () => (stopped ??= stop(oldServer));
   const targets: TestDatabase[] = [];
 
   async function newTarget(): Promise<TestDatabase> {
@@ -93,10 +99,25 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       `${PASSWORD}\n`,
     );
     expect(user.code).toBe(0);
+    const admins = await runCli(['create-company', '--name', 'Administration'], env);
+    const admin = await runCli(
+      ['create-user', '--company-id', admins.stdout.trim(), '--username', 'root', '--password-stdin', '--firstname', 'Sys', '--lastname', 'Admin', '--role', 'SysAdmin'],
+      env,
+      `${PASSWORD}\n`,
+    );
+    expect(admin.code).toBe(0);
+    companyId = Number(company.stdout.trim());
 
     oldServer = await startServerProcess(env);
     const api = `${oldServer.url}/api/v1`;
     const token = await login(api, 'alice', PASSWORD);
+    // A client secret sealed with the old install's key file (single sign-on stays off: no provider here).
+    const sso = await call(`${api}/admin/companies/${companyId}/sso`, {
+      method: 'PUT',
+      token: await login(api, 'root', PASSWORD),
+      json: { enabled: false, issuer: 'https://login.example.org/realms/west', client_id: 'portal', client_secret: SSO_SECRET, password_login_allowed: true, auto_create_users: false },
+    });
+    expect(sso.status).toBe(200);
     const project = await call(`${api}/study-petitions`, { token, json: { name: 'Knee MRI follow-up' } });
     expect(project.status).toBe(201);
     const projectId: number = project.body.data[0].id;
@@ -133,7 +154,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
   }, 240_000);
 
   afterAll(async () => {
-    if (oldServer.child.exitCode === null) await stop(oldServer);
+    await stopOldServer();
     for (const target of targets) await target.drop();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
@@ -145,10 +166,11 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     expect(refused.stderr).toContain(`Error: The install in ${sourceDir} is in use: a server or worker has its database open. Stop the server and every worker`);
     // Not even the target's migrations ran.
     await expect(rowCounts(target.databaseUrl, target.dataDir)).rejects.toThrow(/does not exist/);
-    await stop(oldServer);
+    await stopOldServer();
   }, 60_000);
 
   it('names an object damaged on disk, and copies no row', async () => {
+    await stopOldServer();
     const damaged = path.join(scratch, 'damaged');
     fs.cpSync(sourceDir, damaged, { recursive: true });
     const object = objectOf(damaged, 's01_CT_small.dcm');
@@ -165,6 +187,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
   }, 120_000);
 
   it('refuses a target database that holds another install', async () => {
+    await stopOldServer();
     const target = await newTarget();
     expect((await runCli(['create-company', '--name', 'Someone else'], { DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir })).code).toBe(0);
     const result = await move(target, sourceDir);
@@ -176,6 +199,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
   describe('a move interrupted, resumed and checked', () => {
     let target: TestDatabase;
     beforeAll(async () => {
+      await stopOldServer();
       target = await newTarget();
     });
 
@@ -197,15 +221,16 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       expect(second.stderr).toBe('');
       expect(second.code).toBe(0);
       expect(second.stdout).toContain('Bringing the target database up to date');
-      expect(second.stdout).toContain('  companies: 1 rows');
+      expect(second.stdout).toContain('Copying the database…\n  companies: 2 rows\n  company_sso: 1 row\n  users: 2 rows\n');
       expect(second.stdout).toMatch(/Objects: \d+ \([\d.]+ KB\): \d+ copied in this run, 1 already there, 1 half-copied one copied again\. Each one read back from the target with the SHA-256 the database records, as did [1-9]\d* extracted entries stored inside them\./);
       expect(second.stdout).toContain(`The install in ${sourceDir} was moved, and every object checked out.`);
       expect(fs.existsSync(path.join(target.dataDir, 'objects', '.tmp', 'left.part'))).toBe(false);
+      expect(second.stdout).toContain('The single sign-on key (sso-secret.key) was copied into the new DATA_DIR. Several API nodes must share it');
 
       // Once more: nothing to copy, nothing twice.
       const third = await move(target, sourceDir);
       expect(third.code).toBe(0);
-      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 15 tables \(0 copied in this run/);
+      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 17 tables \(0 copied in this run/);
       expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
       expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
     }, 180_000);
@@ -231,6 +256,14 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
         expect(added.body.data[0].id).toBeGreaterThan(Math.max(...before.downloads.keys()));
       } finally {
         await stop(server);
+      }
+      // The company's client secret still opens with the key the target now has.
+      const handle = openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+      try {
+        const row = await handle.db.selectFrom('company_sso').selectAll().where('company_id', '=', companyId).executeTakeFirstOrThrow();
+        expect(new SecretBox({ key: undefined, dataDir: target.dataDir }).open(row.client_secret_enc!, companyId)).toBe(SSO_SECRET);
+      } finally {
+        await handle.close();
       }
       const audit = await runCli(['verify-audit'], env);
       expect(audit.stdout).toMatch(/The audit trail is intact: \d+ rows checked\./);

@@ -13,6 +13,7 @@ import { checkTargetIsThisInstall, copyTable, countRows, fixSequences, type Tabl
 import { MoveError } from './move-error.js';
 import { count, counted, formatBytes, Progress, type Print } from './progress.js';
 import { openSource } from './source.js';
+import { carrySsoKey } from './sso-key.js';
 import { totals } from './stored-objects.js';
 import { COPIED_TABLES, LEFT_TABLES, type TableName } from './tables.js';
 
@@ -36,6 +37,7 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
     await migrateToLatest(target);
     await checkTargetIsThisInstall(source.db, target.db);
     await makeDataDirPrivate(config.dataDir);
+    const ssoKey = await carrySsoKey(source, config);
     const storage = createStorage(config);
     await storage.sweepIncomplete();
 
@@ -69,6 +71,7 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
         objects.redone > 0 ? `, ${counted(objects.redone, 'half-copied one copied again', 'half-copied ones copied again')}` : ''
       }. Each one read back from the target with the SHA-256 the database records, as did ${count(objects.entriesChecked)} extracted entries stored inside them.`,
       ...left.map((l) => `  Not moved: ${l}.`),
+      ...(ssoKey === null ? [] : [`  ${ssoKey}`]),
       'Start the server and workers with the same settings as this command. Keep the old DATA_DIR until you have checked the portal.',
     ].join('\n');
   } finally {

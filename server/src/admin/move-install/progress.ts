@@ -1,7 +1,7 @@
-// Progress lines for a long copy: every table, and the objects at most every few seconds.
+// Progress lines for a long copy: each table when done, and the objects at most every few seconds.
 export type Print = (line: string) => void;
 
-const OBJECT_LINE_EVERY_MS = 2000;
+const LINE_EVERY_MS = 2000;
 
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
@@ -20,23 +20,25 @@ export const count = (n: number) => n.toLocaleString('en-US');
 export const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 export class Progress {
-  #lastObjectLine = 0;
+  #lastAt = 0;
+  #lastLine = '';
 
   constructor(readonly print: Print) {}
 
-  #lastRowLine = 0;
+  /** A line now if `force` or a while has passed, never the same line twice running. */
+  #line(line: string, force: boolean): void {
+    const now = Date.now();
+    if (line === this.#lastLine || (!force && now - this.#lastAt < LINE_EVERY_MS)) return;
+    this.#lastAt = now;
+    this.#lastLine = line;
+    this.print(line);
+  }
 
   rows(table: string, rows: number, force = false): void {
-    const now = Date.now();
-    if (!force && now - this.#lastRowLine < OBJECT_LINE_EVERY_MS) return;
-    this.#lastRowLine = now;
-    this.print(`  ${table}: ${count(rows)} rows`);
+    this.#line(`  ${table}: ${counted(rows, 'row', 'rows')}`, force);
   }
 
   objects(done: number, total: number, bytes: number, totalBytes: number, force = false): void {
-    const now = Date.now();
-    if (!force && now - this.#lastObjectLine < OBJECT_LINE_EVERY_MS) return;
-    this.#lastObjectLine = now;
-    this.print(`  objects: ${count(done)} of ${count(total)} (${formatBytes(bytes)} of ${formatBytes(totalBytes)})`);
+    this.#line(`  objects: ${count(done)} of ${count(total)} (${formatBytes(bytes)} of ${formatBytes(totalBytes)})`, force);
   }
 }

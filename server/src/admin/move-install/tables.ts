@@ -13,6 +13,7 @@ export interface CopiedTable {
 
 export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'companies', key: 'id', serial: true },
+  { name: 'company_sso', key: 'company_id', serial: false },
   { name: 'users', key: 'id', serial: true },
   { name: 'sessions', key: 'id', serial: true },
   { name: 'login_throttle', key: 'key', serial: false },
@@ -25,6 +26,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'download_links', key: 'id', serial: true },
   { name: 'password_links', key: 'id', serial: true },
   { name: 'password_requests', key: 'id', serial: true },
+  { name: 'sso_logins', key: 'id', serial: true },
   { name: 'audit_log', key: 'seq', serial: false },
   { name: 'audit_head', key: 'id', serial: false },
 ];

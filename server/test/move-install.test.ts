@@ -2,6 +2,7 @@
 // storage with `npm run admin -- move-install`, as an operator would: the old server populated
 // through its API and stopped, the move run as a process (interrupted, damaged, refused), and
 // the server started on the target answering as the old one did.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -193,6 +194,20 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     const result = await move(target, sourceDir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The target database holds a different install');
+    expect((await rowCounts(target.databaseUrl, target.dataDir)).users).toBe(0);
+  }, 60_000);
+
+  it('refuses an SSO_SECRET_KEY that did not seal the old install\'s client secrets, before copying anything', async () => {
+    await stopOldServer();
+    const target = await newTarget();
+    const result = await runCli(['move-install', '--from', sourceDir], {
+      DATABASE_URL: target.databaseUrl,
+      DATA_DIR: target.dataDir,
+      SSO_SECRET_KEY: randomBytes(32).toString('base64'),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error: SSO_SECRET_KEY is not the key the old install sealed its single sign-on secrets with (the one in sso-secret.key of the old DATA_DIR)');
+    expect(fs.existsSync(path.join(target.dataDir, 'objects'))).toBe(false);
     expect((await rowCounts(target.databaseUrl, target.dataDir)).users).toBe(0);
   }, 60_000);
 

@@ -144,6 +144,11 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     }
     expect((await call(`${api}/deliveries/${deliveryId}/complete`, { method: 'POST', token })).status).toBeLessThan(300);
 
+    // Half sent when the server stops: its sender starts it again on the new portal.
+    const partial = dicomFixture('s21_RTDOSE_implicit.dcm');
+    const unfinished = await createUpload(api, token, { size: partial.length, body: partial.subarray(0, 1000), metadata: encodeMetadata({ filename: 'dose.dcm', studypetitionid: String(projectId) }) });
+    expect(unfinished.status).toBe(201);
+
     const files = await waitUntilProcessed(api, token, projectId);
     const downloads = new Map<number, Buffer>();
     for (const file of files as { id: number }[]) downloads.set(file.id, (await download(api, token, file.id)).bytes);
@@ -239,13 +244,14 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       expect(second.stdout).toContain('Copying the database…\n  companies: 2 rows\n  company_sso: 1 row\n  users: 2 rows\n');
       expect(second.stdout).toMatch(/Objects: \d+ \([\d.]+ KB\): \d+ copied in this run, 1 already there, 1 half-copied one copied again\. Each one read back from the target with the SHA-256 the database records, as did [1-9]\d* extracted entries stored inside them\./);
       expect(second.stdout).toContain(`The install in ${sourceDir} was moved, and every object checked out.`);
+      expect(second.stdout).toContain('  Not moved: 1 unfinished resumable upload (its sender starts it again).');
       expect(fs.existsSync(path.join(target.dataDir, 'objects', '.tmp', 'left.part'))).toBe(false);
       expect(second.stdout).toContain('The single sign-on key (sso-secret.key) was copied into the new DATA_DIR. Several API nodes must share it');
 
       // Once more: nothing to copy, nothing twice.
       const third = await move(target, sourceDir);
       expect(third.code).toBe(0);
-      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 17 tables \(0 copied in this run/);
+      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 17 tables \(all already there from an earlier run\)\./);
       expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
       expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
     }, 180_000);

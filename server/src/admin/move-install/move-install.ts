@@ -42,7 +42,7 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
     await storage.sweepIncomplete();
 
     const expected = await totals(source.db);
-    print(`Copying ${count(expected.objects)} stored objects (${formatBytes(expected.bytes)}) and checking each one's SHA-256…`);
+    print(`Copying ${counted(expected.objects, 'stored object', 'stored objects')} (${formatBytes(expected.bytes)}) and checking each one's SHA-256…`);
     const progress = new Progress(print);
     const objects = await copyObjects(source, storage, expected, progress, opts);
     if (objects.mismatches.length > 0) {
@@ -66,10 +66,10 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
     const copiedRows = tables.reduce((n, t) => n + t.copied, 0);
     return [
       `The install in ${from} was moved, and every object checked out.`,
-      `  Database: ${count(rows)} rows in ${tables.length} tables (${count(copiedRows)} copied in this run, the rest already there from an earlier one).`,
+      `  Database: ${counted(rows, 'row', 'rows')} in ${tables.length} tables (${rowsThisRun(rows, copiedRows)}).`,
       `  Objects: ${count(objects.objects)} (${formatBytes(objects.bytes)}): ${count(objects.copied)} copied in this run, ${count(objects.alreadyThere)} already there${
         objects.redone > 0 ? `, ${counted(objects.redone, 'half-copied one copied again', 'half-copied ones copied again')}` : ''
-      }. Each one read back from the target with the SHA-256 the database records, as did ${count(objects.entriesChecked)} extracted entries stored inside them.`,
+      }. Each one read back from the target with the SHA-256 the database records, as did ${counted(objects.entriesChecked, 'extracted entry', 'extracted entries')} stored inside them.`,
       ...left.map((l) => `  Not moved: ${l}.`),
       ...(ssoKey === null ? [] : [`  ${ssoKey}`]),
       'Start the server and workers with the same settings as this command. Keep the old DATA_DIR until you have checked the portal.',
@@ -80,11 +80,17 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
   }
 }
 
+function rowsThisRun(rows: number, copied: number): string {
+  if (copied === rows) return 'all copied in this run';
+  if (copied === 0) return 'all already there from an earlier run';
+  return `${count(copied)} copied in this run, the rest already there from an earlier one`;
+}
+
 async function leftBehind(db: Parameters<typeof countRows>[0]): Promise<string[]> {
   const lines: string[] = [];
-  for (const [table, what] of Object.entries(LEFT_TABLES) as [TableName, string][]) {
+  for (const [table, what] of Object.entries(LEFT_TABLES) as [TableName, { one: string; many: string }][]) {
     const n = await countRows(db, table);
-    if (n > 0) lines.push(`${count(n)} ${what}`);
+    if (n > 0) lines.push(counted(n, what.one, what.many));
   }
   return lines;
 }

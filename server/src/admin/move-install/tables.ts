@@ -35,9 +35,15 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
  * Left behind, with the reason the report gives. Both hold uploads in flight when the server
  * stopped: their bytes are in the old DATA_DIR's own staging area (or nowhere), not in its objects.
  */
-export const LEFT_TABLES: Readonly<Partial<Record<TableName, string>>> = {
-  tus_uploads: 'unfinished resumable uploads (their senders start them again)',
-  pending_uploads: 'uploads that were cut off when the server stopped (never listed in a project)',
+export const LEFT_TABLES: Readonly<Partial<Record<TableName, { one: string; many: string }>>> = {
+  tus_uploads: {
+    one: 'unfinished resumable upload (its sender starts it again)',
+    many: 'unfinished resumable uploads (their senders start them again)',
+  },
+  pending_uploads: {
+    one: 'upload cut off when the server stopped (never listed in a project)',
+    many: 'uploads cut off when the server stopped (never listed in a project)',
+  },
 };
 
 /** The migrator's own bookkeeping: the target's migrations write theirs. */

@@ -4,12 +4,12 @@ import type { Db } from '../../db/database.js';
 import type { Storage } from '../../storage/storage.js';
 import { checkObject } from './check-object.js';
 import { MoveError } from './move-error.js';
-import { count, counted, formatBytes, Progress, type Print } from './progress.js';
+import { counted, formatBytes, Progress, type Print } from './progress.js';
 import { entryChecks, ownedObjects, totals } from './stored-objects.js';
 
 export async function verifyObjects(db: Db, storage: Storage, print: Print): Promise<string> {
   const expected = await totals(db);
-  print(`Reading back ${count(expected.objects)} stored objects (${formatBytes(expected.bytes)})…`);
+  print(`Reading back ${counted(expected.objects, 'stored object', 'stored objects')} (${formatBytes(expected.bytes)})…`);
   const progress = new Progress(print);
   const problems: string[] = [];
   // Entries inside an object already named are not named again.
@@ -35,5 +35,5 @@ export async function verifyObjects(db: Db, storage: Storage, print: Print): Pro
   if (problems.length > 0) {
     throw new MoveError([`${counted(problems.length, 'stored object is not as the database records it', 'stored objects are not as the database records them')}:`, ...problems.map((p) => `  - ${p}`)].join('\n'));
   }
-  return `Every stored object checked out: ${count(expected.objects)} objects (${formatBytes(expected.bytes)}) and ${count(expected.entryChecks)} extracted entries stored inside them match the sizes and SHA-256 the database records.`;
+  return `Every stored object checked out: ${counted(expected.objects, 'object', 'objects')} (${formatBytes(expected.bytes)}) and ${counted(expected.entryChecks, 'extracted entry', 'extracted entries')} stored inside them match the sizes and SHA-256 the database records.`;
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { migrateTo } from '../src/db/migrate.js';
 import { SecretBox } from '../src/sso/secret-box.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
@@ -200,6 +201,22 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The target database holds a different install');
     expect((await rowCounts(target.databaseUrl, target.dataDir)).users).toBe(0);
+  }, 60_000);
+
+  it('refuses a target that is not PostgreSQL, and an old install of an older version', async () => {
+    await stopOldServer();
+    const sqliteTarget = await runCli(['move-install', '--from', sourceDir], { DATA_DIR: path.join(scratch, 'elsewhere'), DATABASE_URL: undefined });
+    expect(sqliteTarget.code).toBe(1);
+    expect(sqliteTarget.stderr).toBe('Error: The target must be a PostgreSQL database: set DATABASE_URL (and the storage settings) as the server will run with them, then run the move again.\n');
+
+    const olderDir = path.join(scratch, 'older');
+    const older = openDatabase({ databaseUrl: undefined, dataDir: olderDir });
+    await migrateTo(older, '012-download-links');
+    await older.close();
+    const target = await newTarget();
+    const result = await move(target, olderDir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: The install in ${olderDir} was last run by an older version of the portal. Start it once with this version`);
   }, 60_000);
 
   it('refuses an SSO_SECRET_KEY that did not seal the old install\'s client secrets, before copying anything', async () => {

@@ -38,5 +38,7 @@ export function useOpenRequestCount() {
   return useQuery({
     ...passwordRequestsQueryOptions({ q: '', page: 1, perPage: 1, status: 'open' }),
     select: (answer) => answer.page.total,
+    // An administrator who keeps the screen open learns of a new request within a minute.
+    refetchInterval: 60_000,
   });
 }

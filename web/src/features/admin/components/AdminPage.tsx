@@ -2,7 +2,10 @@ import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { queryKeys } from '../../../api/query-keys';
 import { AccessDenied } from '../../../components/AccessDenied';
 import { isSysAdmin, useAdminViewer } from '../admin-viewer';
 import { useOpenRequestCount } from '../api/get-password-requests';
@@ -21,6 +24,11 @@ export default function AdminPage() {
   const sysAdmin = isSysAdmin(viewer);
   const { section } = useParams();
   const waiting = useOpenRequestCount();
+  const queryClient = useQueryClient();
+  // Requests arrive from the login screen of others: each change of tab reads the count (and the lists) again.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.adminPasswordRequests });
+  }, [section, queryClient]);
   if (!isSection(section)) return <Navigate to="/admin/users" replace />;
   // Companies are a SysAdmin's (DESIGN §5): a CompanyAdmin gets the 403 answer, as from the API.
   if (section === 'companies' && !sysAdmin) return <AccessDenied />;

@@ -14,10 +14,7 @@ export function AuditFilterFields({ filters, onChange }: AuditFilterFieldsProps)
   const set = (key: keyof AuditFilters) => (event: { target: { value: string } }) => onChange({ ...filters, [key]: event.target.value });
   const wide = { width: { xs: '100%', sm: 200 } };
   return (
-    <Box component="fieldset" sx={{ border: 0, m: 0, p: 0, display: 'flex', flexWrap: 'wrap', gap: 1, width: '100%' }}>
-      <Box component="legend" sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
-        Filter the audit trail
-      </Box>
+    <Box role="group" aria-label="Filter the audit trail" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, width: '100%' }}>
       <TextField size="small" type="date" label="From" value={filters.from} onChange={set('from')} sx={{ width: { xs: 'calc(50% - 4px)', sm: 160 } }} slotProps={{ inputLabel: { shrink: true } }} />
       <TextField size="small" type="date" label="To" value={filters.to} onChange={set('to')} sx={{ width: { xs: 'calc(50% - 4px)', sm: 160 } }} slotProps={{ inputLabel: { shrink: true } }} />
       <TextField

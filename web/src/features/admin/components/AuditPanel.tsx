@@ -134,7 +134,7 @@ export function AuditPanel() {
                   </TableCell>
                   <TableCell sx={{ overflowWrap: 'anywhere' }}>{actorText(row)}</TableCell>
                   {sysAdmin && <TableCell sx={{ overflowWrap: 'anywhere' }}>{companyName(row.company_id)}</TableCell>}
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{objectText(row)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{objectText(row)}</TableCell>
                   <TableCell>
                     {row.user_agent ? (
                       <Tooltip title={row.user_agent} describeChild>

@@ -48,7 +48,7 @@ export function PasswordRequestsPanel() {
   const name = (r: PasswordRequest) => `${r.firstname} ${r.lastname}`.trim();
   const target = (r: PasswordRequest): LinkTarget => ({ id: r.user_id, username: r.username, firstname: r.firstname, lastname: r.lastname });
   const resetButton = (r: PasswordRequest) => (
-    <Button size="small" startIcon={<LockReset />} onClick={() => setLinkFor(target(r))} aria-label={`Make a reset link for ${r.username}`}>
+    <Button size="small" startIcon={<LockReset />} onClick={() => setLinkFor(target(r))} aria-label={`Reset Password for ${r.username}`}>
       Reset Password
     </Button>
   );

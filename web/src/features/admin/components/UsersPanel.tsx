@@ -124,6 +124,8 @@ export function UsersPanel() {
                 slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
               >
                 <MenuItem value="">All companies</MenuItem>
+                {/* The address may name a company before the list of names has arrived. */}
+                {companyId !== null && !companies.data?.nameOf.has(companyId) && <MenuItem value={companyId}>{companyName(companyId)}</MenuItem>}
                 {(companies.data?.companies ?? []).map((company) => (
                   <MenuItem key={company.id} value={company.id}>
                     {company.companyname}

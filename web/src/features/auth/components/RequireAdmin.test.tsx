@@ -5,7 +5,7 @@ import { fakeApi } from '../../../test/fake-api';
 import { aProject, aUser } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 
-function signedInAs(role: number) {
+function signedInAs(role: 1 | 2 | 3 | 4) {
   localStorage.setItem('token', 'tok-1');
   localStorage.setItem('user', JSON.stringify(aUser({ role })));
 }
@@ -20,7 +20,7 @@ describe('the way to the administration screens', () => {
   it.each([
     [1, 'User'],
     [3, 'SysUser'],
-  ])('a %s (%s) has no Administration entry and /admin answers Access Denied', async (role) => {
+  ] as const)('a %s (%s) has no Administration entry and /admin answers Access Denied', async (role, _name) => {
     signedInAs(role);
     fakeApi(api);
     const { user } = renderAt(appRoutes, '/home');
@@ -36,7 +36,7 @@ describe('the way to the administration screens', () => {
   it.each([
     [2, 'CompanyAdmin'],
     [4, 'SysAdmin'],
-  ])('a %s (%s) opens Administration from the avatar menu', async (role) => {
+  ] as const)('a %s (%s) opens Administration from the avatar menu', async (role, _name) => {
     signedInAs(role);
     fakeApi({ ...api, 'GET /admin/companies': { status: 200, data: { data: [], page: { page: 1, per_page: 500, total: 0 } } } });
     const { user, router } = renderAt(appRoutes, '/home');

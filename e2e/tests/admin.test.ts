@@ -447,6 +447,28 @@ describe('at phone width', () => {
   });
 });
 
+describe('in dark mode', () => {
+  test('the administration screens and the link dialog keep their contrast', async () => {
+    const { page } = session;
+    await page.evaluate(() => localStorage.setItem('mode', 'dark'));
+    try {
+      await page.goto('/admin/users');
+      await page.getByRole('table', { name: 'Users' }).getByRole('cell', { name: UMA.username, exact: true }).waitFor();
+      expect(await page.locator('html').getAttribute('data-color-scheme')).toBe('dark');
+      await captureScreen(page, 'admin-users-dark');
+      await page.getByRole('button', { name: `Reset password of ${UMA.username}` }).click();
+      await makeLink(page);
+      await captureScreen(page, 'admin-reset-link-dark');
+      await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+      await page.goto('/admin/audit');
+      await page.getByRole('table', { name: 'Audit trail' }).getByRole('row').nth(1).waitFor();
+      await captureScreen(page, 'admin-audit-dark');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('mode', 'light'));
+    }
+  });
+});
+
 test('no screen threw an uncaught error', () => {
   expect(session.pageErrors).toEqual([]);
 });

@@ -44,7 +44,7 @@ export function FormDialog({ open, title, submitLabel, busy, busyMessage, error,
           {children}
           {busy && <BusyStatus title={busyMessage} layout="inline" />}
         </DialogContent>
-        <DialogActions>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>

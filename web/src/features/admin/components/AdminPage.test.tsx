@@ -37,6 +37,7 @@ describe('the administration page', () => {
     expect(await screen.findByRole('dialog', { name: 'Password link for Uma Upload' })).toBeInTheDocument();
 
     await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await user.click(screen.getByRole('combobox', { name: 'Show' }));
     await user.click(screen.getByRole('option', { name: 'All' }));
     await waitFor(() => expect(api.callsTo('GET', '/admin/password-requests').at(-1)?.params).toMatchObject({ status: 'all', page: 1 }));

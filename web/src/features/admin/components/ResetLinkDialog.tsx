@@ -8,7 +8,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { BusyStatus } from '../../../components/BusyOverlay';
 import { formatDateTime } from '../../../lib/format';
 import { adminErrorText } from '../admin-errors';
@@ -52,6 +52,11 @@ export function ResetLinkDialog({ user, reason, onClose }: ResetLinkDialogProps)
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const field = useRef<HTMLInputElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  // The button pressed is gone once the link is shown: focus moves to Copy, the next step, so Esc still closes.
+  useEffect(() => {
+    if (link) copyButton.current?.focus();
+  }, [link]);
   const name = `${user.firstname} ${user.lastname}`.trim() || user.username;
 
   const make = async () => {
@@ -114,7 +119,7 @@ export function ResetLinkDialog({ user, reason, onClose }: ResetLinkDialogProps)
                 slotProps={{ htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace', wordBreak: 'break-all' } } }}
                 onFocus={(event) => event.target.select()}
               />
-              <Button variant="contained" startIcon={<ContentCopy />} onClick={() => void copy()} sx={{ flexShrink: 0, mt: { sm: 1 } }}>
+              <Button variant="contained" startIcon={<ContentCopy />} onClick={() => void copy()} ref={copyButton} sx={{ flexShrink: 0, mt: { sm: 1 } }}>
                 Copy Link
               </Button>
             </Box>

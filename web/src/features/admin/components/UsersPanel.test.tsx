@@ -88,7 +88,10 @@ describe('Users, as a CompanyAdmin', () => {
     const confirm = screen.getByRole('dialog', { name: 'Reset password?' });
     expect(confirm).toHaveTextContent('A link made earlier stops working');
     await user.click(within(confirm).getByRole('button', { name: 'Make Link' }));
-    await user.click(await screen.findByRole('button', { name: 'Copy Link' }));
+    const copy = await screen.findByRole('button', { name: 'Copy Link' });
+    // The button pressed is gone: focus is on the next step, so the keyboard (and Esc) still work.
+    expect(copy).toHaveFocus();
+    await user.click(copy);
     expect(await screen.findByText('Copied to the clipboard.')).toBeInTheDocument();
     // user-event stands in for the browser's clipboard.
     expect(await navigator.clipboard.readText()).toBe(LINK.reset_url);

@@ -16,6 +16,7 @@ describe("'Forgot your password?'", () => {
     expect(within(dialog).getByLabelText('Username')).toHaveValue('ada');
     await user.click(within(dialog).getByRole('button', { name: 'Send Request' }));
     expect(await within(dialog).findByText(ANSWER)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'OK' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 

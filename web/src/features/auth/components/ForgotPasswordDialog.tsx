@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatUserError } from '../../../lib/error-mapping';
 import { requestPasswordReset } from '../api/auth-api';
 
@@ -36,6 +36,11 @@ function ForgotPasswordForm({ initialUsername, onClose }: { initialUsername: str
   const [sending, setSending] = useState(false);
   const [answer, setAnswer] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const okButton = useRef<HTMLButtonElement>(null);
+  // The button pressed is gone once answered: focus moves to the one left, so Enter and Esc still work.
+  useEffect(() => {
+    if (answer) okButton.current?.focus();
+  }, [answer]);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +91,7 @@ function ForgotPasswordForm({ initialUsername, onClose }: { initialUsername: str
       </DialogContent>
       <DialogActions>
         {answer ? (
-          <Button onClick={onClose} variant="contained">
+          <Button onClick={onClose} variant="contained" ref={okButton}>
             OK
           </Button>
         ) : (

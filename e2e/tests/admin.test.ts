@@ -104,6 +104,15 @@ describe('a SysAdmin', () => {
     await table.getByRole('cell', { name: RENAMED, exact: true }).waitFor();
     await moveAwayFromTooltips(page);
     await captureScreen(page, 'admin-companies');
+
+    // The company's single sign-on settings open from its row; nothing is set yet.
+    await page.getByRole('button', { name: `Single sign-on of ${RENAMED}` }).click();
+    const sso = page.getByRole('dialog', { name: `Single sign-on for ${RENAMED}` });
+    await sso.getByLabel('Issuer').waitFor();
+    expect(await sso.getByLabel('Issuer').inputValue()).toBe('');
+    await captureScreen(page, 'admin-company-sso');
+    await page.keyboard.press('Escape');
+    await sso.waitFor({ state: 'detached' });
   });
 
   test('creates the CompanyAdmin, whose link is shown once and sets their password', async () => {

@@ -4,6 +4,7 @@ import PeopleOutline from '@mui/icons-material/PeopleOutlined';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { Link as RouterLink } from 'react-router';
+import { CompanySsoButton } from '../../sso';
 
 interface CompanyActionsProps {
   company: TCompany;
@@ -24,8 +25,7 @@ export function CompanyActions({ company, onRename }: CompanyActionsProps) {
           <EditOutlined />
         </IconButton>
       </Tooltip>
-      {/* SSO SLOT (issue 15, item 4): the company's single sign-on settings mount here,
-          as <CompanySsoButton companyId={company.id} /> from features/sso's index. */}
+      <CompanySsoButton companyId={company.id} companyName={company.companyname} />
     </>
   );
 }

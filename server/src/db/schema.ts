@@ -90,6 +90,15 @@ export interface TusOffsetTable {
   received: number | string;
 }
 
+/** One counted chunk object of a resumable upload in the shared tus store (migration 017). */
+export interface TusChunkTable {
+  upload_id: string;
+  /** bigint, as `size` of an upload. */
+  start: number | string;
+  size: number | string;
+  object_key: string;
+}
+
 export interface TusUploadTable {
   id: string;
   user_id: number;
@@ -290,6 +299,7 @@ export interface Database {
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;
   tus_offsets: TusOffsetTable;
+  tus_chunks: TusChunkTable;
   deliveries: DeliveryTable;
   delivery_files: DeliveryFileTable;
   file_entries: FileEntryTable;

@@ -1,5 +1,5 @@
-// The offset of every resumable upload the shared tus store holds (TUS_STORE=shared, migration
-// 017): the one place every API node learns how many bytes of an upload are stored.
+// The offset and chunk objects of every resumable upload the shared tus store holds (TUS_STORE=
+// shared, migration 017): where every API node learns how many bytes of an upload are stored.
 import type { Db } from '../db/database.js';
 import type { TusUploadRow } from '../db/schema.js';
 
@@ -26,17 +26,28 @@ export class TusOffsetsRepository {
   }
 
   /**
-   * Moves the offset from `from` to `to`: false when it is no longer `from` (another request moved
-   * it, or the upload was removed), so the chunk written meanwhile must not count.
+   * Counts a stored chunk: moves the offset from `from` (where the chunk starts) to `to` and
+   * records the chunk's object, in one transaction. false when the offset is no longer `from`
+   * (another request moved it, or the upload was removed): the chunk must not count.
    */
-  async advance(id: string, from: number, to: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tus_offsets')
-      .set({ received: to })
-      .where('upload_id', '=', id)
-      .where('received', '=', from)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  advance(id: string, from: number, to: number, objectKey: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('tus_offsets')
+        .set({ received: to })
+        .where('upload_id', '=', id)
+        .where('received', '=', from)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      await trx.insertInto('tus_chunks').values({ upload_id: id, start: from, size: to - from, object_key: objectKey }).execute();
+      return true;
+    });
+  }
+
+  /** The counted chunks of an upload, in order. */
+  async chunks(id: string): Promise<{ key: string; start: number; size: number }[]> {
+    const rows = await this.db.selectFrom('tus_chunks').select(['object_key', 'start', 'size']).where('upload_id', '=', id).orderBy('start').execute();
+    return rows.map((r) => ({ key: r.object_key, start: Number(r.start), size: Number(r.size) }));
   }
 
   /** Which of `ids` name an upload still recorded: chunk objects of any other are leftovers. */

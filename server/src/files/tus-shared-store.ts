@@ -1,12 +1,13 @@
 // A tus DataStore whose state every API node shares (TUS_STORE=shared, docs/architecture.md "tus
 // on several nodes"): an upload's offset is a database row (tus-offsets.repository.ts), its bytes
 // are chunk objects in the Storage backend, one per PATCH, keyed by the offset the PATCH started
-// at (tus/<id>/<offset, 16 digits>). `put` makes a chunk visible only once all its bytes are
-// durable, and the offset moves only after that, by compare-and-set: a node that dies mid-PATCH
-// leaves no chunk and an unmoved offset, so the client resends at most that one chunk, on any node.
+// at and an attempt (tus/<id>/<offset, 16 digits>.<random>). `put` makes a chunk visible only once
+// all its bytes are durable, and only then is it counted, by compare-and-set on the offset: a node
+// that dies mid-PATCH leaves no chunk and an unmoved offset, so the client resends at most that
+// one chunk, on any node. An object nobody counted is never read, and goes with its upload.
 // At the last byte the chunks are copied in order into one local work file for the completion path
 // (tus-uploads.service.ts: content check, SHA-256, durable before visible, one job), then removed.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -96,9 +97,6 @@ export class SharedTusStore extends DataStore {
     let size: number;
     try {
       if (offset === 0) await this.#offsets.start(id);
-      // A chunk here is a leftover: its writer stored it and died before counting it, and the
-      // offset has not moved since, so nothing counts it. The upload's lock keeps other writers away.
-      await this.#storage.delete(key);
       ({ size } = await this.#storage.put(key, body));
     } catch {
       body.destroy();
@@ -107,7 +105,7 @@ export class SharedTusStore extends DataStore {
     }
     if (size === 0) {
       await this.#storage.delete(key);
-    } else if (!(await this.#offsets.advance(id, offset, offset + size))) {
+    } else if (!(await this.#offsets.advance(id, offset, offset + size, key))) {
       // The upload was removed meanwhile, or another request moved it: this chunk must not count.
       await this.#storage.delete(key);
       // eslint-disable-next-line @typescript-eslint/only-throw-error
@@ -133,7 +131,7 @@ export class SharedTusStore extends DataStore {
     return this.#expiryMs;
   }
 
-  /** Every chunk object of an upload, counted or not. */
+  /** Every chunk object of an upload, counted or not (a writer that died before counting its chunk left one). */
   async removeBytes(id: string): Promise<void> {
     if (!ID_PATTERN.test(id)) return;
     for await (const object of this.#storage.list(`${PREFIX}${id}/`)) await this.#storage.delete(object.key);
@@ -217,33 +215,22 @@ export class SharedTusStore extends DataStore {
     return removed;
   }
 
-  /**
-   * The counted chunks of an upload in order: from byte 0, each starting where the one before
-   * ended, up to the recorded offset. A chunk off that chain is a leftover nobody counted.
-   */
+  /** The counted chunks of an upload in order, each starting where the one before ended. */
   async #chain(id: string): Promise<Chunk[]> {
-    const found = await this.#offsets.find(id);
-    if (!found) return [];
-    const sizes = new Map<number, { key: string; size: number }>();
-    for await (const object of this.#storage.list(`${PREFIX}${id}/`)) {
-      const start = Number(object.key.slice(object.key.lastIndexOf('/') + 1));
-      if (Number.isSafeInteger(start)) sizes.set(start, object);
+    const chunks = await this.#offsets.chunks(id);
+    let at = 0;
+    for (const chunk of chunks) {
+      if (chunk.start !== at) throw new Error(`upload ${id} misses the bytes from ${at} to ${chunk.start}`);
+      at += chunk.size;
     }
-    const chain: Chunk[] = [];
-    for (let at = 0; at < found.received; ) {
-      const next = sizes.get(at);
-      if (!next || next.size === 0) throw new Error(`upload ${id} misses the chunk at byte ${at} of the ${found.received} recorded`);
-      chain.push({ key: next.key, start: at, size: next.size });
-      at += next.size;
-    }
-    return chain;
+    return chunks;
   }
 }
 
 function chunkKey(id: string, offset: number): string {
   // eslint-disable-next-line @typescript-eslint/only-throw-error
   if (!ID_PATTERN.test(id)) throw ERRORS.FILE_NOT_FOUND;
-  return `${PREFIX}${id}/${String(offset).padStart(OFFSET_DIGITS, '0')}`;
+  return `${PREFIX}${id}/${String(offset).padStart(OFFSET_DIGITS, '0')}.${randomBytes(4).toString('hex')}`;
 }
 
 /** The metadata an upload was created with, as far as its record holds it (the keys the portal keeps). */

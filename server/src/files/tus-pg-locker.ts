@@ -39,9 +39,17 @@ export class PgAdvisoryLocker implements Locker {
   }
 
   newLock(id: string): Lock {
+    // The entry this lock took: unlocking never releases another request's hold on the same upload.
+    let mine: Held | undefined;
     return {
-      lock: (signal, requestRelease) => this.#lock(id, signal, requestRelease),
-      unlock: () => this.#unlock(id),
+      lock: async (signal, requestRelease) => {
+        mine = await this.#lock(id, signal, requestRelease);
+      },
+      unlock: () => {
+        const entry = mine;
+        mine = undefined;
+        return this.#unlock(id, entry);
+      },
     };
   }
 
@@ -53,7 +61,7 @@ export class PgAdvisoryLocker implements Locker {
     if (connection) await (await connection.catch(() => undefined))?.end().catch(() => undefined);
   }
 
-  async #lock(id: string, signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
+  async #lock(id: string, signal: AbortSignal, requestRelease: RequestRelease): Promise<Held> {
     const deadline = Date.now() + this.#timeoutMs;
     let notifiedAt = 0;
     for (;;) {
@@ -76,7 +84,7 @@ export class PgAdvisoryLocker implements Locker {
         }
         if (taken) {
           entry.acquired = true;
-          return;
+          return entry;
         }
         if (Date.now() - notifiedAt >= RENOTIFY_MS) {
           notifiedAt = Date.now();
@@ -87,9 +95,8 @@ export class PgAdvisoryLocker implements Locker {
     }
   }
 
-  async #unlock(id: string): Promise<void> {
-    const entry = this.#held.get(id);
-    if (!entry?.acquired) throw new Error('Releasing an unlocked lock!');
+  async #unlock(id: string, entry: Held | undefined): Promise<void> {
+    if (!entry?.acquired || this.#held.get(id) !== entry) throw new Error('Releasing an unlocked lock!');
     try {
       const connection = this.#connection;
       // A broken connection already released everything it held.

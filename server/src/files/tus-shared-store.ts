@@ -227,6 +227,11 @@ export class SharedTusStore extends DataStore {
   }
 }
 
+/** A finishing request's work file (sweepOrphans's to remove), not an upload of the file store. */
+export function isWorkFile(name: string): boolean {
+  return name.endsWith(SCRATCH_SUFFIX);
+}
+
 function chunkKey(id: string, offset: number): string {
   // eslint-disable-next-line @typescript-eslint/only-throw-error
   if (!ID_PATTERN.test(id)) throw ERRORS.FILE_NOT_FOUND;

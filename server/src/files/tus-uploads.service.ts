@@ -18,6 +18,7 @@ import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { BatchedFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
+import { isWorkFile } from './tus-shared-store.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -230,7 +231,8 @@ export class TusUploadsService {
   async sweep(opts: { startup: boolean }): Promise<number> {
     // Files first, records second: a record is made before its files and removed after them, so a
     // file found without a record cannot belong to an upload created meanwhile.
-    const names = this.options.shared ? [] : await readdir(this.options.directory).catch(() => [] as string[]);
+    // With the shared store, files here are finishing requests' work files (or a former file store's uploads).
+    const names = (await readdir(this.options.directory).catch(() => [] as string[])).filter((n) => !this.options.shared || !isWorkFile(n));
     const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))];
     const known = await this.uploads.existing(ids.filter((id) => ID_PATTERN.test(id)));
     let removed = this.options.shared ? await this.options.shared.store.sweepOrphans() : 0;

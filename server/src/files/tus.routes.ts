@@ -91,8 +91,9 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       if (response.status >= 400) {
         // A creation that failed has no Location to resume from: nothing of it may stay.
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
-        if (response.status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
-        throw new AppError(tusStatus(response.status, text), tusMessage(response.status, text), {
+        const status = tusStatus(response.status, text);
+        if (status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
+        throw new AppError(status, tusMessage(response.status, text), {
           'tus-resumable': '1.0.0',
         });
       }
@@ -178,7 +179,10 @@ function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap |
   };
 }
 
-/** tus answers 403 for a missing Content-Type or Upload-Offset; those are a wrong type and a bad request. */
+/**
+ * tus answers 403 for a missing Content-Type or Upload-Offset; those are a wrong type and a bad
+ * request. A lock it could not get in time (another request holds the upload) is 423 Locked.
+ */
 function tusStatus(status: number, tusBody: string): number {
   if (status === 500 && tusBody.includes('acquire lock')) return 423;
   if (status !== 403) return status;

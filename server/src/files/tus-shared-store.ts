@@ -40,10 +40,10 @@ interface Chunk {
   size: number;
 }
 
-/** The whole of a finished upload as a local file, and the SHA-256 of its bytes. */
+/** The whole of a finished upload as a local file, and the SHA-256 of its bytes if asked for. */
 export interface AssembledUpload {
   path: string;
-  sha256: string;
+  sha256: string | undefined;
   release(): Promise<void>;
 }
 
@@ -153,26 +153,32 @@ export class SharedTusStore extends DataStore {
   }
 
   /**
-   * The chunks of a finished upload copied in order into a local work file, hashed on the way.
+   * The chunks of a finished upload copied in order into a local work file, hashed on the way
+   * unless the caller already has the SHA-256 (this node received every byte).
    * `release` removes the work file if the completion path left it; the chunks go with the upload.
    */
-  async assemble(id: string, size: number): Promise<AssembledUpload> {
+  async assemble(id: string, size: number, opts: { hash: boolean }): Promise<AssembledUpload> {
     const chunks = await this.#chain(id);
     const stored = chunks.reduce((sum, c) => sum + c.size, 0);
     if (stored !== size) throw new Error(`upload ${id} has ${stored} of its ${size} bytes in storage`);
     await mkdir(this.#scratch, { recursive: true, mode: 0o700 });
     const file = path.join(this.#scratch, `${id}${SCRATCH_SUFFIX}`);
-    const hash = createHash('sha256');
+    const hash = opts.hash ? createHash('sha256') : undefined;
     const out = createWriteStream(file, { mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES });
     try {
       for (const chunk of chunks) {
-        const tap = new Transform({
-          transform(piece: Buffer, _encoding, done) {
-            hash.update(piece);
-            done(null, piece);
-          },
-        });
-        await pipeline(await this.#storage.get(chunk.key), tap, out, { end: false });
+        const piece = await this.#storage.get(chunk.key);
+        if (hash) {
+          const tap = new Transform({
+            transform(bytes: Buffer, _encoding, done) {
+              hash.update(bytes);
+              done(null, bytes);
+            },
+          });
+          await pipeline(piece, tap, out, { end: false });
+        } else {
+          await pipeline(piece, out, { end: false });
+        }
       }
       await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     } catch (err) {
@@ -182,7 +188,7 @@ export class SharedTusStore extends DataStore {
     }
     return {
       path: file,
-      sha256: hash.digest('hex'),
+      sha256: hash?.digest('hex'),
       release: () => rm(file, { force: true }),
     };
   }

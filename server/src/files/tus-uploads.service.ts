@@ -256,7 +256,7 @@ export class TusUploadsService {
     let sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
     this.#digests.delete(row.id);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
-    const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size)).catch(async (err: unknown) => {
+    const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
       await this.remove(row.id);
       throw err;
     });

@@ -9,7 +9,10 @@ import { PgAdvisoryLocker } from '../src/files/tus-pg-locker.js';
 import { SharedTusStore } from '../src/files/tus-shared-store.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { makeCompany, makeProject, makeUser } from './factories.js';
+import { login } from './http.js';
 import { startTestServer, type TestServer } from './server.js';
+import { createUpload, headUpload, patchUpload, tusFiles, uploadUrl } from './tus.js';
+import { dicomFixture, download, expectNoLeftovers } from './uploads.js';
 
 /** A body that sends `bytes` and then fails, as the request of a client that went away. */
 function failingBody(bytes: Buffer): Readable {
@@ -32,6 +35,8 @@ describe.each(dialects())('the shared tus store, on %s', (dialect) => {
   let server: TestServer;
   let store: SharedTusStore;
   let record: (size: number) => Promise<string>;
+  let token: string;
+  let projectId: number;
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { TUS_STORE: 'shared' });
@@ -41,6 +46,8 @@ describe.each(dialects())('the shared tus store, on %s', (dialect) => {
     const company = await makeCompany(services);
     const user = await makeUser(services, { company });
     const project = await makeProject(services, company);
+    projectId = project.id;
+    token = await login(server.api, user.username, user.password);
     // An upload recorded as a creation authorised by the service would be, then created in the store.
     record = async (size) => {
       const id = randomBytes(16).toString('hex');
@@ -59,6 +66,25 @@ describe.each(dialects())('the shared tus store, on %s', (dialect) => {
     for await (const o of server.services.storage.list(`tus/${id}/`)) keys.push(o.key);
     return keys;
   };
+
+  it('serves a whole upload over HTTP: HEAD from the records, chunks while it runs, nothing left once committed', async () => {
+    const source = Buffer.concat([dicomFixture('s01_CT_small.dcm'), randomBytes(300_000)]);
+    const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'shared.dcm', projectId, size: source.length }));
+    const id = new URL(url).pathname.split('/').pop()!;
+    expect((await patchUpload(url, token, 0, source.subarray(0, 200_000))).status).toBe(204);
+    const head = await headUpload(url, token);
+    expect(head.headers.get('upload-offset')).toBe('200000');
+    expect(head.headers.get('upload-length')).toBe(String(source.length));
+    expect(head.headers.get('upload-metadata')).toContain(`filename ${Buffer.from('shared.dcm').toString('base64')}`);
+    expect(await chunkObjects(id)).toHaveLength(1);
+    const last = await patchUpload(url, token, 200_000, source.subarray(200_000));
+    expect(last.status).toBe(204);
+    const file = await download(server.api, token, Number(last.headers.get('portal-file-id')));
+    expect(sha256(file.bytes)).toBe(sha256(source));
+    expect(await chunkObjects(id)).toEqual([]);
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+    await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
+  });
 
   it('keeps and counts what arrived of a body that failed, then answers the failure', async () => {
     const source = randomBytes(300_000);

@@ -23,6 +23,7 @@ import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import { TusUploadsRepository } from './files/tus-uploads.repository.js';
 import { TusUploadsService } from './files/tus-uploads.service.js';
+import { createSharedTus } from './files/tus-shared.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
@@ -146,6 +147,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       maxUploadBytes: config.maxUploadBytes,
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
+      shared: createSharedTus(handle, storage, config),
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),

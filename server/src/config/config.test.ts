@@ -85,6 +85,14 @@ describe('configuration from the environment', () => {
     expect(set).toMatchObject({ maxArchives: 50, maxEntriesSeen: 5000, maxProcessingMs: 90_000 });
   });
 
+  it('keeps unfinished tus uploads on the node that received them unless TUS_STORE or S3_BUCKET says the nodes share them', () => {
+    expect(loadConfig({}).resumable.store).toBe('file');
+    expect(loadConfig({ TUS_STORE: 'shared' }).resumable.store).toBe('shared');
+    expect(loadConfig({ S3_BUCKET: 'portal' }).resumable.store).toBe('shared');
+    expect(loadConfig({ S3_BUCKET: 'portal', TUS_STORE: 'file' }).resumable.store).toBe('file');
+    expect(() => loadConfig({ TUS_STORE: 'redis' })).toThrow(/TUS_STORE/);
+  });
+
   it('serves metrics to no bearer of its own unless METRICS_TOKEN is set, and a worker port only with it', () => {
     const token = 'a'.repeat(64);
     expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined });

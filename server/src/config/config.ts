@@ -22,6 +22,8 @@ const ZEnv = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
   UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
   UPLOAD_MAX_OPEN_PER_USER: int(1, 100_000).default(100),
+  // Unset: 'shared' when S3_BUCKET is set (several nodes share a bucket), else 'file' (docs/configuration.md).
+  TUS_STORE: z.enum(['file', 'shared']).optional(),
   PROCESSING_IN_SERVER: bool.default(true),
   PROCESSING_CONCURRENCY: int(1, 64).default(2),
   JOB_LEASE_SECONDS: int(3).default(60),
@@ -88,7 +90,12 @@ export interface Config {
   /** No byte of an upload's body for this long stops it (408) and removes what it had written. */
   uploadIdleTimeoutMs: number;
   /** Resumable (tus) uploads: removed this long after they started if not finished; at most this many unfinished per user. */
-  resumable: { expiryMs: number; maxOpenPerUser: number };
+  resumable: {
+    expiryMs: number;
+    maxOpenPerUser: number;
+    /** Where unfinished tus uploads live: one node's DATA_DIR/tus, or the database and storage every node shares. */
+    store: 'file' | 'shared';
+  };
   processing: {
     inServer: boolean;
     concurrency: number;
@@ -195,7 +202,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
-    resumable: { expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000, maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER },
+    resumable: {
+      expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000,
+      maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER,
+      store: e.TUS_STORE ?? (present.S3_BUCKET !== undefined ? 'shared' : 'file'),
+    },
     processing: {
       inServer: e.PROCESSING_IN_SERVER,
       concurrency: e.PROCESSING_CONCURRENCY,

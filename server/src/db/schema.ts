@@ -83,6 +83,22 @@ export interface PendingUploadTable {
 }
 
 /** A resumable upload still receiving bytes (migration 007). */
+/** Bytes stored of a resumable upload in the shared tus store (migration 017). */
+export interface TusOffsetTable {
+  upload_id: string;
+  /** bigint, as `size`. */
+  received: number | string;
+}
+
+/** One counted chunk object of a resumable upload in the shared tus store (migration 017). */
+export interface TusChunkTable {
+  upload_id: string;
+  /** bigint, as `size` of an upload. */
+  start: number | string;
+  size: number | string;
+  object_key: string;
+}
+
 export interface TusUploadTable {
   id: string;
   user_id: number;
@@ -282,6 +298,8 @@ export interface Database {
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;
+  tus_offsets: TusOffsetTable;
+  tus_chunks: TusChunkTable;
   deliveries: DeliveryTable;
   delivery_files: DeliveryFileTable;
   file_entries: FileEntryTable;

@@ -34,7 +34,10 @@ async function insert(db: Db, table: CopiedTable, rows: Row[]): Promise<void> {
   await sql`insert into ${sql.table(table.name)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(values)}`.execute(db);
 }
 
-/** audit_head as the target's migrations made it: no audit row appended yet. */
+/**
+ * audit_head as the target's migrations made it (the genesis, no audit row appended yet): the one
+ * row every migrated database already holds, replaced by the old install's.
+ */
 function isGenesisHead(row: Row): boolean {
   return Number(row.last_seq) === 0 && Number(row.anchor_seq) === 0;
 }

@@ -32,14 +32,17 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
 ];
 
 /**
- * Left behind, with the reason the report gives. Both hold uploads in flight when the server
- * stopped: their bytes are in the old DATA_DIR's own staging area (or nowhere), not in its objects.
+ * Left behind, with the words the report counts them in (null: counted with their upload). All
+ * hold uploads in flight when the server stopped: their bytes are in the old DATA_DIR's staging
+ * area, or in chunk objects no kept row points to.
  */
-export const LEFT_TABLES: Readonly<Partial<Record<TableName, { one: string; many: string }>>> = {
+export const LEFT_TABLES: Readonly<Partial<Record<TableName, { one: string; many: string } | null>>> = {
   tus_uploads: {
     one: 'unfinished resumable upload (its sender starts it again)',
     many: 'unfinished resumable uploads (their senders start them again)',
   },
+  tus_offsets: null,
+  tus_chunks: null,
   pending_uploads: {
     one: 'upload cut off when the server stopped (never listed in a project)',
     many: 'uploads cut off when the server stopped (never listed in a project)',
@@ -48,9 +51,3 @@ export const LEFT_TABLES: Readonly<Partial<Record<TableName, { one: string; many
 
 /** The migrator's own bookkeeping: the target's migrations write theirs. */
 export const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
-
-/**
- * audit_head's single row exists in every migrated database (the genesis); the target's copy is
- * replaced by the source's while the target's audit trail is still empty.
- */
-export const REPLACED_WHEN_FRESH: ReadonlySet<TableName> = new Set(['audit_head']);

@@ -24,7 +24,7 @@ describe('CompanySsoButton', () => {
       'PUT /admin/companies/3/sso': ({ data }) => ({ status: 200, data: { data: [{ ...stored, ...(data as object) }] } }),
     });
     const { user } = renderWithProviders(<CompanySsoButton companyId={3} companyName="St Mary Hospital" />);
-    await user.click(screen.getByRole('button', { name: 'Single sign-on' }));
+    await user.click(screen.getByRole('button', { name: 'Single sign-on of St Mary Hospital' }));
     expect(await screen.findByRole('dialog', { name: 'Single sign-on for St Mary Hospital' })).toBeVisible();
     expect(await screen.findByLabelText(/^Issuer/)).toHaveValue(stored.issuer);
     expect(screen.getByLabelText('Client secret')).toHaveValue('');

@@ -110,7 +110,7 @@ export function LoginPage() {
       <Box sx={{ flex: 1, display: { xs: 'none', md: 'block' } }}>
         <LoginIllustration />
       </Box>
-      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
+      <ForgotPasswordDialog open={forgotOpen} username={username} onClose={() => setForgotOpen(false)} />
     </Box>
   );
 }

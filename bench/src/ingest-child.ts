@@ -57,6 +57,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
     delete: s.delete.bind(s),
     list: s.list.bind(s),
     sweepIncomplete: s.sweepIncomplete.bind(s),
+    checkAccess: s.checkAccess.bind(s),
     flush: async () => {
       const at = process.hrtime.bigint();
       await s.flush();

@@ -10,6 +10,13 @@ import { StorageUnavailableError } from './storage-errors.js';
 
 type StorageConfig = Pick<Config, 'dataDir' | 's3' | 'maxUploadBytes'>;
 
+/**
+ * Unfinished multipart uploads of other nodes are left alone for at least this long after their
+ * last part: only a node that died leaves one behind, and an hour's delay in removing it costs
+ * little, while aborting a slow but live upload would fail it.
+ */
+const S3_MIN_SWEEP_AGE_MS = 3_600_000;
+
 /** S3 when S3_BUCKET is set; otherwise objects live in DATA_DIR/objects. */
 export function createStorage(config: StorageConfig): Storage {
   const s3 = config.s3;
@@ -19,6 +26,7 @@ export function createStorage(config: StorageConfig): Storage {
     target: { bucket: s3.bucket, endpoint: s3.endpoint, region: s3.region },
     workArea: new LocalWorkArea(s3.workDir, s3.workMaxBytes),
     maxObjectBytes: config.maxUploadBytes,
+    minSweepAgeMs: S3_MIN_SWEEP_AGE_MS,
   });
 }
 
@@ -35,5 +43,7 @@ export async function createStorageOrExit(config: StorageConfig): Promise<Storag
     console.error(err.message);
     process.exit(1);
   }
+  // Copies of archives that a process killed mid-job left in the local work area.
+  if (storage instanceof S3Storage) await storage.workArea.sweep();
   return storage;
 }

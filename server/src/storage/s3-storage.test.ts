@@ -2,11 +2,12 @@
 // progress, services lacking calls, and failures that must say what is wrong without the secret.
 // The Storage contract itself runs for every backend in storage.test.ts.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
 import { inspect } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../../test/s3.js';
 import type { S3Config } from '../config/config.js';
@@ -115,6 +116,29 @@ describe('S3Storage local work area', () => {
 });
 
 describe('S3Storage sweep', () => {
+  it('leaves another node\'s quiet upload alone for the minimum age, and sweeps it at start-up', async () => {
+    const bucket = await s3.createBucket();
+    const config = s3.config(bucket, path.join(dir, 'work'));
+    const storage = new S3Storage({
+      client: createS3Client(config),
+      target: { bucket, endpoint: s3.endpoint, region: config.region },
+      workArea: new LocalWorkArea(config.workDir, config.workMaxBytes),
+      maxObjectBytes: 1024 ** 3,
+      minSweepAgeMs: 3_600_000,
+    });
+    const client = createS3Client(config);
+    const key = newUploadKey();
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 1, Body: randomBytes(1000) }));
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    const uploadDir = path.join(s3.directory, bucket, '._S3rver_uploads', UploadId!);
+    for (const name of await readdir(uploadDir)) await utimes(path.join(uploadDir, name), tenMinutesAgo, tenMinutesAgo);
+    await expect(storage.sweepIncomplete({ olderThanMs: 120_000 })).resolves.toBe(0);
+    await expect(storage.sweepIncomplete()).resolves.toBe(1);
+    expect(await s3.unfinishedUploads(bucket)).toEqual([]);
+    client.destroy();
+  });
+
   it("never aborts this process's own put in progress, however long it has run", async () => {
     const bucket = await s3.createBucket();
     const storage = storageFor(s3.config(bucket, path.join(dir, 'work')));

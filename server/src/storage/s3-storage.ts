@@ -40,6 +40,12 @@ export interface S3StorageOptions {
   workArea: LocalWorkArea;
   /** The largest object a put must accept (MAX_UPLOAD_BYTES): parts grow so it fits in 10,000. */
   maxObjectBytes: number;
+  /**
+   * A sweep given a grace period waits at least this long after an upload's last part. A part is
+   * sent only once 8 MiB have arrived, so a slow client's upload on another node can go quiet in
+   * the bucket for longer than UPLOAD_LEASE_SECONDS while it is alive. Default 0.
+   */
+  minSweepAgeMs?: number;
 }
 
 export class S3Storage implements Storage {
@@ -48,6 +54,7 @@ export class S3Storage implements Storage {
   readonly #target: S3Target;
   readonly #work: LocalWorkArea;
   readonly #partSize: number;
+  readonly #minSweepAgeMs: number;
   // Keys this process is writing: a second put to one of them is refused at once (see put).
   readonly #writing = new Set<string>();
 
@@ -57,6 +64,7 @@ export class S3Storage implements Storage {
     this.#bucket = opts.target.bucket;
     this.#work = opts.workArea;
     this.#partSize = Math.max(MIN_PART_BYTES, Math.ceil(opts.maxObjectBytes / MAX_PARTS));
+    this.#minSweepAgeMs = opts.minSweepAgeMs ?? 0;
   }
 
   get workArea(): LocalWorkArea {
@@ -239,7 +247,7 @@ export class S3Storage implements Storage {
    */
   async sweepIncomplete(opts: SweepOptions = {}): Promise<number> {
     await this.#work.sweep();
-    const cutoff = opts.olderThanMs === undefined ? Infinity : Date.now() - opts.olderThanMs;
+    const cutoff = opts.olderThanMs === undefined ? Infinity : Date.now() - Math.max(opts.olderThanMs, this.#minSweepAgeMs);
     let removed = 0;
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;

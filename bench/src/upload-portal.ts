@@ -23,7 +23,15 @@ export interface StoredFile {
   sha256: string;
 }
 
-export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number): Promise<Portal> {
+/** Settings that make the portal store in S3; none: DATA_DIR/objects. */
+export type StorageEnv = Record<string, string>;
+
+/** The environment without any S3_* setting, so a filesystem run never stores in a bucket by accident. */
+function withoutS3(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('S3_')));
+}
+
+export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number, storageEnv: StorageEnv = {}): Promise<Portal> {
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API}`;
@@ -32,7 +40,8 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const child = startChild(process.execPath, [...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
-      ...process.env,
+      ...withoutS3(process.env),
+      ...storageEnv,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -74,8 +83,9 @@ export async function measurePortal(
   dataDir: string,
   repoRoot: string,
   upload: (portal: Portal) => Promise<{ seconds: number; clientCpuSeconds: number; file: StoredFile }>,
+  storageEnv: StorageEnv = {},
 ): Promise<Measurement> {
-  const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3));
+  const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3), storageEnv);
   try {
     const cpuBefore = await cpuSeconds(portal.child.pid);
     const result = await upload(portal);

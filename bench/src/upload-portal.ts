@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
 import { jsonRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
+import { withoutS3 } from './s3-settings.js';
 import type { Measurement } from './upload-report.js';
 
 const API = '/api/v1';
@@ -26,10 +27,6 @@ export interface StoredFile {
 /** Settings that make the portal store in S3; none: DATA_DIR/objects. */
 export type StorageEnv = Record<string, string>;
 
-/** The environment without any S3_* setting, so a filesystem run never stores in a bucket by accident. */
-function withoutS3(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('S3_')));
-}
 
 export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number, storageEnv: StorageEnv = {}): Promise<Portal> {
   await mkdir(dataDir, { recursive: true });

@@ -25,6 +25,7 @@ import { OLD_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './upload
 import { writeInputFile, type InputFile } from './upload-input.js';
 import { uploadMultipart } from './upload-multipart.js';
 import { measurePortal, type StorageEnv } from './upload-portal.js';
+import { s3Target } from './s3-settings.js';
 import {
   formatResume,
   formatTable,
@@ -89,18 +90,6 @@ function measure(name: PathName, input: InputFile, dir: string, repoRoot: string
   }
 }
 
-/** The operator's S3_* settings, or a loopback s3rver with a fresh bucket (stopped by `close`). */
-async function s3Settings(): Promise<{ env: StorageEnv; where: string; close: () => Promise<void> }> {
-  if (process.env.S3_BUCKET) {
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('S3_') && e[1] !== undefined));
-    return { env, where: `bucket ${process.env.S3_BUCKET} at ${process.env.S3_ENDPOINT ?? 'AWS'}`, close: () => Promise.resolve() };
-  }
-  const { startTestS3 } = await import('../../server/test/s3.js');
-  const s3 = await startTestS3();
-  const bucket = await s3.createBucket();
-  return { env: s3.env(bucket), where: `s3rver on loopback in the benchmark's process (${s3.endpoint})`, close: () => s3.close() };
-}
-
 async function main(): Promise<number> {
   const settings = readSettings(process.env);
   const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -111,7 +100,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   console.log(`upload benchmark in ${workDir}; ${settings.runs} round(s) of ${settings.paths.join(', ')}; load ${loadAverage()}`);
-  const s3 = settings.paths.some((p) => S3_PATHS.includes(p)) ? await s3Settings() : undefined;
+  const s3 = settings.paths.some((p) => S3_PATHS.includes(p)) ? await s3Target() : undefined;
   if (s3) console.log(`S3 paths store in the ${s3.where}`);
   try {
     for (const sizeMiB of settings.sizesMiB) {

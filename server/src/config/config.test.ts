@@ -153,4 +153,22 @@ describe('configuration from the environment', () => {
       expect(() => loadConfig({ S3_ENDPOINT: 'https://s3.example.org' })).toThrow(/S3_ENDPOINT set without S3_BUCKET/);
     });
   });
+
+  it('serves metrics to no bearer of its own unless METRICS_TOKEN is set, and a worker port only with it', () => {
+    const token = 'a'.repeat(64);
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined });
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' }).metrics).toEqual({ token, port: 9464 });
+    expect(() => loadConfig({ METRICS_PORT: '9464' })).toThrow(/METRICS_PORT needs METRICS_TOKEN/);
+  });
+
+  it.each([
+    ['METRICS_TOKEN', 'too-short-to-be-safe'],
+    ['METRICS_TOKEN', `${'a'.repeat(40)} with spaces`],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', 'nine'],
+  ])('refuses %s=%s without printing the value', (name, value) => {
+    const env = { METRICS_TOKEN: 'b'.repeat(40), [name]: value };
+    expect(() => loadConfig(env)).toThrow(name);
+    expect(() => loadConfig(env)).not.toThrow(value);
+  });
 });

@@ -73,6 +73,20 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: bool.default(false),
   S3_WORK_DIR: z.string().min(1).optional(),
   S3_WORK_MAX_BYTES: int(1024 * 1024).optional(),
+  SSO_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .optional(),
+  SSO_DISCOVER_MAX_PER_ADDRESS: int(1).default(300),
+  SSO_DISCOVER_WINDOW_MINUTES: int(1).default(10),
+  // A bearer token (RFC 6750 characters), long enough that guessing it is hopeless.
+  METRICS_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters long (for example the output of `openssl rand -hex 32`)')
+    .max(1024)
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may hold only letters, digits and - . _ ~ + / (and = at its end)')
+    .optional(),
+  METRICS_PORT: int(0, 65535).optional(),
 });
 
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_WORK_DIR', 'S3_WORK_MAX_BYTES'] as const;
@@ -155,6 +169,19 @@ export interface Config {
   mail: { smtpUrl: string; from: string } | undefined;
   /** Unset: files are kept under DATA_DIR/objects. */
   s3: S3Config | undefined;
+  sso: {
+    /** Encrypts the companies' client secrets; else a key file under DATA_DIR made on first use (sso/secret-box.ts). */
+    secretKey: Buffer | undefined;
+    /** Sign-in look-ups and provider redirects one address may ask for per window. */
+    maxPerAddress: number;
+    windowMs: number;
+  };
+  metrics: {
+    /** A bearer that may read metrics besides a SysAdmin's session; the only one a worker's METRICS_PORT accepts. */
+    token: string | undefined;
+    /** A worker (`npm run worker`) serves GET /metrics on this port (on HOST) when set; 0 picks a free one. */
+    port: number | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -197,6 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `Invalid configuration:\n  ${strayS3.join(', ')} set without S3_BUCKET: set S3_BUCKET to keep files in S3, or remove the S3 settings to keep them under DATA_DIR`,
     );
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_TOKEN === undefined) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT needs METRICS_TOKEN: a worker’s metrics answer only that token');
   }
   const root = baseDir(env);
   const dataDir = path.resolve(root, e.DATA_DIR);
@@ -273,6 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             // By default the largest file a user may upload fits, so any upload can be processed.
             workMaxBytes: e.S3_WORK_MAX_BYTES ?? e.MAX_UPLOAD_BYTES,
           },
+    sso: {
+      secretKey: e.SSO_SECRET_KEY === undefined ? undefined : Buffer.from(e.SSO_SECRET_KEY, 'base64'),
+      maxPerAddress: e.SSO_DISCOVER_MAX_PER_ADDRESS,
+      windowMs: e.SSO_DISCOVER_WINDOW_MINUTES * 60_000,
+    },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }
 

@@ -20,7 +20,7 @@ describe('SHA-256 on the worker thread', () => {
     expect(await startSha256().digest()).toBe(sha256());
   });
 
-  it('keeps jobs apart when their chunks interleave, and goes round the ring many times (more than its 4 MiB)', async () => {
+  it('keeps jobs apart when their chunks interleave, and goes round the ring many times (more than its 2 MiB)', async () => {
     const a = Array.from({ length: 96 }, () => randomBytes(64 * 1024 - 13));
     const b = Array.from({ length: 96 }, () => randomBytes(40 * 1024));
     const jobA = startSha256();

@@ -11,7 +11,7 @@
 // once and signals through shared memory.
 import { Worker } from 'node:worker_threads';
 
-const SLOTS = 64;
+const SLOTS = 32;
 const SLOT_BYTES = 64 * 1024;
 // Control words: how many slots the main thread has filled, how many the worker has consumed.
 const HEAD = 0;

@@ -8,7 +8,7 @@
 // that one write is done, so reading and writing take turns. With 1 MiB they overlap; that is the
 // faster simple pipe, and the baseline now (docs/performance.md has the figures for both).
 import { mkdir } from 'node:fs/promises';
-import { cpuSeconds, peakRssBytes, startChild, stopChild, waitForLine } from './upload-process.js';
+import { cpuSeconds, mainThreadCpuSeconds, peakRssBytes, startChild, stopChild, waitForLine } from './upload-process.js';
 import { streamRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import type { Measurement } from './upload-report.js';
@@ -57,12 +57,14 @@ export async function measurePipe(input: InputFile, dir: string, highWaterMark: 
   try {
     const [, port] = await waitForLine(child, /LISTENING (\d+)/, 30_000);
     const cpuBefore = await cpuSeconds(child.pid);
+    const mainBefore = await mainThreadCpuSeconds(child.pid);
     const answer = await streamRequest(
       `http://127.0.0.1:${port}/`,
       { 'content-type': 'application/octet-stream' },
       { file: input.path, fileBytes: input.bytes },
     );
     const serverCpuSeconds = (await cpuSeconds(child.pid)) - cpuBefore;
+    const serverMainCpuSeconds = (await mainThreadCpuSeconds(child.pid)) - mainBefore;
     if (answer.status !== 201) throw new Error(`the pipe answered ${answer.status}: ${answer.body}`);
     const { bytes } = JSON.parse(answer.body) as { bytes: number };
     if (bytes !== input.bytes) throw new Error(`the pipe stored ${bytes} of ${input.bytes} bytes`);
@@ -71,6 +73,7 @@ export async function measurePipe(input: InputFile, dir: string, highWaterMark: 
       bytes: input.bytes,
       peakRssBytes: await peakRssBytes(child.pid),
       serverCpuSeconds,
+      serverMainCpuSeconds,
       clientCpuSeconds: answer.clientCpuSeconds,
     };
   } finally {

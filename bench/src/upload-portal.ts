@@ -1,9 +1,9 @@
 // The portal under test: the real server started as `npm start` would, on an empty DATA_DIR whose
 // first SysAdmin comes from ADMIN_USERNAME/ADMIN_PASSWORD, signed in, with one project to upload to.
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
+import { cpuSeconds, mainThreadCpuSeconds, threadCpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
 import { jsonRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import { withoutS3 } from './s3-settings.js';
@@ -33,8 +33,9 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
-  // The bundle `npm start` runs (the bench script builds it first).
-  const child = startChild(process.execPath, [...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), path.join('server', 'dist', 'main.js')], {
+  // The bundle `npm start` runs (the bench script builds it first), with the Node flags it runs it with.
+  const flags = [...(await startFlags(repoRoot)), ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
+  const child = startChild(process.execPath, [...flags, path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
       ...withoutS3(process.env),
@@ -70,6 +71,14 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   }
 }
 
+/** The Node flags of server/package.json's `start` script (`node <flags> dist/main.js`). */
+export async function startFlags(repoRoot: string): Promise<string[]> {
+  const pkg = JSON.parse(await readFile(path.join(repoRoot, 'server', 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') throw new Error(`server/package.json's start script is not "node <flags> dist/main.js": ${pkg.scripts?.start}`);
+  return words.slice(1, -1);
+}
+
 /**
  * Runs `upload` against a fresh portal and measures it. `upload` resolves with what the portal
  * reports having stored, which must be the input's size and SHA-256; the peak RSS is read as soon
@@ -85,9 +94,13 @@ export async function measurePortal(
   const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3), storageEnv);
   try {
     const cpuBefore = await cpuSeconds(portal.child.pid);
+    const mainBefore = await mainThreadCpuSeconds(portal.child.pid);
+    const threadsBefore = process.env.BENCH_THREADS ? await threadCpuSeconds(portal.child.pid) : undefined;
     const result = await upload(portal);
     const peak = await peakRssBytes(portal.child.pid);
     const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
+    const serverMainCpuSeconds = (await mainThreadCpuSeconds(portal.child.pid)) - mainBefore;
+    if (threadsBefore) printThreadCpu(threadsBefore, await threadCpuSeconds(portal.child.pid));
     const { file } = result;
     if (file.filesize !== input.bytes || file.sha256 !== input.sha256) {
       throw new Error(`the portal stored ${JSON.stringify(file)}, expected ${input.bytes} bytes, sha256 ${input.sha256}`);
@@ -97,6 +110,7 @@ export async function measurePortal(
       bytes: input.bytes,
       peakRssBytes: peak,
       serverCpuSeconds,
+      serverMainCpuSeconds,
       clientCpuSeconds: result.clientCpuSeconds,
     };
   } catch (err) {
@@ -104,6 +118,12 @@ export async function measurePortal(
   } finally {
     await stopChild(portal.child);
   }
+}
+
+/** BENCH_THREADS=1: where the server's CPU went, by thread name (main, libuv pool, V8 helpers). */
+function printThreadCpu(before: Map<string, number>, after: Map<string, number>): void {
+  const spent = [...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const).filter(([, s]) => s > 0);
+  console.log(`  server CPU by thread: ${spent.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
 }
 
 function withServerOutput(err: unknown, child: Child): Error {

@@ -1,7 +1,7 @@
 // Child processes under measurement: each size gets a fresh process, so its VmHWM (the kernel's
 // peak resident set) belongs to that one upload and not to an earlier, larger one.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
 export interface Child {
@@ -48,7 +48,31 @@ export async function stopChild(child: Child): Promise<void> {
  * which on a 2-core machine shared with the client decides the throughput as much as the disk.
  */
 export async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return ticksOf(await readFile(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * The same for the process's main thread alone (its JavaScript thread: parsing, hashing, streams),
+ * whose share decides whether one core is enough for an upload path; the rest is the thread
+ * pool's writes and any worker.
+ */
+export async function mainThreadCpuSeconds(pid: number): Promise<number> {
+  return ticksOf(await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+}
+
+/** CPU seconds so far of each thread of a live process, summed by thread name (`comm`). */
+export async function threadCpuSeconds(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => undefined);
+    if (stat === undefined) continue;
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    byName.set(name, (byName.get(name) ?? 0) + ticksOf(stat));
+  }
+  return byName;
+}
+
+function ticksOf(stat: string): number {
   // Fields after the command name, which is in parentheses and may itself hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line, in clock ticks (USER_HZ, 100 on Linux).

@@ -10,6 +10,8 @@ export interface Measurement {
   peakRssBytes: number;
   /** CPU the server process used during the upload (every thread), seconds. */
   serverCpuSeconds: number;
+  /** The part of it spent on the server's main thread. */
+  serverMainCpuSeconds: number;
   /** CPU the benchmark's own client used meanwhile, seconds. */
   clientCpuSeconds: number;
 }
@@ -60,7 +62,7 @@ const spread = (values: number[], digits: number) => {
 };
 
 export function formatTable(results: SizeResult[]): string {
-  const header = ['size', 'path', 'runs', 'MiB/s', 'vs pipe', 'peak RSS MB', 'server CPU s', 'client CPU s', 'verdict'];
+  const header = ['size', 'path', 'runs', 'MiB/s', 'vs pipe', 'peak RSS MB', 'server CPU s', 'main thread s', 'client CPU s', 'verdict'];
   const rows = results.flatMap((r) =>
     [...r.runs].map(([path, runs]) => {
       const verdict = meetsTargets(r, path);
@@ -72,6 +74,7 @@ export function formatTable(results: SizeResult[]): string {
         path === BASELINE ? '1' : spread(ratios(r, path), 2),
         (Math.max(...runs.map((m) => m.peakRssBytes)) / 1e6).toFixed(0),
         spread(runs.map((m) => m.serverCpuSeconds), 1),
+        spread(runs.map((m) => m.serverMainCpuSeconds), 1),
         spread(runs.map((m) => m.clientCpuSeconds), 1),
         verdict === undefined ? '' : verdict ? 'ok' : 'MISSED',
       ];

@@ -118,7 +118,7 @@ async function main(): Promise<number> {
             result.runs.get(name)!.push(m);
             console.log(
               `${sizeMiB} MiB round ${round + 1} ${name}: ${mibPerSecond(m).toFixed(0)} MiB/s, ` +
-                `peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB, server CPU ${m.serverCpuSeconds.toFixed(1)} s, ` +
+                `peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB, server CPU ${m.serverCpuSeconds.toFixed(1)} s (main thread ${m.serverMainCpuSeconds.toFixed(1)} s), ` +
                 `client CPU ${m.clientCpuSeconds.toFixed(1)} s; load ${loadAverage()}`,
             );
           }

@@ -3,7 +3,7 @@
 // client could abuse is decided here, before it: creation is refused before a byte is stored, an
 // upload is visible to its creator only, and a finished upload becomes a file through exactly the
 // checks and the commit of the multipart call (FilesService.receiveLocalFile and commit).
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
+import { startSha256, type Sha256Job } from './sha256-worker.js';
 import { BatchedFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
@@ -45,14 +46,15 @@ const NOT_FOUND = 'Upload not found';
 /** The SHA-256 of an upload's bytes so far, taken as they arrived in this process. */
 interface RunningDigest {
   offset: number;
-  hash: Hash;
+  hash: Sha256Job;
   /** A request is feeding it; a second one at the same time gives the digest up. */
   busy: boolean;
 }
 
 /** What a request that brings bytes feeds: every byte it hands to tus, in order. */
 export interface DigestTap {
-  update(chunk: Buffer): void;
+  /** A promise when the next chunk must wait for it (the hash worker is behind). */
+  update(chunk: Buffer): Promise<void> | undefined;
   readonly bytes: number;
 }
 
@@ -173,11 +175,11 @@ export class TusUploadsService {
   beginDigest(id: string, offset: number): DigestTap | undefined {
     let digest = this.#digests.get(id);
     if (!digest && offset === 0) {
-      digest = { offset: 0, hash: createHash('sha256'), busy: false };
+      digest = { offset: 0, hash: startSha256(), busy: false };
       this.#digests.set(id, digest);
     }
     if (!digest || digest.busy || digest.offset !== offset) {
-      this.#digests.delete(id);
+      this.#dropDigest(id);
       return undefined;
     }
     digest.busy = true;
@@ -186,7 +188,7 @@ export class TusUploadsService {
     return {
       update(chunk) {
         bytes += chunk.length;
-        running.hash.update(chunk);
+        return running.hash.update(chunk);
       },
       get bytes() {
         return bytes;
@@ -202,13 +204,18 @@ export class TusUploadsService {
       digest.offset = storedOffset;
       digest.busy = false;
     } else {
-      this.#digests.delete(id);
+      this.#dropDigest(id);
     }
+  }
+
+  #dropDigest(id: string): void {
+    this.#digests.get(id)?.hash.cancel();
+    this.#digests.delete(id);
   }
 
   /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
   async remove(id: string): Promise<void> {
-    this.#digests.delete(id);
+    this.#dropDigest(id);
     if (this.options.shared) {
       await this.options.shared.store.removeBytes(id);
     } else {
@@ -253,8 +260,8 @@ export class TusUploadsService {
     // One request finishes an upload: a repeated final request finds it claimed (404).
     if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
     const digest = this.#digests.get(row.id);
-    let sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
-    this.#digests.delete(row.id);
+    let sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? await digest.hash.digest() : undefined;
+    this.#dropDigest(row.id);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
     const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
       await this.remove(row.id);

@@ -4,13 +4,13 @@
 // and gives its answer back through Fastify, so errors are `{message}` like every other answer and
 // a finished upload is committed before the final answer leaves.
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, Transform } from 'node:stream';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import type { DigestTap, TusUploadsService } from './tus-uploads.service.js';
+import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
+import type { TusUploadsService } from './tus-uploads.service.js';
 import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
 
 export interface TusRoutesOptions {
@@ -44,6 +44,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       },
       onUploadCreate: (_req, upload) => Promise.resolve({ metadata: uploads.keptMetadata(upload.metadata) }),
     });
+    writePatchBodiesDirectly(tus);
 
     fastify.addHook('onClose', () => uploads.options.shared?.close());
     // The body is tus's to read, as a stream; Fastify must not parse or buffer it.
@@ -66,11 +67,11 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
       const startOffset = request.method === 'PATCH' ? Number(header(request, 'upload-offset')) : 0;
       const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset) : undefined;
-      const body = bringsBytes ? watchBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
+      const body = bringsBytes ? new TusRequestBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),
-        ...(body ? { body: body.stream, duplex: 'half' } : {}),
+        ...(body ? { body: body.web, duplex: 'half' } : {}),
       });
       if (createdId !== undefined) createdIds.set(tusRequest, createdId);
       let response: Response;
@@ -133,50 +134,6 @@ function headersOf(raw: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!);
   return headers;
-}
-
-/**
- * The request body for tus, watched for stalls: a body that sends nothing for the idle timeout is
- * ended where it is, so tus keeps what arrived, and the answer becomes 408. A client that goes
- * away fails the body, which tus also survives, keeping what it wrote. Every byte is fed to `tap`
- * (the upload's running SHA-256) on its way.
- */
-function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap | undefined) {
-  const body = tap
-    ? new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          tap.update(chunk);
-          done(null, chunk);
-        },
-      })
-    : new PassThrough();
-  let stalled = false;
-  const onIdle = () => {
-    stalled = true;
-    raw.unpipe(body);
-    body.end();
-  };
-  const onClose = () => {
-    if (!raw.complete && !stalled) body.destroy(new Error('the client closed the connection before the end of the body'));
-  };
-  // Once the body is complete the timeout is lifted: finishing a large upload sends nothing for a while.
-  const onEnd = () => raw.socket?.setTimeout(0);
-  raw.setTimeout(idleTimeoutMs, onIdle);
-  raw.once('close', onClose);
-  raw.once('end', onEnd);
-  raw.pipe(body);
-  return {
-    // Not Readable.toWeb: it copies every chunk, which doubled the garbage a large upload makes
-    // and the collections it costs (docs/performance.md); ReadableStream.from passes them as they are.
-    stream: ReadableStream.from<Uint8Array>(body),
-    stalled: () => stalled,
-    release(serverTimeout: number) {
-      raw.off('timeout', onIdle);
-      raw.off('close', onClose);
-      raw.off('end', onEnd);
-      raw.socket?.setTimeout(serverTimeout);
-    },
-  };
 }
 
 /**

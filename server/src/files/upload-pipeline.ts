@@ -1,13 +1,14 @@
 // An upload streams through the server once (DESIGN §6): the bytes go straight into storage while
-// their SHA-256, size and first bytes are taken on the way, so a 4 GiB file costs no more memory
-// than a 4 KiB one. Backpressure from the disk reaches the client through pipeline().
-import { createHash } from 'node:crypto';
+// their SHA-256 (on a worker thread, sha256-worker.ts), size and first bytes are taken on the way,
+// so a 4 GiB file costs no more memory than a 4 KiB one. Backpressure from the disk reaches the
+// client through pipeline().
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
 import type { Storage } from '../storage/storage.js';
+import { startSha256 } from './sha256-worker.js';
 
 /** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
 export const UPLOAD_HEAD_BYTES = 4096;
@@ -82,8 +83,9 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
 
   try {
     const { size } = await storage.put(key, meter, input.signal ? { signal: input.signal } : {});
-    return { key, size, sha256: meter.sha256(), head: meter.head() };
+    return { key, size, sha256: await meter.sha256(), head: meter.head() };
   } catch (err) {
+    meter.cancel();
     if (interrupted && !(err instanceof AppError)) throw new UploadInterruptedError({ cause: err });
     throw err;
   }
@@ -109,9 +111,16 @@ export async function storeLocalFile(input: StoreLocalFileInput): Promise<Stored
   if (input.sha256 !== undefined) return storeMeasuredFile(input, input.sha256);
   const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-  await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
+  let sha256: string;
+  try {
+    await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
+    sha256 = await meter.sha256();
+  } catch (err) {
+    meter.cancel();
+    throw err;
+  }
   const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
-  return { key: input.key, size, sha256: meter.sha256(), head: meter.head() };
+  return { key: input.key, size, sha256, head: meter.head() };
 }
 
 async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
@@ -133,7 +142,7 @@ async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Pr
 
 class UploadMeter extends Transform {
   #size = 0;
-  readonly #hash = createHash('sha256');
+  readonly #hash = startSha256();
   readonly #headParts: Buffer[] = [];
   #headLength = 0;
   #headChecked = false;
@@ -149,7 +158,7 @@ class UploadMeter extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) return done(new UploadTooLargeError(this.maxBytes));
-    this.#hash.update(chunk);
+    const hashed = this.#hash.update(chunk);
     if (this.#headLength < UPLOAD_HEAD_BYTES) {
       const part = Buffer.from(chunk.subarray(0, UPLOAD_HEAD_BYTES - this.#headLength));
       this.#headParts.push(part);
@@ -159,7 +168,10 @@ class UploadMeter extends Transform {
         if (failure !== undefined) return done(failure);
       }
     }
-    done(null, chunk);
+    // The chunk is copied for the hash already, unless the worker is behind: then the next chunk
+    // waits until there is room.
+    if (hashed === undefined) return done(null, chunk);
+    hashed.then(() => done(null, chunk), done);
   }
 
   override _flush(done: TransformCallback): void {
@@ -168,8 +180,14 @@ class UploadMeter extends Transform {
     done(this.#runHeadCheck() ?? null);
   }
 
-  sha256(): string {
-    return this.#hash.digest('hex');
+  /** Once every byte has passed. */
+  sha256(): Promise<string> {
+    return this.#hash.digest();
+  }
+
+  /** The bytes will not be stored: the worker forgets them. */
+  cancel(): void {
+    this.#hash.cancel();
   }
 
   head(): Buffer {

@@ -1,6 +1,6 @@
 // The resumable upload endpoint (tus 1.0 at /api/v1/uploads) through a real listening server.
 import { ROLES, type TRole } from '@portal/contract';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
@@ -217,6 +217,43 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       // A repeated final request finds nothing to finish: one file, not two.
       expect((await patchUpload(url, user(), CT.length, Buffer.alloc(0))).status).toBe(404);
       expect((await listFiles(server.api, user(), p.id)).body.data).toHaveLength(1);
+      await expectNothingLeft();
+    });
+
+    it('stores no byte past Upload-Length from a PATCH that announces no length (chunked), answering 413', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length }));
+      expect((await patchUpload(url, user(), 0, CT.subarray(0, 5000))).status).toBe(204);
+      const past = await rawPatch(url, user(), 5000, (req) => req.end(Buffer.concat([CT.subarray(5000), Buffer.alloc(10)])));
+      expect(past.status).toBe(413);
+      expect(JSON.parse(past.body)).toEqual({ message: 'More bytes were sent than the upload announced (Upload-Length); upload the file again' });
+      const offset = Number((await headUpload(url, user())).headers.get('upload-offset'));
+      expect(offset).toBeGreaterThanOrEqual(5000);
+      expect(offset).toBeLessThanOrEqual(CT.length);
+      const rest = await patchUpload(url, user(), offset, CT.subarray(offset));
+      expect(rest.status).toBe(204);
+      expect(sha256((await download(server.api, user(), Number(rest.headers.get('portal-file-id')))).bytes)).toBe(sha256(CT));
+      await expectNothingLeft();
+    });
+
+    it('lets a client that lost its PATCH ask where the upload stands: the hanging PATCH ends, keeping what arrived', async () => {
+      const p = await project();
+      const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length }));
+      let sent!: () => void;
+      const arrived = new Promise<void>((resolve) => (sent = resolve));
+      // 6000 bytes of a PATCH announcing all of them, then silence on a connection left open.
+      const hanging = rawPatch(url, user(), 0, (req) => {
+        req.setHeader('content-length', String(CT.length));
+        req.write(CT.subarray(0, 6000), () => setTimeout(sent, 200));
+      });
+      await arrived;
+      const head = await headUpload(url, user());
+      expect(head.status).toBe(200);
+      expect(head.headers.get('upload-offset')).toBe('6000');
+      expect(await hanging).toMatchObject({ status: 204, offset: '6000' });
+      const rest = await patchUpload(url, user(), 6000, CT.subarray(6000));
+      expect(rest.status).toBe(204);
+      expect(sha256((await download(server.api, user(), Number(rest.headers.get('portal-file-id')))).bytes)).toBe(sha256(CT));
       await expectNothingLeft();
     });
 
@@ -470,3 +507,36 @@ describe.each(dialects())('processing of files recognised by content, on %s', (d
     expect(file).toMatchObject({ file: 'DICOMDIR', kind: 'dicom', processing: { status: 'ready', error: null } });
   });
 });
+
+/** A PATCH written by hand through node:http, for bodies fetch cannot send (no length, or left hanging). */
+function rawPatch(
+  url: string,
+  token: string,
+  offset: number,
+  send: (req: ClientRequest) => void,
+): Promise<{ status: number; body: string; offset: string | undefined }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'PATCH',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'tus-resumable': '1.0.0',
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body, offset: res.headers['upload-offset'] as string | undefined }));
+      },
+    );
+    req.on('error', reject);
+    send(req);
+  });
+}

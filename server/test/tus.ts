@@ -1,6 +1,7 @@
 // Raw tus 1.0 requests, as a client library would send them, and what an upload leaves on disk.
 import fs from 'node:fs';
 import path from 'node:path';
+import { storedFiles } from './uploads.js';
 
 export interface TusAnswer {
   status: number;
@@ -80,8 +81,12 @@ export async function deleteUpload(url: string, token: string | undefined): Prom
   return answer(await fetch(url, { method: 'DELETE', headers }));
 }
 
-/** Every file in the folder of unfinished resumable uploads. */
+/**
+ * What unfinished tus uploads keep: the file store's data and .json files under DATA_DIR/tus, and
+ * the shared store's chunk objects (under tus/ in the storage backend, a bucket or DATA_DIR/objects).
+ */
 export function tusFiles(dataDir: string): string[] {
   const dir = path.join(dataDir, 'tus');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const local = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  return [...local, ...storedFiles(dataDir).filter((key) => key.startsWith('tus/'))];
 }

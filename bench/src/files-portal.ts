@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
-import { peakRssBytes, stopChild } from './upload-process.js';
+import { cpuSeconds, peakRssBytes, stopChild } from './upload-process.js';
 import { startPortal, type Portal } from './upload-portal.js';
 
 export type PortalCase = 'delivery' | 'single' | 'zip';
@@ -15,6 +15,8 @@ export interface CaseResult {
   /** Of the upload alone (the last byte's answer), before processing caught up. */
   uploadSeconds: number;
   peakRssBytes: number;
+  /** CPU time (user + system) the server used from the first request until all was ready. */
+  serverCpuSeconds: number;
 }
 
 export interface CaseOptions {
@@ -26,6 +28,7 @@ export interface CaseOptions {
 export async function measurePortalCase(name: PortalCase, files: FileSet, dataDir: string, repoRoot: string, options: CaseOptions): Promise<CaseResult> {
   const portal = await startPortal(dataDir, repoRoot, Math.max(files.zip.bytes * 2, 1024 ** 3));
   try {
+    const cpuBefore = await cpuSeconds(portal.child.pid);
     const started = process.hrtime.bigint();
     const since = () => Number(process.hrtime.bigint() - started) / 1e9;
     let rows = 1;
@@ -42,7 +45,8 @@ export async function measurePortalCase(name: PortalCase, files: FileSet, dataDi
     const uploadSeconds = since();
     await waitUntilReady(portal, rows, instances);
     const seconds = since();
-    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid) };
+    const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
+    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid), serverCpuSeconds };
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${portal.child.output()}`, { cause: err });
   } finally {

@@ -70,7 +70,8 @@ async function main(): Promise<number> {
         results.get(name)!.push(result);
         console.log(
           `round ${round + 1} ${name}: ${result.seconds.toFixed(1)} s (sent in ${result.uploadSeconds.toFixed(1)} s), ` +
-            `${(files.names.length / result.seconds).toFixed(0)} files/s, peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
+            `${(files.names.length / result.seconds).toFixed(0)} files/s, server CPU ${result.serverCpuSeconds.toFixed(1)} s ` +
+            `(${((result.serverCpuSeconds / files.names.length) * 1000).toFixed(2)} ms/file), peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
         );
       }
     }
@@ -92,7 +93,7 @@ function report(results: Map<CaseName, CaseResult[]>, count: number): number {
   };
   const deliveryVsZip = ratio('delivery', 'zip');
   const singleVsOrthanc = ratio('single', 'orthanc');
-  const header = ['case', 'runs', 'seconds', 'sent in s', 'files/s', 'ratio', 'peak RSS MB'];
+  const header = ['case', 'runs', 'seconds', 'sent in s', 'files/s', 'ratio', 'server CPU s', 'peak RSS MB'];
   const rows = [...results].map(([name, runs]) => {
     const s = seconds(name)!;
     const compared = name === 'delivery' ? deliveryVsZip : name === 'single' ? singleVsOrthanc : undefined;
@@ -104,6 +105,7 @@ function report(results: Map<CaseName, CaseResult[]>, count: number): number {
       median(runs.map((r) => r.uploadSeconds)).toFixed(1),
       (count / s).toFixed(0),
       compared === undefined ? '' : `${compared.toFixed(2)} × ${against}`,
+      median(runs.map((r) => r.serverCpuSeconds)).toFixed(1),
       (Math.max(...runs.map((r) => r.peakRssBytes)) / 1e6).toFixed(0),
     ];
   });

@@ -12,7 +12,6 @@ export type DeliveryWithTotals = DeliveryRow & { files: number; bytes: number };
 
 export interface NewMember {
   delivery_id: number;
-  company_id: number;
   relative_path: string;
   size: number;
   sha256: string;
@@ -32,7 +31,7 @@ export class DeliveriesRepository {
   }
 
   /** A delivery of a live project within `scope`; an expired open one is as good as gone. */
-  async find(id: number, scope: Scope): Promise<DeliveryWithTotals | undefined> {
+  findRow(id: number, scope: Scope): Promise<DeliveryRow | undefined> {
     let query = this.db
       .selectFrom('deliveries')
       .innerJoin('projects', 'projects.id', 'deliveries.project_id')
@@ -41,7 +40,12 @@ export class DeliveriesRepository {
       .where('projects.deleted_at', 'is', null)
       .where((eb) => eb.or([eb('deliveries.state', '=', 'completed'), eb('deliveries.expires_at', '>', nowIso())]));
     if (scope !== 'all') query = query.where('deliveries.company_id', '=', scope);
-    const row = await query.executeTakeFirst();
+    return query.executeTakeFirst();
+  }
+
+  /** As `findRow`, with its files counted: for answers only (a count reads every file of it). */
+  async find(id: number, scope: Scope): Promise<DeliveryWithTotals | undefined> {
+    const row = await this.findRow(id, scope);
     return row && { ...row, ...(await this.totals(row.id)) };
   }
 
@@ -100,14 +104,16 @@ export class DeliveriesRepository {
   addMember(member: NewMember, expiresAt: Date): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
+      // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
       const renewed = await trx
         .updateTable('deliveries')
         .set({ updated_at: now, expires_at: nowIso(expiresAt) })
         .where('id', '=', member.delivery_id)
         .where('state', '=', 'open')
+        .returning('company_id')
         .executeTakeFirst();
-      if (Number(renewed.numUpdatedRows) !== 1) return false;
-      await trx.insertInto('delivery_files').values({ ...member, created_at: now }).execute();
+      if (renewed === undefined) return false;
+      await trx.insertInto('delivery_files').values({ ...member, company_id: renewed.company_id, created_at: now }).execute();
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
       return true;
     });

@@ -18,6 +18,7 @@ import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { BatchedFileStore } from './tus-file-store.js';
+import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -67,6 +68,7 @@ export class TusUploadsService {
   // digest, and the finish then reads the file to hash it, so a digest is only ever used when it
   // covers exactly the bytes on disk.
   readonly #digests = new Map<string, RunningDigest>();
+  readonly #configs: TusUploadConfigs;
 
   constructor(
     private readonly uploads: TusUploadsRepository,
@@ -76,15 +78,16 @@ export class TusUploadsService {
     private readonly deliveries: DeliveriesService,
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
-    this.store = new BatchedFileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
+    this.#configs = new TusUploadConfigs((id) => this.uploads.find(id));
+    this.store = new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**
    * Everything a creation request must pass before a byte is stored, in the multipart call's order
    * (name, project and role, then size), then the per-user cap. Records the upload and answers its
-   * new, unguessable id.
+   * record, under a new, unguessable id.
    */
-  async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<string> {
+  async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<TusUploadRow> {
     if (headers.concat !== undefined) throw badRequest('Uploads in several parts (Upload-Concat) are not supported');
     if (headers.uploadLength === undefined || !/^\d{1,16}$/.test(headers.uploadLength)) {
       throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
@@ -94,7 +97,7 @@ export class TusUploadsService {
     const inDelivery = meta.delivery != null ? await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath) : undefined;
     const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath.split('/').pop());
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
-    const project = await this.projects.require(actor, inDelivery?.projectId ?? parseId(meta.studypetitionid?.trim(), 'Project'), 'create');
+    const project = inDelivery?.project ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create'));
     const size = Number(headers.uploadLength);
     if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
     if (size === 0) throw new AppError(415, 'The file is empty');
@@ -107,22 +110,19 @@ export class TusUploadsService {
           `cancel some before starting another (an unfinished upload is removed ${describeDuration(this.options.expiryMs)} after it started)`,
       );
     }
-    const id = randomBytes(16).toString('hex');
-    const recorded = this.uploads.create(
-      {
-        id,
-        user_id: actor.userId,
-        company_id: actor.companyId,
-        project_id: project.id,
-        file_name: fileName,
-        size,
-        delivery_id: inDelivery?.deliveryId ?? null,
-        relative_path: inDelivery?.relativePath ?? null,
-      },
-      new Date(Date.now() + this.options.expiryMs),
-    );
-    await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
-    return id;
+    const upload = {
+      id: randomBytes(16).toString('hex'),
+      user_id: actor.userId,
+      company_id: actor.companyId,
+      project_id: project.id,
+      file_name: fileName,
+      size,
+      delivery_id: inDelivery?.deliveryId ?? null,
+      relative_path: inDelivery?.relativePath ?? null,
+    };
+    const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
+    const row = await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
+    return row;
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */
@@ -206,8 +206,8 @@ export class TusUploadsService {
   /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
   async remove(id: string): Promise<void> {
     this.#digests.delete(id);
+    await this.#configs.delete(id);
     await rm(this.#dataPath(id), { force: true });
-    await rm(`${this.#dataPath(id)}.json`, { force: true });
     await this.uploads.remove(id);
   }
 
@@ -249,7 +249,7 @@ export class TusUploadsService {
     this.#digests.delete(row.id);
     if (row.delivery_id !== null && row.relative_path !== null) {
       const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size), sha256 };
-      await this.deliveries.addFile(actor, file).finally(() => this.remove(row.id));
+      await this.deliveries.addFile(file).finally(() => this.remove(row.id));
       return undefined;
     }
     try {

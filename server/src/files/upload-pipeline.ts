@@ -97,6 +97,8 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
    * file is then not read again, only its size and first bytes are checked.
    */
   sha256?: string;
+  /** false: moved in without an fsync of its own; the caller flushes storage before anyone can see it. */
+  durable?: boolean;
 }
 
 /**
@@ -110,7 +112,7 @@ export async function storeLocalFile(input: StoreLocalFileInput): Promise<Stored
   const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
-  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256: meter.sha256(), head: meter.head() };
 }
 
@@ -127,7 +129,7 @@ async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Pr
     await file.close();
   }
   input.checkHead?.(head);
-  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256, head };
 }
 

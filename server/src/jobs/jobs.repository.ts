@@ -56,6 +56,8 @@ export class JobsRepository {
       .selectFrom('jobs as j')
       .select('j.id')
       .where('j.name', '=', name)
+      // Implied by due(), spelled out so the search takes jobs_due_idx past the finished ones.
+      .where('j.status', 'in', ['queued', 'running'])
       .where(due('j'))
       .where((eb) =>
         eb.not(

@@ -346,7 +346,7 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
   it('ends an upload on DELETE by its creator, removing every byte it had', async () => {
     const p = await project();
     const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
-    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(tusFiles(server.config.dataDir)).toHaveLength(1);
     expect(await deleteUpload(url, user())).toMatchObject({ status: 204 });
     expect((await headUpload(url, user())).status).toBe(404);
     expect(await patchUpload(url, user(), 9000, CT.subarray(9000))).toMatchObject({ status: 404 });
@@ -374,7 +374,7 @@ describe.each(dialects())('resumable uploads that expire, on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 1100));
     expect((await headUpload(url, token)).status).toBe(404);
     expect(await patchUpload(url, token, 5000, CT.subarray(5000))).toMatchObject({ status: 404 });
-    expect(tusFiles(server.config.dataDir)).toHaveLength(2);
+    expect(tusFiles(server.config.dataDir)).toHaveLength(1);
     expect(await server.services.tusUploads.sweep({ startup: false })).toBe(1);
     expect(tusFiles(server.config.dataDir)).toEqual([]);
     expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);

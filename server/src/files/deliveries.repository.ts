@@ -8,6 +8,9 @@ import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PROCESS_DELIVERY } from './process-delivery.job.js';
 
+/** Rolls back a member's transaction whose upload record was no longer open. */
+class UploadGone extends Error {}
+
 export type DeliveryWithTotals = DeliveryRow & { files: number; bytes: number };
 
 export interface NewMember {
@@ -97,26 +100,36 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Records a file that arrived whole, while the delivery is still open (false otherwise: it was
-   * completed or swept meanwhile), and renews the delivery's expiry; its pending record goes in
-   * the same transaction, so the object is either a member or swept.
+   * Records a file that arrived whole, while the delivery is still open ('closed' otherwise: it was
+   * completed or swept meanwhile), and renews the delivery's expiry. In the same transaction its
+   * pending record goes (so the object is either a member or swept) and so does the record of the
+   * upload it arrived by, which must still be open ('gone' otherwise: another request finished it,
+   * or it was cancelled or swept).
    */
-  addMember(member: NewMember, expiresAt: Date): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
-      const renewed = await trx
-        .updateTable('deliveries')
-        .set({ updated_at: now, expires_at: nowIso(expiresAt) })
-        .where('id', '=', member.delivery_id)
-        .where('state', '=', 'open')
-        .returning('company_id')
-        .executeTakeFirst();
-      if (renewed === undefined) return false;
-      await trx.insertInto('delivery_files').values({ ...member, company_id: renewed.company_id, created_at: now }).execute();
-      await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
-      return true;
-    });
+  addMember(member: NewMember, expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone'> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const now = nowIso();
+        // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
+        const renewed = await trx
+          .updateTable('deliveries')
+          .set({ updated_at: now, expires_at: nowIso(expiresAt) })
+          .where('id', '=', member.delivery_id)
+          .where('state', '=', 'open')
+          .returning('company_id')
+          .executeTakeFirst();
+        if (renewed === undefined) return 'closed';
+        const ended = await trx.deleteFrom('tus_uploads').where('id', '=', uploadId).where('state', '=', 'open').executeTakeFirst();
+        if (Number(ended.numDeletedRows) !== 1) throw new UploadGone();
+        await trx.insertInto('delivery_files').values({ ...member, company_id: renewed.company_id, created_at: now }).execute();
+        await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
+        return 'added' as const;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof UploadGone) return 'gone' as const;
+        throw err;
+      });
   }
 
   /**

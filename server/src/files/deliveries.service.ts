@@ -109,10 +109,12 @@ export class DeliveriesService {
    * A file of the delivery arrived whole (in a local file, the tus store's), through a request
    * that has checked the actor's access (authorizeFile or requireOpen): it is moved into storage
    * as it is (any content: a folder holds what it holds; processing says what each file is) and
-   * recorded at its path, unless the delivery was completed or removed meanwhile. It is not
-   * synced on its own: completion syncs all of a delivery's files at once, before it is visible.
+   * recorded at its path, in the same transaction that ends its upload's record `uploadId` (so it
+   * is arriving or arrived, never both, and one request finishes it: another answers 404); unless
+   * the delivery was completed or removed meanwhile (409). It is not synced on its own:
+   * completion syncs all of a delivery's files at once, before it is visible.
    */
-  async addFile(input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
+  async addFile(uploadId: string, input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
     const key = newUploadKey();
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
@@ -121,11 +123,14 @@ export class DeliveriesService {
       const sha256 = input.sha256 !== undefined ? { sha256: input.sha256 } : {};
       const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, durable: false, ...sha256 });
       if (stored.size !== input.size) throw unprocessable('The file ended with a different size than announced; send it again');
-      added = await this.deliveries.addMember(
+      const outcome = await this.deliveries.addMember(
         { delivery_id: input.deliveryId, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },
         this.#expiry(),
+        uploadId,
       );
-      if (!added) throw conflict(COMPLETED_MESSAGE);
+      if (outcome === 'closed') throw conflict(COMPLETED_MESSAGE);
+      if (outcome === 'gone') throw notFound('Upload not found');
+      added = true;
     } finally {
       if (!added) {
         await this.storage.delete(key);

@@ -242,16 +242,22 @@ export class TusUploadsService {
   }
 
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
-    // One request finishes an upload: a repeated final request finds it claimed (404).
-    if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
-    const digest = this.#digests.get(row.id);
-    const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
-    this.#digests.delete(row.id);
+    const sha256 = this.#takeDigest(row);
     if (row.delivery_id !== null && row.relative_path !== null) {
+      // A file of a delivery is claimed by the transaction that records it (a repeated final request: 404).
       const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size), sha256 };
-      await this.deliveries.addFile(file).finally(() => this.remove(row.id));
+      try {
+        await this.deliveries.addFile(row.id, file);
+      } catch (err) {
+        await this.remove(row.id);
+        throw err;
+      }
+      // Its bytes were moved into storage and its record ended with the member's.
+      await this.#configs.delete(row.id);
       return undefined;
     }
+    // One request finishes an upload: a repeated final request finds it claimed (404).
+    if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
     try {
       const received = await this.files.receiveLocalFile(actor, {
         fileName: row.file_name,
@@ -267,6 +273,13 @@ export class TusUploadsService {
     } finally {
       await this.remove(row.id);
     }
+  }
+
+  /** The SHA-256 of all of the upload's bytes, if it was taken as they arrived. */
+  #takeDigest(row: TusUploadRow): string | undefined {
+    const digest = this.#digests.get(row.id);
+    this.#digests.delete(row.id);
+    return digest && !digest.busy && digest.offset === Number(row.size) ? digest.hash.digest('hex') : undefined;
   }
 
   #removeOnRefusal(id: string) {

@@ -16,7 +16,7 @@ import * as m010 from './migrations/010-deliveries.js';
 import * as m011 from './migrations/011-admin-audit.js';
 import * as m012 from './migrations/012-download-links.js';
 import * as m013 from './migrations/013-entries-by-instance.js';
-import * as m015 from './migrations/015-due-jobs.js';
+import * as m015 from './migrations/015-lookups-by-index.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -38,7 +38,7 @@ const steps: Record<string, Step> = {
   '011-admin-audit': m011,
   '012-download-links': m012,
   '013-entries-by-instance': m013,
-  '015-due-jobs': m015,
+  '015-lookups-by-index': m015,
 };
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

@@ -83,11 +83,16 @@ export class JobsRepository {
       )
       .orderBy((eb) =>
         eb.fn.coalesce(
+          // The latest start, as max() would answer it; max() read every job the group ever had
+          // (SQLite does not stop at the index's end), this reads one index entry.
           eb
             .selectFrom('jobs as s')
-            .select((inner) => inner.fn.max('s.started_at').as('m'))
+            .select('s.started_at')
             .where('s.name', '=', name)
-            .whereRef('s.fair_key', '=', 'j.fair_key'),
+            .whereRef('s.fair_key', '=', 'j.fair_key')
+            .where('s.started_at', 'is not', null)
+            .orderBy('s.started_at', 'desc')
+            .limit(1),
           eb.val(''),
         ),
       )

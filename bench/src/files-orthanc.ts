@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
-import type { CaseResult } from './files-portal.js';
+import { cpuTotal, type CaseResult } from './files-portal.js';
 import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild } from './upload-process.js';
 
 export async function measureOrthanc(files: FileSet, dir: string, inFlight: number): Promise<CaseResult> {
@@ -30,6 +30,7 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
   try {
     await waitForOrthanc(port, child.process, 60_000);
     const cpuBefore = await cpuSeconds(child.pid);
+    const clientBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     await inPool(files.names, inFlight, async (name) => {
       const status = await post(port, '/instances', await readFile(path.join(files.dir, name)));
@@ -38,7 +39,8 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // Orthanc indexes as it answers: once the last answer is in, every instance is stored.
     const serverCpuSeconds = (await cpuSeconds(child.pid)) - cpuBefore;
-    return { seconds, uploadSeconds: seconds, peakRssBytes: await peakRssBytes(child.pid), serverCpuSeconds };
+    const clientCpuSeconds = cpuTotal(process.cpuUsage(clientBefore));
+    return { seconds, uploadSeconds: seconds, peakRssBytes: await peakRssBytes(child.pid), serverCpuSeconds, clientCpuSeconds };
   } catch (err) {
     throw new Error(`Orthanc: ${err instanceof Error ? err.message : String(err)}\n${child.output()}`, { cause: err });
   } finally {

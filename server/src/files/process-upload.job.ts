@@ -90,7 +90,9 @@ export async function processUpload(
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
-  await deps.files.setProcessing(file.id, { status: 'processing' });
+  // A single DICOM file is indexed in one short step: saying 'processing' first (one more write of
+  // the row and its indexes) would be seen by no one, unless an earlier attempt failed.
+  if (file.kind !== 'dicom' || attempt > 1) await deps.files.setProcessing(file.id, { status: 'processing' });
   // Only a run of this job records its entries: a first attempt finds none.
   const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const local = await deps.storage.openLocal(file.storage_key);

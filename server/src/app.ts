@@ -7,6 +7,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.js';
+import { createUser } from './admin/user-admin.js';
+import { ssoPlugin } from './sso/index.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
@@ -24,6 +26,7 @@ import { createLogger, requestId } from './http/logger.js';
 import { validatorCompiler } from './http/validate.js';
 import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
+import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -72,6 +75,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     },
   });
   registerErrorHandling(app);
+  registerHttpMetrics(app, services.metrics, API_PREFIX);
   // Routes declare zod schemas: they validate params, query and body, check answers against the
   // contract, and are what the OpenAPI document is generated from (registered before any route).
   app.setValidatorCompiler(validatorCompiler);
@@ -96,7 +100,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(services.handle.db));
+      await api.register(healthRoutes(services.handle.db, services.storage));
       await api.register(authRoutes(services.auth, services.passwordLinks));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
@@ -111,6 +115,22 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
         downloadLinksRoutes(services.downloadLinks, services, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );
       await api.register(adminRoutes(services));
+      await api.register(
+        ssoPlugin(
+          {
+            db: services.handle.db,
+            users: services.repos.users,
+            companies: services.repos.companies,
+            settings: services.repos.ssoSettings,
+            audit: services.audit,
+            auth: services.auth,
+            createUser: (input) => createUser(services, input),
+          },
+          config,
+          app.log,
+        ),
+      );
+      await api.register(metricsRoutes(services.metrics, services.auth, config.metrics.token));
     },
     { prefix: API_PREFIX },
   );

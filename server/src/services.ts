@@ -23,6 +23,7 @@ import { FilesService } from './files/files.service.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import { TusUploadsRepository } from './files/tus-uploads.repository.js';
 import { TusUploadsService } from './files/tus-uploads.service.js';
+import { createSharedTus } from './files/tus-shared.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
@@ -33,8 +34,10 @@ import { DeliveriesService } from './files/deliveries.service.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
+import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
+import { passwordLoginPolicy, SsoSettingsRepository } from './sso/index.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -51,6 +54,8 @@ export interface Services {
     deliveries: DeliveriesRepository;
     downloadLinks: DownloadLinksRepository;
     passwordLinks: PasswordLinksRepository;
+    /** Companies' single sign-on settings (sso/). */
+    ssoSettings: SsoSettingsRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -71,6 +76,8 @@ export interface Services {
   deliveries: DeliveriesService;
   /** Single-use URLs for the browser's own download manager. */
   downloadLinks: DownloadLinksService;
+  /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
+  metrics: Metrics;
 }
 
 export interface ServiceOptions {
@@ -82,8 +89,11 @@ export interface ServiceOptions {
 
 const warnOnStderr = (error: unknown, message: string) => console.error(`${message}: ${error instanceof Error ? error.message : String(error)}`);
 
-export function createServices(handle: DatabaseHandle, config: Config, storage: Storage, options: ServiceOptions = {}): Services {
+export function createServices(handle: DatabaseHandle, config: Config, backend: Storage, options: ServiceOptions = {}): Services {
   const { db } = handle;
+  const warn = options.warn ?? warnOnStderr;
+  const metrics = new Metrics();
+  const storage = countStorageErrors(backend, (operation, error) => metrics.storageFailed(operation, error));
   const repos = {
     users: new UsersRepository(db),
     companies: new CompaniesRepository(db),
@@ -97,6 +107,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     deliveries: new DeliveriesRepository(db),
     downloadLinks: new DownloadLinksRepository(db),
     passwordLinks: new PasswordLinksRepository(db),
+    ssoSettings: new SsoSettingsRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -110,6 +121,8 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     uploadLeaseMs: config.uploadLeaseMs,
     expiryMs: config.resumable.expiryMs,
   });
+  files.onUploaded((row, via) => metrics.uploaded(via, Number(row.filesize)));
+  metrics.watchQueue(() => repos.jobs.depth(QUEUE_COUNT_CAP), (err) => warn(err, 'reading the job queue for metrics failed'));
   const contents = new ContentsService(files, repos.entries);
   const throttle = new LoginThrottle(new LoginThrottleRepository(db, options.clock), config.loginThrottle, options.clock);
   return {
@@ -118,13 +131,13 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
     auth: new AuthService(repos.users, repos.sessions, throttle, {
       idleMs: config.tokenIdleMs,
       absoluteMs: config.tokenAbsoluteMs,
-    }, audit),
+    }, audit, passwordLoginPolicy(repos.ssoSettings, repos.companies)),
     audit,
     mailer,
     passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {
       ...config.passwordLinks,
       publicUrl: config.publicUrl,
-    }, options.warn ?? warnOnStderr),
+    }, warn),
     companies: new CompaniesService(repos.companies),
     projects,
     storage,
@@ -134,6 +147,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
       maxUploadBytes: config.maxUploadBytes,
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
+      shared: createSharedTus(handle, storage, config),
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
@@ -142,6 +156,7 @@ export function createServices(handle: DatabaseHandle, config: Config, storage: 
       startMs: config.downloads.linkStartMs,
       resumeMs: config.downloads.linkResumeMs,
     }, options.clock),
+    metrics,
   };
 }
 
@@ -173,6 +188,7 @@ export async function createJobRunner(services: Services, config: Config, log: F
       workRoot: path.join(config.dataDir, 'work'),
       pollMs: 1000,
       defaults: { concurrency: config.processing.concurrency, maxAttempts: config.processing.maxAttempts, backoffMs: config.processing.backoffMs },
+      onJobEnded: (ended) => services.metrics.jobEnded(ended),
     },
     log.child({ component: 'jobs' }),
   );

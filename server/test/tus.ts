@@ -80,6 +80,15 @@ export async function deleteUpload(url: string, token: string | undefined): Prom
   return answer(await fetch(url, { method: 'DELETE', headers }));
 }
 
+/**
+ * Files one unfinished upload keeps in DATA_DIR/tus: its bytes with the file store (what tus keeps
+ * about it is its record); none with the shared store (TUS_STORE=shared, the S3 pass), whose bytes
+ * are objects in storage.
+ */
+export function localTusFiles(server: { config: { resumable: { store: 'file' | 'shared' } } }): number {
+  return server.config.resumable.store === 'file' ? 1 : 0;
+}
+
 /** Every file in the folder of unfinished resumable uploads. */
 export function tusFiles(dataDir: string): string[] {
   const dir = path.join(dataDir, 'tus');

@@ -24,6 +24,12 @@ export interface SessionLifetimes {
   absoluteMs: number;
 }
 
+/**
+ * Why a user may not sign in with a password (their company signs in through its identity
+ * provider), in words for the login screen; null when they may.
+ */
+export type PasswordLoginRefusal = (user: UserRow) => Promise<string | null>;
+
 export interface AuthenticatedSession {
   actor: Actor;
   sessionId: number;
@@ -38,10 +44,10 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly lifetimes: SessionLifetimes,
     private readonly audit: AuditTrail,
+    private readonly passwordLoginRefusal: PasswordLoginRefusal = () => Promise.resolve(null),
   ) {}
 
   async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
-    const now = new Date();
     const user = await this.users.findByUsername(username);
     // The username is recorded only when it names an account: a password typed into the wrong field stays out of the trail.
     const who = user ? { id: user.id, name: user.username, companyId: user.company_id } : { id: null, name: null, companyId: null };
@@ -51,13 +57,34 @@ export class AuthService {
       }
       throw error;
     });
+    const refusal = user && !user.disabled ? await this.passwordLoginRefusal(user) : null;
+    if (user && refusal) {
+      await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: true, reason: 'sso_only' } });
+      throw new AppError(403, refusal);
+    }
     const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
     if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
       await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: Boolean(user), disabled: user ? Boolean(user.disabled) : undefined } });
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
     await this.throttle.succeeded(attempt);
-    await this.audit.record({ action: 'login.success', companyId: user.company_id, actor: who, object: { type: 'user', id: user.id } });
+    return this.startSession(user, 'password');
+  }
+
+  /**
+   * A new session for a user who has proven who they are (a password, or their company's identity
+   * provider): the same token and answer whichever way they came, audited as a sign-in.
+   */
+  async startSession(user: UserRow, method: 'password' | 'sso'): Promise<TLoginResponse> {
+    const now = new Date();
+    const who = { id: user.id, name: user.username, companyId: user.company_id };
+    await this.audit.record({
+      action: 'login.success',
+      companyId: user.company_id,
+      actor: who,
+      object: { type: 'user', id: user.id },
+      details: method === 'sso' ? { method } : undefined,
+    });
     const token = newToken();
     await this.sessions.create({
       user_id: user.id,

@@ -2,3 +2,8 @@
 export { can, companyScope, type Action, type Actor } from './permissions.js';
 export { sessionOf } from './request-auth.js';
 export { assertStrongPassword, hashPassword } from './password.js';
+// For signing in through a company's identity provider (sso/): the same sessions, tokens and counters.
+export type { AuthService, PasswordLoginRefusal } from './auth.service.js';
+export { hashToken, looksLikeToken, newToken } from './token.js';
+export { addressGroup, retryAfterSeconds } from './login-throttle.policy.js';
+export { LoginThrottleRepository } from './login-throttle.repository.js';

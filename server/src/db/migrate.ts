@@ -16,7 +16,9 @@ import * as m010 from './migrations/010-deliveries.js';
 import * as m011 from './migrations/011-admin-audit.js';
 import * as m012 from './migrations/012-download-links.js';
 import * as m013 from './migrations/013-entries-by-instance.js';
+import * as m014 from './migrations/014-sso.js';
 import * as m015 from './migrations/015-lookups-by-index.js';
+import * as m017 from './migrations/017-tus-offsets.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -38,8 +40,15 @@ const steps: Record<string, Step> = {
   '011-admin-audit': m011,
   '012-download-links': m012,
   '013-entries-by-instance': m013,
+  '014-sso': m014,
   '015-lookups-by-index': m015,
+  '017-tus-offsets': m017,
 };
+
+/** Every migration this version knows, oldest first: a database at the latest has run them all. */
+export function migrationNames(): string[] {
+  return Object.keys(steps);
+}
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   await migrate(handle, (migrator) => migrator.migrateToLatest());

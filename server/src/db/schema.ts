@@ -83,6 +83,22 @@ export interface PendingUploadTable {
 }
 
 /** A resumable upload still receiving bytes (migration 007). */
+/** Bytes stored of a resumable upload in the shared tus store (migration 017). */
+export interface TusOffsetTable {
+  upload_id: string;
+  /** bigint, as `size`. */
+  received: number | string;
+}
+
+/** One counted chunk object of a resumable upload in the shared tus store (migration 017). */
+export interface TusChunkTable {
+  upload_id: string;
+  /** bigint, as `size` of an upload. */
+  start: number | string;
+  size: number | string;
+  object_key: string;
+}
+
 export interface TusUploadTable {
   id: string;
   user_id: number;
@@ -245,6 +261,34 @@ export interface AuditHeadTable {
   anchor_hash: string;
 }
 
+/** A company's OpenID Connect sign-in (migration 014); the secret only encrypted (sso/secret-box.ts). */
+export interface CompanySsoTable {
+  company_id: number;
+  enabled: number;
+  issuer: string;
+  client_id: string;
+  client_secret_enc: string | null;
+  password_login_allowed: number;
+  auto_create_users: number;
+  updated_at: string;
+}
+
+/** One sign-in through a provider, single use (sso/sso-logins.repository.ts). */
+export interface SsoLoginTable {
+  id: Generated<number>;
+  state_hash: string;
+  company_id: number;
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  /** started → exchanging (the provider answered) → authenticated (a handoff code is out). */
+  stage: 'started' | 'exchanging' | 'authenticated';
+  user_id: number | null;
+  handoff_hash: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -254,6 +298,8 @@ export interface Database {
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;
+  tus_offsets: TusOffsetTable;
+  tus_chunks: TusChunkTable;
   deliveries: DeliveryTable;
   delivery_files: DeliveryFileTable;
   file_entries: FileEntryTable;
@@ -263,6 +309,8 @@ export interface Database {
   password_requests: PasswordRequestTable;
   audit_log: AuditLogTable;
   audit_head: AuditHeadTable;
+  company_sso: CompanySsoTable;
+  sso_logins: SsoLoginTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -281,3 +329,5 @@ export type JobRow = Selectable<JobTable>;
 export type DownloadLinkRow = Selectable<DownloadLinkTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type PasswordLinkRow = Selectable<PasswordLinkTable>;
+export type CompanySsoRow = Selectable<CompanySsoTable>;
+export type SsoLoginRow = Selectable<SsoLoginTable>;

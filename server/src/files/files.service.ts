@@ -32,10 +32,13 @@ export interface ReceivedUpload {
   via: 'multipart' | 'tus';
 }
 
+/** How a file arrived: the multipart call, one tus upload, or a completed delivery (its files came by tus). */
+export type UploadPath = 'multipart' | 'tus' | 'delivery';
+
 const NOT_FOUND = 'File not found';
 
 export class FilesService {
-  readonly #uploadListeners = new Set<(file: ProjectFileRow) => void>();
+  readonly #uploadListeners = new Set<(file: ProjectFileRow, via: UploadPath) => void>();
   readonly #removedListeners: ((fileId: number) => Promise<void>)[] = [];
 
   constructor(
@@ -50,8 +53,8 @@ export class FilesService {
     projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
   }
 
-  /** The in-process job runner listens here, to start processing without waiting for its poll. */
-  onUploaded(listener: (file: ProjectFileRow) => void): void {
+  /** The in-process job runner listens here, to start processing without waiting for its poll; metrics count uploads by path. */
+  onUploaded(listener: (file: ProjectFileRow, via: UploadPath) => void): void {
     this.#uploadListeners.add(listener);
   }
 
@@ -62,7 +65,7 @@ export class FilesService {
 
   /** A file row that appeared another way (a completed delivery): its job may start at once. */
   announce(row: ProjectFileRow): void {
-    for (const listener of this.#uploadListeners) listener(row);
+    for (const listener of this.#uploadListeners) listener(row, 'delivery');
   }
 
   async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
@@ -171,7 +174,7 @@ export class FilesService {
         created_by: actor.userId,
       });
       await this.recordUpload(row, upload.via);
-      for (const listener of this.#uploadListeners) listener(row);
+      for (const listener of this.#uploadListeners) listener(row, upload.via);
       return presentFile(row);
     } catch (err) {
       await this.discard(upload);

@@ -8,8 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TProjectFile } from '@portal/contract';
-import type { FileStore } from '@tus/file-store';
-import { Metadata } from '@tus/utils';
+import { Metadata, type DataStore } from '@tus/utils';
 import type { Actor } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../errors/app-error.js';
@@ -18,6 +17,8 @@ import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { BatchedFileStore } from './tus-file-store.js';
+import type { SharedTus } from './tus-shared.js';
+import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
@@ -31,6 +32,8 @@ export interface TusUploadsOptions {
   expiryMs: number;
   /** Unfinished uploads one user may have at a time (UPLOAD_MAX_OPEN_PER_USER). */
   maxOpenPerUser: number;
+  /** TUS_STORE=shared: bytes and offsets where every API node finds them (tus-shared.ts); `directory` is then only a work area. */
+  shared?: SharedTus;
 }
 
 /** Upload-Metadata longer than this is refused: four short values need far less. */
@@ -62,7 +65,7 @@ export interface CreationHeaders {
 }
 
 export class TusUploadsService {
-  readonly store: FileStore;
+  readonly store: DataStore;
   // Hashing the bytes as they arrive spares reading a whole upload again after its last byte.
   // Anything unusual (a restart, a refused or broken request, two requests at once) drops the
   // digest, and the finish then reads the file to hash it, so a digest is only ever used when it
@@ -79,7 +82,8 @@ export class TusUploadsService {
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     this.#configs = new TusUploadConfigs((id) => this.uploads.find(id));
-    this.store = new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
+    this.store =
+      options.shared?.store ?? new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**
@@ -207,7 +211,8 @@ export class TusUploadsService {
   async remove(id: string): Promise<void> {
     this.#digests.delete(id);
     await this.#configs.delete(id);
-    await rm(this.#dataPath(id), { force: true });
+    if (this.options.shared) await this.options.shared.store.removeBytes(id);
+    else await rm(this.#dataPath(id), { force: true });
     await this.uploads.remove(id);
   }
 
@@ -224,10 +229,11 @@ export class TusUploadsService {
   async sweep(opts: { startup: boolean }): Promise<number> {
     // Files first, records second: a record is made before its files and removed after them, so a
     // file found without a record cannot belong to an upload created meanwhile.
-    const names = await readdir(this.options.directory).catch(() => [] as string[]);
+    // With the shared store, files here are finishing requests' work files (or a former file store's uploads).
+    const names = (await readdir(this.options.directory).catch(() => [] as string[])).filter((n) => !this.options.shared || !isWorkFile(n));
     const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))];
     const known = await this.uploads.existing(ids.filter((id) => ID_PATTERN.test(id)));
-    let removed = 0;
+    let removed = this.options.shared ? await this.options.shared.store.sweepOrphans() : 0;
     for (const name of names) {
       if (!known.has(name.replace(/\.json$/, ''))) {
         await rm(path.join(this.options.directory, name), { recursive: true, force: true });
@@ -242,26 +248,37 @@ export class TusUploadsService {
   }
 
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
-    const sha256 = this.#takeDigest(row);
+    const inDelivery = row.delivery_id !== null && row.relative_path !== null;
+    // One request finishes an upload: a repeated final request finds it claimed (404). A file of a
+    // delivery is claimed instead by the transaction that records it.
+    if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    let sha256 = this.#takeDigest(row);
+    // The shared store's chunks become one local file for the completion path, hashed on the way.
+    const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
+      await this.remove(row.id);
+      throw err;
+    });
+    sha256 ??= assembled?.sha256;
+    const dataPath = assembled?.path ?? this.#dataPath(row.id);
     if (row.delivery_id !== null && row.relative_path !== null) {
-      // A file of a delivery is claimed by the transaction that records it (a repeated final request: 404).
-      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: this.#dataPath(row.id), size: Number(row.size), sha256 };
+      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: dataPath, size: Number(row.size), sha256 };
       try {
         await this.deliveries.addFile(row.id, file);
       } catch (err) {
         await this.remove(row.id);
         throw err;
+      } finally {
+        await assembled?.release();
       }
-      // Its bytes were moved into storage and its record ended with the member's.
+      // Its bytes were moved into storage and its record ended with the member's (a shared store's chunks remain).
       await this.#configs.delete(row.id);
+      if (this.options.shared) await this.options.shared.store.removeBytes(row.id);
       return undefined;
     }
-    // One request finishes an upload: a repeated final request finds it claimed (404).
-    if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
     try {
       const received = await this.files.receiveLocalFile(actor, {
         fileName: row.file_name,
-        path: this.#dataPath(row.id),
+        path: dataPath,
         projectId: row.project_id,
         ...(sha256 !== undefined ? { sha256 } : {}),
       });
@@ -272,6 +289,7 @@ export class TusUploadsService {
       return await this.files.commit(actor, received, row.project_id);
     } finally {
       await this.remove(row.id);
+      await assembled?.release();
     }
   }
 
@@ -299,6 +317,7 @@ export class TusUploadsService {
   }
 
   async #readHead(id: string): Promise<Buffer> {
+    if (this.options.shared) return this.options.shared.store.readHead(id, UPLOAD_HEAD_BYTES);
     const file = await open(this.#dataPath(id), 'r');
     try {
       const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);

@@ -33,6 +33,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     const tus = new Server({
       path: opts.basePath,
       datastore: uploads.store,
+      ...(uploads.options.shared?.locker ? { locker: uploads.options.shared.locker } : {}),
       relativeLocation: true,
       maxSize: uploads.options.maxUploadBytes,
       allowedOrigins: () => false,
@@ -44,6 +45,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       onUploadCreate: (_req, upload) => Promise.resolve({ metadata: uploads.keptMetadata(upload.metadata) }),
     });
 
+    fastify.addHook('onClose', () => uploads.options.shared?.close());
     // The body is tus's to read, as a stream; Fastify must not parse or buffer it.
     app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => done(null));
 
@@ -90,8 +92,9 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       if (response.status >= 400) {
         // A creation that failed has no Location to resume from: nothing of it may stay.
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
-        if (response.status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
-        throw new AppError(tusStatus(response.status, text), tusMessage(response.status, text), {
+        const status = tusStatus(response.status, text);
+        if (status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
+        throw new AppError(status, tusMessage(response.status, text), {
           'tus-resumable': '1.0.0',
         });
       }
@@ -178,8 +181,12 @@ function watchBody(raw: IncomingMessage, idleTimeoutMs: number, tap: DigestTap |
   };
 }
 
-/** tus answers 403 for a missing Content-Type or Upload-Offset; those are a wrong type and a bad request. */
+/**
+ * tus answers 403 for a missing Content-Type or Upload-Offset; those are a wrong type and a bad
+ * request. A lock it could not get in time (another request holds the upload) is 423 Locked.
+ */
 function tusStatus(status: number, tusBody: string): number {
+  if (status === 500 && tusBody.includes('acquire lock')) return 423;
   if (status !== 403) return status;
   return tusBody.toLowerCase().includes('content-type') ? 415 : 400;
 }
@@ -189,6 +196,9 @@ function tusMessage(status: number, tusBody: string): string {
   const body = tusBody.toLowerCase();
   if (status === 409) {
     return 'The upload continues from another byte than the one sent (Upload-Offset); ask where it stands (HEAD) and continue from there';
+  }
+  if (status === 500 && body.includes('acquire lock')) {
+    return 'Another request is working on this upload; ask where it stands (HEAD) in a moment and continue from there';
   }
   if (status === 413) return 'More bytes were sent than the upload announced (Upload-Length); upload the file again';
   if (status === 412) return 'Send Tus-Resumable: 1.0.0 with every upload request';

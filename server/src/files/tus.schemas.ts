@@ -37,5 +37,6 @@ export const TUS_UPLOAD_SCHEMA = {
     409: errorResponse('Upload-Offset is not where the upload stands'),
     413: errorResponse('More bytes than Upload-Length'),
     415: errorResponse('First bytes that are not what the name says; the upload is removed'),
+    423: errorResponse('Another request is working on this upload and did not let go in time'),
   },
 };

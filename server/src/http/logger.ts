@@ -29,6 +29,8 @@ function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
         '*.old_password',
         '*.new_password',
         '*.token',
+        '*.client_secret',
+        '*.code',
       ],
       censor: '[redacted]',
     },
@@ -57,9 +59,12 @@ function serializeRequest(req: LoggedRequest) {
   };
 }
 
-/** A download link's ticket (`/api/v1/dl/<ticket>`, files/download-links.service.ts) never reaches a log. */
+/**
+ * A download link's ticket (`/api/v1/dl/<ticket>`, files/download-links.service.ts) and the code and
+ * state an identity provider sends back to `/api/v1/sso/callback` never reach a log.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/\/dl\/[^/?#]*/g, '/dl/[redacted]');
+  return url.replace(/\/dl\/[^/?#]*/g, '/dl/[redacted]').replace(/(\/sso\/callback)\?[^#]*/g, '$1?[redacted]');
 }
 
 /** Accepts a sane incoming X-Request-Id (from a proxy) or makes one. */

@@ -15,6 +15,17 @@ export interface JobRunnerOptions {
   pollMs: number;
   /** For kinds that do not set their own. */
   defaults: { concurrency: number; maxAttempts: number; backoffMs: number };
+  /** Told how every run this runner claimed ended, and how long it took (metrics). */
+  onJobEnded?: (ended: JobEnded) => void;
+}
+
+/** 'retrying': failed, queued again after its backoff; 'handed-back': the worker stopped mid-run. */
+export type JobOutcome = 'done' | 'failed' | 'retrying' | 'cancelled' | 'handed-back';
+
+export interface JobEnded {
+  kind: string;
+  outcome: JobOutcome;
+  seconds: number;
 }
 
 /** A job kind this runner does not know is in the queue: running beside it would leave it there forever. */
@@ -117,6 +128,17 @@ export class JobRunner {
   }
 
   async #run(kind: JobKind<unknown>, job: JobRow): Promise<void> {
+    const started = performance.now();
+    const outcome = await this.#runClaimed(kind, job);
+    try {
+      this.options.onJobEnded?.({ kind: kind.name, outcome, seconds: (performance.now() - started) / 1000 });
+    } catch (err) {
+      // An observer's failure must not stop this lane's loop.
+      this.log.warn({ err, jobId: job.id }, 'telling how a job ended failed');
+    }
+  }
+
+  async #runClaimed(kind: JobKind<unknown>, job: JobRow): Promise<JobOutcome> {
     const log = this.log.child({ jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
     // Checked again when claimed, not only when queued: the row may predate the kind's schema.
     const parsed = kind.payload.safeParse(parsePayload(job.payload));
@@ -125,7 +147,7 @@ export class JobRunner {
       await this.jobs
         .finish(job.id, this.workerId, 'failed', `invalid payload: ${parsed.error.message}`)
         .catch((err: unknown) => log.error({ err }, 'recording a job failure failed'));
-      return;
+      return 'failed';
     }
     const payload = parsed.data;
     const controller = new AbortController();
@@ -151,8 +173,12 @@ export class JobRunner {
       await kind.handle(payload, { signal: controller.signal, attempt: job.attempts, workDir: scratch });
       await this.jobs.finish(job.id, this.workerId, 'done');
       log.info('job done');
+      return 'done';
     } catch (err) {
-      await this.#failed(kind, { job, payload }, err, controller.signal, log).catch((e: unknown) => log.error({ err: e }, 'recording a job failure failed'));
+      return await this.#failed(kind, { job, payload }, err, controller.signal, log).catch((e: unknown) => {
+        log.error({ err: e }, 'recording a job failure failed');
+        return 'failed' as const;
+      });
     } finally {
       clearInterval(heartbeat);
       this.#running.delete(job.id);
@@ -160,29 +186,30 @@ export class JobRunner {
     }
   }
 
-  async #failed(kind: JobKind<unknown>, { job, payload }: { job: JobRow; payload: unknown }, err: unknown, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+  async #failed(kind: JobKind<unknown>, { job, payload }: { job: JobRow; payload: unknown }, err: unknown, signal: AbortSignal, log: FastifyBaseLogger): Promise<JobOutcome> {
     const reason: unknown = signal.aborted ? signal.reason : err;
     if (reason instanceof Stopping) {
       await this.jobs.retryLater(job.id, this.workerId, 0, 'worker stopped');
       log.info('job handed back: worker stopping');
-      return;
+      return 'handed-back';
     }
     if (reason instanceof JobCancelled || err instanceof JobCancelled) {
       const message = reason instanceof Error ? reason.message : String(reason);
       await this.jobs.finish(job.id, this.workerId, 'cancelled', message);
       log.info({ reason: message }, 'job cancelled');
-      return;
+      return 'cancelled';
     }
     const message = err instanceof Error ? err.message : String(err);
     if (job.attempts >= (kind.maxAttempts ?? this.options.defaults.maxAttempts)) {
       log.error({ err }, 'job failed for good');
       await this.jobs.finish(job.id, this.workerId, 'failed', message);
       await kind.onGiveUp(payload, { message, attempts: job.attempts });
-      return;
+      return 'failed';
     }
     const delay = (kind.backoffMs ?? this.options.defaults.backoffMs) * 2 ** (job.attempts - 1);
     log.warn({ err, retryInMs: delay }, 'job failed; will retry');
     await this.jobs.retryLater(job.id, this.workerId, delay, message);
+    return 'retrying';
   }
 }
 

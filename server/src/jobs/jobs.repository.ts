@@ -33,6 +33,14 @@ export async function enqueueJob<P>(db: Kysely<Database>, type: JobType<P>, payl
 const NOW = '\u0000now';
 const LEASE_UNTIL = '\u0000lease_until';
 
+export interface QueueDepth {
+  waiting: number;
+  delayed: number;
+  running: number;
+  /** ISO time at which the job waiting longest became due. */
+  oldestDueAt: string | null;
+}
+
 /** Subjects per statement, far below either database's parameter limit. */
 const CANCEL_BATCH = 500;
 
@@ -204,6 +212,31 @@ export class JobsRepository {
       .where('status', '=', 'running')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * The queue as a monitor sees it: jobs due and waiting for a worker, jobs queued for later (a
+   * retry's backoff), jobs running, each counted up to `cap` so that a huge backlog costs no more
+   * than `cap` index entries; and when the longest-waiting due job became due (null: none waits).
+   */
+  async depth(cap: number): Promise<QueueDepth> {
+    const now = nowIso();
+    const upTo = async (status: 'queued' | 'running', due?: '<=' | '>') => {
+      let capped = this.db.selectFrom('jobs').select('id').where('status', '=', status);
+      if (due) capped = capped.where('run_at', due, now);
+      const row = await this.db
+        .selectFrom(capped.limit(cap).as('capped'))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    const [waiting, delayed, running, oldest] = await Promise.all([
+      upTo('queued', '<='),
+      upTo('queued', '>'),
+      upTo('running'),
+      this.db.selectFrom('jobs').select('run_at').where('status', '=', 'queued').where('run_at', '<=', now).orderBy('run_at').limit(1).executeTakeFirst(),
+    ]);
+    return { waiting, delayed, running, oldestDueAt: oldest?.run_at ?? null };
   }
 
   findBySubject(subject: string): Promise<JobRow[]> {

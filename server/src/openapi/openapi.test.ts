@@ -35,6 +35,11 @@ import {
   ZProjectStudies,
   ZUpdateProject,
   ZUser,
+  ZSsoCompleteRequest,
+  ZSsoDiscoverRequest,
+  ZSsoDiscoverResponse,
+  ZSsoSettings,
+  ZUpdateSsoSettings,
 } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z, type ZodType } from 'zod';
@@ -86,6 +91,10 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /admin/users/{id}/reset-password': ZResetLinkResponse,
   'GET /admin/password-requests': ZPasswordRequestsList,
   'GET /admin/audit': ZAuditList,
+  'POST /sso/discover': ZSsoDiscoverResponse,
+  'POST /sso/complete': ZLoginResponse,
+  'GET /admin/companies/{id}/sso': listResponse(ZSsoSettings),
+  'PUT /admin/companies/{id}/sso': listResponse(ZSsoSettings),
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -102,6 +111,9 @@ const BODIES: Record<string, ZodType> = {
   'PUT /admin/companies/{id}': ZCreateCompany,
   'POST /admin/users': ZCreateUser,
   'PUT /admin/users/{id}': ZUpdateUser,
+  'POST /sso/discover': ZSsoDiscoverRequest,
+  'POST /sso/complete': ZSsoCompleteRequest,
+  'PUT /admin/companies/{id}/sso': ZUpdateSsoSettings,
 };
 
 /** The query parameters routes read. */
@@ -114,10 +126,24 @@ const QUERIES: Record<string, string[]> = {
   'GET /admin/users': ['q', 'order', 'page', 'per_page', 'company_id'],
   'GET /admin/password-requests': ['q', 'order', 'page', 'per_page', 'status'],
   'GET /admin/audit': ['from', 'to', 'actor', 'action', 'object', 'order', 'page', 'per_page', 'format'],
+  'GET /sso/callback': ['code', 'state', 'iss', 'error', 'error_description'],
 };
 
 /** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */
-const PUBLIC = ['POST /login', 'GET /health', 'GET /ready', 'GET /openapi.json', 'GET /dl/{ticket}', 'POST /password/set', 'POST /password/forgot'];
+const PUBLIC = [
+  'POST /login',
+  'GET /health',
+  'GET /ready',
+  'GET /openapi.json',
+  'GET /dl/{ticket}',
+  'POST /password/set',
+  'POST /password/forgot',
+  // Single sign-on: the browser is not signed in yet (sso/sso.routes.ts).
+  'POST /sso/discover',
+  'GET /sso/{companyId}/start',
+  'GET /sso/callback',
+  'POST /sso/complete',
+];
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io });
 /** The document repeats a schema's description at its root; the shape is the rest. */

@@ -8,7 +8,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { createUpload, deleteUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
+import { createUpload, deleteUpload, encodeMetadata, headUpload, localTusFiles, patchUpload, tusFiles, uploadUrl } from '../tus.js';
 import { dicomFixture, download, expectNoLeftovers, listFiles, sha256, upload } from '../uploads.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
@@ -346,7 +346,7 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
   it('ends an upload on DELETE by its creator, removing every byte it had', async () => {
     const p = await project();
     const url = uploadUrl(server.api, await createUpload(server.api, user(), { name: 'slice.dcm', projectId: p.id, size: CT.length, body: CT.subarray(0, 9000) }));
-    expect(tusFiles(server.config.dataDir)).toHaveLength(1);
+    expect(tusFiles(server.config.dataDir)).toHaveLength(localTusFiles(server));
     expect(await deleteUpload(url, user())).toMatchObject({ status: 204 });
     expect((await headUpload(url, user())).status).toBe(404);
     expect(await patchUpload(url, user(), 9000, CT.subarray(9000))).toMatchObject({ status: 404 });
@@ -374,7 +374,7 @@ describe.each(dialects())('resumable uploads that expire, on %s', (dialect) => {
     await new Promise((r) => setTimeout(r, 1100));
     expect((await headUpload(url, token)).status).toBe(404);
     expect(await patchUpload(url, token, 5000, CT.subarray(5000))).toMatchObject({ status: 404 });
-    expect(tusFiles(server.config.dataDir)).toHaveLength(1);
+    expect(tusFiles(server.config.dataDir)).toHaveLength(localTusFiles(server));
     expect(await server.services.tusUploads.sweep({ startup: false })).toBe(1);
     expect(tusFiles(server.config.dataDir)).toEqual([]);
     expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);

@@ -21,7 +21,7 @@ export const DEFAULT_IN_PAGE_MAX_BYTES = 256 * 1024 * 1024;
 export type DownloadProgress = (loaded: number, total: number | undefined) => void;
 
 /** A blob response hides the server's JSON error body; read it back so the error mapping sees it. */
-async function decodeBlobError(error: unknown): Promise<void> {
+export async function decodeBlobError(error: unknown): Promise<void> {
   if (!isAxiosError(error) || !error.response || !(error.response.data instanceof Blob)) return;
   try {
     error.response.data = JSON.parse(await error.response.data.text()) as unknown;

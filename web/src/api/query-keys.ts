@@ -12,4 +12,10 @@ export const queryKeys = {
   // studies, and invalidating the files' key refreshes both.
   projectStudies: (projectId: number) => ['project-files', projectId, 'studies'] as const,
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
+  // Administration (issue 15): every list under one root, so a change can refresh what it touches.
+  admin: ['admin'] as const,
+  adminCompanies: ['admin', 'companies'] as const,
+  adminUsers: ['admin', 'users'] as const,
+  adminPasswordRequests: ['admin', 'password-requests'] as const,
+  adminAudit: ['admin', 'audit'] as const,
 };

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { SessionProvider } from '../features/auth/components/SessionProvider';
 import { LoginRoute } from '../features/auth/components/LoginRoute';
+import { RequireAdmin } from '../features/auth/components/RequireAdmin';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { AppLayout } from './AppLayout';
 import { LazyPage } from '../components/LazyPage';
@@ -10,6 +11,8 @@ import { RouteError } from '../components/RouteError';
 // Screens behind the login are split out so the first visit downloads only the login screen.
 const ProjectsPage = lazy(() => import('../features/projects/components/ProjectsPage'));
 const ProjectDetailPage = lazy(() => import('../features/project/components/ProjectDetailPage'));
+const AdminPage = lazy(() => import('../features/admin/components/AdminPage'));
+const SetPasswordPage = lazy(() => import('../features/auth/components/SetPasswordPage'));
 
 export const appRoutes: RouteObject[] = [
   {
@@ -17,6 +20,8 @@ export const appRoutes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: '/', element: <LoginRoute /> },
+      // A reset link's page (issue 15): no session needed, whoever is signed in here.
+      { path: '/set-password', element: <LazyPage page={SetPasswordPage} /> },
       {
         element: <RequireAuth />,
         children: [
@@ -25,6 +30,14 @@ export const appRoutes: RouteObject[] = [
             children: [
               { path: '/home', element: <LazyPage page={ProjectsPage} /> },
               { path: '/study/:id', element: <LazyPage page={ProjectDetailPage} /> },
+              // Administration (issue 15), beside the spec's three routes: /admin/<section>.
+              {
+                element: <RequireAdmin />,
+                children: [
+                  { path: '/admin', element: <LazyPage page={AdminPage} /> },
+                  { path: '/admin/:section', element: <LazyPage page={AdminPage} /> },
+                ],
+              },
             ],
           },
         ],

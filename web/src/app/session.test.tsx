@@ -127,10 +127,11 @@ describe('login screen', () => {
     expect(password).toHaveAttribute('type', 'password');
   });
 
-  it('tells a user who forgot the password whom to ask', async () => {
+  it('asks a user who forgot the password for their username, to tell their administrator', async () => {
     const { user } = renderAt(appRoutes, '/');
     await user.click(await screen.findByRole('button', { name: 'Forgot your password?' }));
     const dialog = screen.getByRole('dialog', { name: 'Forgot your password?' });
-    expect(within(dialog).getByText(/contact them/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Your company administrator is told/)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Username')).toBeInTheDocument();
   });
 });

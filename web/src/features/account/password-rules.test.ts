@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPassword, PASSWORD_RULES, validatePasswordChange } from './password-rules';
+import { checkPassword, PASSWORD_RULES, validateNewPassword, validatePasswordChange } from './password-rules';
 
 describe('password rules (spec §5)', () => {
   it('lists the checklist in the spec wording', () => {
@@ -38,5 +38,17 @@ describe('validatePasswordChange: the first failing check, in order', () => {
     [good, null],
   ])('%o → %s', (form, message) => {
     expect(validatePasswordChange(form)).toBe(message);
+  });
+});
+
+describe('validateNewPassword: a reset link’s checks, without a current password', () => {
+  it.each([
+    [{ next: '', confirm: '' }, 'All fields are required'],
+    [{ next: 'New-pass1', confirm: '' }, 'All fields are required'],
+    [{ next: 'weakpass', confirm: 'weakpass' }, 'Password does not meet all requirements'],
+    [{ next: 'New-pass1', confirm: 'New-pass2' }, 'Passwords do not match'],
+    [{ next: 'New-pass1', confirm: 'New-pass1' }, null],
+  ])('%o → %s', (form, message) => {
+    expect(validateNewPassword(form)).toBe(message);
   });
 });

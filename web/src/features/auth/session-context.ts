@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { TLoginResponse } from '@portal/contract';
 import type { SessionUser } from '../../lib/storage';
 
 export interface Session {
@@ -13,6 +14,8 @@ export interface Session {
   /** A second line under 'Invalid Login' when the server said more (e.g. too many attempts). */
   errorDetails: string | null;
   login: (username: string, password: string) => Promise<boolean>;
+  /** Signs in with an answer the server gave another way (single sign-on): exactly what a password login stores. */
+  adopt: (answer: TLoginResponse) => Promise<void>;
   logout: () => Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { TCompany, TLoginRequest, TLoginResponse } from '@portal/contract';
+import { FORGOT_PASSWORD_MESSAGE, type TCompany, type TLoginRequest, type TLoginResponse, type TPasswordSetRequest } from '@portal/contract';
 import { apiClient } from '../../../lib/api-client';
 
 export async function login(credentials: TLoginRequest): Promise<TLoginResponse> {
@@ -13,4 +13,19 @@ export async function fetchCompany(companyId: number): Promise<TCompany | null> 
 
 export async function logout(): Promise<void> {
   await apiClient.post('/logout');
+}
+
+/** 'Forgot your password?': the server answers the same whatever the username (docs/api.md). */
+export async function requestPasswordReset(username: string): Promise<string> {
+  const { data } = await apiClient.post<TMessageAnswer>('/password/forgot', { username });
+  return data.data.message || FORGOT_PASSWORD_MESSAGE;
+}
+
+/** Sets a new password with the secret of a reset link; no session is needed or sent. */
+export async function setPasswordWithLink(body: TPasswordSetRequest): Promise<void> {
+  await apiClient.post('/password/set', body);
+}
+
+interface TMessageAnswer {
+  data: { message: string };
 }

@@ -14,12 +14,13 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { ColorModeToggle } from '../../../components/ColorModeToggle';
 import { Logo } from '../../../components/Logo';
+import { SsoSignIn } from '../../sso';
 import { useSession } from '../session-context';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { LoginIllustration } from './LoginIllustration';
 
 export function LoginPage() {
-  const { login, loading, error, errorDetails } = useSession();
+  const { login, adopt, loading, error, errorDetails } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
@@ -102,13 +103,14 @@ export function LoginPage() {
             >
               Log in
             </Button>
+            <SsoSignIn username={username} onSignedIn={adopt} />
           </Paper>
         </Box>
       </Box>
       <Box sx={{ flex: 1, display: { xs: 'none', md: 'block' } }}>
         <LoginIllustration />
       </Box>
-      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
+      <ForgotPasswordDialog open={forgotOpen} username={username} onClose={() => setForgotOpen(false)} />
     </Box>
   );
 }

@@ -1,3 +1,4 @@
+import type { TLoginResponse } from '@portal/contract';
 import { isAxiosError } from 'axios';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Outlet, useNavigate } from 'react-router';
@@ -15,9 +16,12 @@ import { SessionContext, type Session } from '../session-context';
 
 export const INVALID_LOGIN = 'Invalid Login';
 
-function throttleDetails(error: unknown): string | null {
-  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 429) return null;
-  return error.response.data?.message ?? null;
+/** The server's sentence under 'Invalid Login' when it said more: too many attempts, or a company that signs in through its provider. */
+function failureDetails(error: unknown): string | null {
+  if (!isAxiosError<{ message?: string }>(error)) return null;
+  const status = error.response?.status;
+  if (status !== 429 && status !== 403) return null;
+  return error.response?.data?.message ?? null;
 }
 
 function restoreSession(): SessionUser | null {
@@ -44,31 +48,37 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
     [navigate],
   );
 
+  const adopt = useCallback(
+    async (answer: TLoginResponse) => {
+      // The company lookup needs the bearer token, so it is stored before the user is complete.
+      localStorage.setItem(TOKEN_KEY, answer.token);
+      const company = await authApi.fetchCompany(answer.user.company_id).catch(() => null);
+      const sessionUser: SessionUser = { ...answer.user, company };
+      storeSession(answer.token, sessionUser);
+      setUser(sessionUser);
+      void navigate('/home');
+    },
+    [navigate],
+  );
+
   const login = useCallback(
     async (username: string, password: string) => {
       setLoggingIn(true);
       setError(null);
       setErrorDetails(null);
       try {
-        const answer = await authApi.login({ username, password });
-        // The company lookup needs the bearer token, so it is stored before the user is complete.
-        localStorage.setItem(TOKEN_KEY, answer.token);
-        const company = await authApi.fetchCompany(answer.user.company_id).catch(() => null);
-        const sessionUser: SessionUser = { ...answer.user, company };
-        storeSession(answer.token, sessionUser);
-        setUser(sessionUser);
-        void navigate('/home');
+        await adopt(await authApi.login({ username, password }));
         return true;
       } catch (failure) {
         clearSession();
         setError(INVALID_LOGIN);
-        setErrorDetails(throttleDetails(failure));
+        setErrorDetails(failureDetails(failure));
         return false;
       } finally {
         setLoggingIn(false);
       }
     },
-    [navigate],
+    [adopt],
   );
 
   const logout = useCallback(async () => {
@@ -80,8 +90,8 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
   }, [navigate]);
 
   const session = useMemo<Session>(
-    () => ({ user, loading: loggingIn, error, errorDetails, login, logout }),
-    [user, loggingIn, error, errorDetails, login, logout],
+    () => ({ user, loading: loggingIn, error, errorDetails, login, adopt, logout }),
+    [user, loggingIn, error, errorDetails, login, adopt, logout],
   );
 
   return <SessionContext.Provider value={session}>{children ?? <Outlet />}</SessionContext.Provider>;

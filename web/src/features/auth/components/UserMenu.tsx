@@ -1,3 +1,4 @@
+import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import Logout from '@mui/icons-material/Logout';
 import Password from '@mui/icons-material/Password';
 import Avatar from '@mui/material/Avatar';
@@ -10,12 +11,17 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import { useState } from 'react';
-import { roleName } from '../role-names';
+import { useNavigate } from 'react-router';
+import { isAdministrator, roleName } from '../../../lib/role-names';
 import { useSession } from '../session-context';
 
-/** Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'. */
+/**
+ * Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'; administrators
+ * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15).
+ */
 export function UserMenu({ onChangePassword }: { onChangePassword: () => void }) {
   const { user, logout } = useSession();
+  const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // Spec §2: when the user becomes empty the menu resets.
   if (!user) return null;
@@ -54,6 +60,19 @@ export function UserMenu({ onChangePassword }: { onChangePassword: () => void })
         </Box>
         <Divider />
         <MenuList id="account-menu" aria-label="Account" autoFocusItem>
+          {isAdministrator(user.role) && (
+            <MenuItem
+              onClick={() => {
+                close();
+                void navigate('/admin');
+              }}
+            >
+              <ListItemIcon>
+                <AdminPanelSettings fontSize="small" />
+              </ListItemIcon>
+              Administration
+            </MenuItem>
+          )}
           <MenuItem
             onClick={() => {
               close();

@@ -4,3 +4,8 @@ const ROLE_NAMES: Record<number, string> = { 1: 'User', 2: 'CompanyAdmin', 3: 'S
 export function roleName(role: number | null | undefined): string {
   return (role !== null && role !== undefined && ROLE_NAMES[role]) || 'Unknown';
 }
+
+/** DESIGN §5: the roles that administer users (CompanyAdmin their company's, SysAdmin everyone). */
+export function isAdministrator(role: number | null | undefined): boolean {
+  return role === 2 || role === 4;
+}

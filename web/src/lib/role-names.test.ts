@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleName } from './role-names';
+import { isAdministrator, roleName } from './role-names';
 
 describe('roleName (spec §3)', () => {
   it.each([
@@ -12,5 +12,17 @@ describe('roleName (spec §3)', () => {
     [null, 'Unknown'],
   ])('%s → %s', (role, name) => {
     expect(roleName(role)).toBe(name);
+  });
+});
+
+describe('isAdministrator (DESIGN §5)', () => {
+  it.each([
+    [1, false],
+    [2, true],
+    [3, false],
+    [4, true],
+    [null, false],
+  ])('%s → %s', (role, admin) => {
+    expect(isAdministrator(role)).toBe(admin);
   });
 });

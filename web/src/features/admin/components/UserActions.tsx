@@ -1,0 +1,60 @@
+import type { TAdminUser } from '@portal/contract';
+import Block from '@mui/icons-material/Block';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import LockReset from '@mui/icons-material/LockReset';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { SessionUser } from '../../../lib/storage';
+import { rolesManagedBy } from '../admin-viewer';
+
+export interface UserActionHandlers {
+  onEdit: (user: TAdminUser) => void;
+  onResetPassword: (user: TAdminUser) => void;
+  onSetDisabled: (user: TAdminUser, disabled: boolean) => void;
+}
+
+/** A user's actions, the same in a table row and on a phone's card. */
+export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabled }: { viewer: SessionUser; user: TAdminUser } & UserActionHandlers) {
+  // DESIGN §5: a CompanyAdmin sees the Sys accounts of their company but cannot change them.
+  if (!rolesManagedBy(viewer).includes(user.role)) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ py: 1.5, px: 1 }}>
+        Managed by a SysAdmin
+      </Typography>
+    );
+  }
+  const self = user.id === viewer.id;
+  return (
+    <>
+      <Tooltip title="Edit">
+        <IconButton aria-label={`Edit user ${user.username}`} onClick={() => onEdit(user)}>
+          <EditOutlined />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={user.disabled ? 'Enable the account first' : 'Reset password'}>
+        <span>
+          <IconButton aria-label={`Reset password of ${user.username}`} onClick={() => onResetPassword(user)} disabled={user.disabled}>
+            <LockReset />
+          </IconButton>
+        </span>
+      </Tooltip>
+      {user.disabled ? (
+        <Tooltip title="Enable">
+          <IconButton aria-label={`Enable user ${user.username}`} onClick={() => onSetDisabled(user, false)} color="success">
+            <CheckCircleOutline />
+          </IconButton>
+        </Tooltip>
+      ) : (
+        <Tooltip title={self ? 'You cannot disable your own account' : 'Disable'}>
+          <span>
+            <IconButton aria-label={`Disable user ${user.username}`} onClick={() => onSetDisabled(user, true)} disabled={self} color="error">
+              <Block />
+            </IconButton>
+          </span>
+        </Tooltip>
+      )}
+    </>
+  );
+}

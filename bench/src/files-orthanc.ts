@@ -5,8 +5,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
-import type { CaseResult } from './files-portal.js';
-import { freePort, peakRssBytes, startChild, stopChild } from './upload-process.js';
+import { cpuTotal, type CaseResult } from './files-portal.js';
+import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild } from './upload-process.js';
 
 export async function measureOrthanc(files: FileSet, dir: string, inFlight: number): Promise<CaseResult> {
   const storage = path.join(dir, 'storage');
@@ -29,6 +29,8 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
   const child = startChild('Orthanc', [config], { cwd: dir });
   try {
     await waitForOrthanc(port, child.process, 60_000);
+    const cpuBefore = await cpuSeconds(child.pid);
+    const clientBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     await inPool(files.names, inFlight, async (name) => {
       const status = await post(port, '/instances', await readFile(path.join(files.dir, name)));
@@ -36,7 +38,9 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // Orthanc indexes as it answers: once the last answer is in, every instance is stored.
-    return { seconds, uploadSeconds: seconds, peakRssBytes: await peakRssBytes(child.pid) };
+    const serverCpuSeconds = (await cpuSeconds(child.pid)) - cpuBefore;
+    const clientCpuSeconds = cpuTotal(process.cpuUsage(clientBefore));
+    return { seconds, uploadSeconds: seconds, peakRssBytes: await peakRssBytes(child.pid), serverCpuSeconds, clientCpuSeconds };
   } catch (err) {
     throw new Error(`Orthanc: ${err instanceof Error ? err.message : String(err)}\n${child.output()}`, { cause: err });
   } finally {

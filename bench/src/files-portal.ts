@@ -1,11 +1,12 @@
 // The portal's three ways of receiving the same many small files, each timed end to end, from the
 // first request until every row is 'ready': (a) one delivery (a folder: tus uploads naming it,
 // then its completion), (b) one multipart upload per file, (c) one stored zip.
-import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
-import { peakRssBytes, stopChild } from './upload-process.js';
+import { cpuSeconds, peakRssBytes, stopChild } from './upload-process.js';
 import { startPortal, type Portal } from './upload-portal.js';
 
 export type PortalCase = 'delivery' | 'single' | 'zip';
@@ -15,6 +16,10 @@ export interface CaseResult {
   /** Of the upload alone (the last byte's answer), before processing caught up. */
   uploadSeconds: number;
   peakRssBytes: number;
+  /** CPU time (user + system) the server used from the first request until all was ready. */
+  serverCpuSeconds: number;
+  /** The same for this benchmark's own process, the client (both run on the same cores). */
+  clientCpuSeconds: number;
 }
 
 export interface CaseOptions {
@@ -26,6 +31,8 @@ export interface CaseOptions {
 export async function measurePortalCase(name: PortalCase, files: FileSet, dataDir: string, repoRoot: string, options: CaseOptions): Promise<CaseResult> {
   const portal = await startPortal(dataDir, repoRoot, Math.max(files.zip.bytes * 2, 1024 ** 3));
   try {
+    const cpuBefore = await cpuSeconds(portal.child.pid);
+    const clientBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     const since = () => Number(process.hrtime.bigint() - started) / 1e9;
     let rows = 1;
@@ -36,13 +43,15 @@ export async function measurePortalCase(name: PortalCase, files: FileSet, dataDi
       rows = files.names.length;
       instances = 1;
       await inPool(files.names, options.singleInFlight, async (file) => {
-        await sendMultipart(portal, path.join(files.dir, file), file, 'application/dicom', null);
+        await sendSmallMultipart(portal, await readFile(path.join(files.dir, file)), file);
       });
     }
     const uploadSeconds = since();
     await waitUntilReady(portal, rows, instances);
     const seconds = since();
-    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid) };
+    const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
+    const clientCpuSeconds = cpuTotal(process.cpuUsage(clientBefore));
+    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid), serverCpuSeconds, clientCpuSeconds };
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${portal.child.output()}`, { cause: err });
   } finally {
@@ -50,9 +59,8 @@ export async function measurePortalCase(name: PortalCase, files: FileSet, dataDi
   }
 }
 
-async function sendMultipart(portal: Portal, file: string, name: string, contentType: string, knownBytes: number | null): Promise<void> {
+async function sendMultipart(portal: Portal, file: string, name: string, contentType: string, bytes: number): Promise<void> {
   const frame = multipartFrame({ studypetitionid: String(portal.projectId) }, { field: 'file', name, contentType });
-  const bytes = knownBytes ?? (await stat(file)).size;
   const answer = await streamRequest(
     `${portal.base}/upload-study-petitions-files`,
     { 'content-type': frame.contentType, authorization: `Bearer ${portal.token}` },
@@ -61,32 +69,51 @@ async function sendMultipart(portal: Portal, file: string, name: string, content
   if (answer.status !== 201) throw new Error(`uploading ${name} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
 }
 
-/** As the web app's Select Folder sends it, each file in one tus creation-with-upload request. */
+/** A small file read whole and sent in one write, as the Orthanc case sends its files: the two clients cost the same. */
+async function sendSmallMultipart(portal: Portal, data: Buffer, name: string): Promise<void> {
+  const frame = multipartFrame({ studypetitionid: String(portal.projectId) }, { field: 'file', name, contentType: 'application/dicom' });
+  const answer = await postBuffer(`${portal.base}/upload-study-petitions-files`, { 'content-type': frame.contentType, authorization: `Bearer ${portal.token}` }, Buffer.concat([frame.before, data, frame.after]));
+  if (answer.status !== 201) throw new Error(`uploading ${name} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+}
+
+function postBuffer(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString() }));
+      response.once('error', reject);
+    });
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+/** As the web app's Select Folder sends a small file: in one tus creation-with-upload request. */
 async function sendDelivery(portal: Portal, files: FileSet, inFlight: number): Promise<void> {
   const created = await jsonRequest(`${portal.base}/deliveries`, 'POST', { studypetitionid: portal.projectId, name: 'CD export' }, portal.token);
   const id = (created.json as { data?: { id: number }[] } | undefined)?.data?.[0]?.id;
   if (created.status !== 201 || id === undefined) throw new Error(`creating the delivery answered ${created.status}: ${JSON.stringify(created.json)}`);
   await inPool(files.names, inFlight, async (name) => {
-    const file = path.join(files.dir, name);
-    const { size } = await stat(file);
+    const data = await readFile(path.join(files.dir, name));
     const metadata = [
       ['delivery', String(id)],
       ['relativePath', `DICOM/${name}`],
     ]
       .map(([key, value]) => `${key} ${Buffer.from(value!).toString('base64')}`)
       .join(',');
-    const answer = await streamRequest(
+    const answer = await postBuffer(
       `${portal.base}/uploads`,
       {
         'tus-resumable': '1.0.0',
-        'upload-length': String(size),
+        'upload-length': String(data.length),
         'upload-metadata': metadata,
         'content-type': 'application/offset+octet-stream',
         authorization: `Bearer ${portal.token}`,
       },
-      { file, fileBytes: size },
+      data,
     );
-    if (answer.status !== 201 || answer.headers['upload-offset'] !== String(size)) {
+    if (answer.status !== 201 || answer.headers['upload-offset'] !== String(data.length)) {
       throw new Error(`sending ${name} answered ${answer.status} at offset ${String(answer.headers['upload-offset'])}: ${answer.body.slice(0, 500)}`);
     }
   });
@@ -114,3 +141,5 @@ async function waitUntilReady(portal: Portal, rows: number, instances: number): 
   const wrong = data.filter((row) => row.processing.summary?.instances !== instances);
   if (data.length !== rows || wrong.length > 0) throw new Error(`expected ${rows} rows of ${instances} instances, got ${data.length} rows, ${wrong.length} with other counts, e.g. ${JSON.stringify(wrong[0]?.processing.summary)}`);
 }
+
+export const cpuTotal = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;

@@ -70,7 +70,8 @@ async function main(): Promise<number> {
         results.get(name)!.push(result);
         console.log(
           `round ${round + 1} ${name}: ${result.seconds.toFixed(1)} s (sent in ${result.uploadSeconds.toFixed(1)} s), ` +
-            `${(files.names.length / result.seconds).toFixed(0)} files/s, peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
+            `${(files.names.length / result.seconds).toFixed(0)} files/s, server CPU ${result.serverCpuSeconds.toFixed(1)} s ` +
+            `(${((result.serverCpuSeconds / files.names.length) * 1000).toFixed(2)} ms/file), client CPU ${result.clientCpuSeconds.toFixed(1)} s, peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
         );
       }
     }
@@ -90,12 +91,21 @@ function report(results: Map<CaseName, CaseResult[]>, count: number): number {
     const y = seconds(b);
     return x === undefined || y === undefined ? undefined : x / y;
   };
+  // Server CPU, which a machine shared with other work distorts less than seconds do.
+  const cpuRatio = (a: CaseName, b: CaseName) => {
+    const [x, y] = [a, b].map((name) => {
+      const runs = results.get(name);
+      return runs === undefined || runs.length === 0 ? undefined : median(runs.map((r) => r.serverCpuSeconds));
+    });
+    return x === undefined || y === undefined ? undefined : x / y;
+  };
   const deliveryVsZip = ratio('delivery', 'zip');
   const singleVsOrthanc = ratio('single', 'orthanc');
-  const header = ['case', 'runs', 'seconds', 'sent in s', 'files/s', 'ratio', 'peak RSS MB'];
+  const header = ['case', 'runs', 'seconds', 'sent in s', 'files/s', 'ratio', 'server CPU s', 'CPU ratio', 'client CPU s', 'peak RSS MB'];
   const rows = [...results].map(([name, runs]) => {
     const s = seconds(name)!;
     const compared = name === 'delivery' ? deliveryVsZip : name === 'single' ? singleVsOrthanc : undefined;
+    const cpuCompared = name === 'delivery' ? cpuRatio('delivery', 'zip') : name === 'single' ? cpuRatio('single', 'orthanc') : undefined;
     const against = name === 'delivery' ? 'zip' : 'orthanc';
     return [
       name,
@@ -104,6 +114,9 @@ function report(results: Map<CaseName, CaseResult[]>, count: number): number {
       median(runs.map((r) => r.uploadSeconds)).toFixed(1),
       (count / s).toFixed(0),
       compared === undefined ? '' : `${compared.toFixed(2)} × ${against}`,
+      median(runs.map((r) => r.serverCpuSeconds)).toFixed(1),
+      cpuCompared === undefined ? '' : `${cpuCompared.toFixed(2)} × ${against}`,
+      median(runs.map((r) => r.clientCpuSeconds)).toFixed(1),
       (Math.max(...runs.map((r) => r.peakRssBytes)) / 1e6).toFixed(0),
     ];
   });

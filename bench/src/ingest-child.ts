@@ -70,7 +70,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
   // The runner would give the run its own scratch folder; so does the benchmark.
   const workDir = path.join(dataDir, 'work', `job-${job.id}`);
   await mkdir(workDir, { recursive: true });
-  await processUpload(deps, PROCESS_UPLOAD.payload.parse(JSON.parse(job.payload)), { signal: new AbortController().signal, workDir });
+  await processUpload(deps, PROCESS_UPLOAD.payload.parse(JSON.parse(job.payload)), { signal: new AbortController().signal, workDir: () => Promise.resolve(workDir), attempt: 1 });
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, flushSeconds };
 }
 

@@ -124,8 +124,12 @@ describe('project files', () => {
 
     expect(await upload.isEnabled()).toBe(true);
     // The four tus uploads run in parallel; their bytes held, they show the dialog's progress state.
+    // A file that fits in one chunk goes with its creation (POST), a larger one in PATCHes.
     // The zip's sha256 after download proves the held bodies reached the server intact.
-    const held = await holdRequests(page, (url, method) => method === 'PATCH' && url.pathname.startsWith('/api/v1/uploads/'));
+    const held = await holdRequests(
+      page,
+      (url, method) => (method === 'PATCH' && url.pathname.startsWith('/api/v1/uploads/')) || (method === 'POST' && url.pathname === '/api/v1/uploads'),
+    );
     await upload.click();
     await held.arrived;
     await dialog.getByText(/^Uploading files\.\.\. \d+%$/).waitFor();

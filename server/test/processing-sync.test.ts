@@ -92,6 +92,35 @@ describe.each(dialects())('syncs of processing on %s', (dialect) => {
     expect(result.summary).toMatchObject({ studies: 1, series: 1, instances: 2 });
   });
 
+  it('a delivery’s files are synced once, when it is completed, before its row appears', async () => {
+    const project = await makeProject(server.services, company);
+    const created = await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: project.id, name: 'CD' } });
+    const deliveryId: number = created.body.data[0].id;
+    const listed = async () => (await call(`${server.api}/study-petitions-files?study_petition_id=${project.id}`, { token })).body.data.length as number;
+    const storage = server.services.storage;
+    const flush = storage.flush.bind(storage);
+    const rowsAtFlush: number[] = [];
+    storage.flush = async () => {
+      rowsAtFlush.push(await listed());
+      await flush();
+    };
+    try {
+      for (const [at, name] of ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm'].entries()) {
+        const data = dicomFixture(name);
+        const metadata = encodeMetadata({ delivery: String(deliveryId), relativePath: `DICOM/IM${at + 1}` });
+        expect((await createUpload(server.api, token, { size: data.length, body: data, metadata })).status).toBe(201);
+      }
+      // Arriving files are not synced one by one.
+      expect(rowsAtFlush).toEqual([]);
+      const completed = await call(`${server.api}/deliveries/${deliveryId}/complete`, { method: 'POST', token });
+      expect(completed.status).toBe(200);
+      expect(rowsAtFlush).toEqual([0]);
+      expect(await listed()).toBe(1);
+    } finally {
+      storage.flush = flush;
+    }
+  });
+
   it('a zip whose entries are extracted and stored syncs once, before the row turns ready', async () => {
     const project = await makeProject(server.services, company);
     const members = { 'IM1.dcm': dicomFixture('s03_CT_series5N_2062.dcm'), 'IM2.dcm': dicomFixture('s04_CT_series5N_2392.dcm') };
@@ -108,10 +137,11 @@ describe.each(dialects())('syncs of processing on %s', (dialect) => {
     const answer = await upload(server.api, token, { name: 'IM1.dcm', data: dicomFixture('s01_CT_small.dcm') }, project.id);
     const id: number = answer.body.data[0].id;
     const row = (await server.services.repos.files.findForProcessing(id))!;
-    // As a run that died after recording its entry, before its sync, leaves it.
+    // As a run that died after recording its entry, before its sync, leaves it: the job claimed once, the entry there.
     await server.services.repos.entries.insertMany([
       { file_id: id, company_id: row.company_id, seq: 1, path: 'IM1.dcm', size: Number(row.filesize), sha256: row.sha256, kind: 'dicom', reason: null, storage_key: row.storage_key, storage_offset: null },
     ]);
+    await server.services.handle.db.updateTable('jobs').set({ attempts: 1 }).where('subject', '=', `files/${id}`).execute();
     const result = await processed(id);
     expect(result.flushes).toEqual(['processing']);
   });

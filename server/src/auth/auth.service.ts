@@ -98,18 +98,18 @@ export class AuthService {
   /** Resolves a bearer token to its user, or throws 401 for anything not a live session. */
   async authenticate(token: string): Promise<AuthenticatedSession & { user: UserRow }> {
     if (!looksLikeToken(token)) throw unauthorized(SESSION_EXPIRED_MESSAGE);
-    const session = await this.sessions.findByTokenHash(hashToken(token));
+    const found = await this.sessions.findWithUser(hashToken(token));
     const now = Date.now();
     if (
-      !session ||
-      session.revoked_at !== null ||
-      Date.parse(session.expires_at) <= now ||
-      Date.parse(session.last_used_at) + this.lifetimes.idleMs <= now
+      !found ||
+      found.session.revoked_at !== null ||
+      Date.parse(found.session.expires_at) <= now ||
+      Date.parse(found.session.last_used_at) + this.lifetimes.idleMs <= now
     ) {
       throw unauthorized(SESSION_EXPIRED_MESSAGE);
     }
-    const user = await this.users.findById(session.user_id);
-    if (!user || user.disabled || !isRole(user.role)) throw unauthorized(SESSION_EXPIRED_MESSAGE);
+    const { session, user } = found;
+    if (user.disabled || !isRole(user.role)) throw unauthorized(SESSION_EXPIRED_MESSAGE);
     if (now - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
       await this.sessions.touch(session.id, nowIso(new Date(now)));
     }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import type { SessionRow } from '../db/schema.js';
+import type { SessionRow, UserRow } from '../db/schema.js';
 
 export class SessionsRepository {
   constructor(private readonly db: Db) {}
@@ -18,8 +18,18 @@ export class SessionsRepository {
       .execute();
   }
 
-  findByTokenHash(tokenHash: string): Promise<SessionRow | undefined> {
-    return this.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  /** A session with its user, in one query: every authenticated request asks this first. */
+  async findWithUser(tokenHash: string): Promise<{ session: Pick<SessionRow, 'id' | 'expires_at' | 'last_used_at' | 'revoked_at'>; user: UserRow } | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.last_used_at as session_last_used_at', 'sessions.revoked_at as session_revoked_at'])
+      .where('sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const { session_id, session_expires_at, session_last_used_at, session_revoked_at, ...user } = row;
+    return { session: { id: session_id, expires_at: session_expires_at, last_used_at: session_last_used_at, revoked_at: session_revoked_at }, user };
   }
 
   async touch(id: number, now: string): Promise<void> {

@@ -17,6 +17,7 @@ import * as m011 from './migrations/011-admin-audit.js';
 import * as m012 from './migrations/012-download-links.js';
 import * as m013 from './migrations/013-entries-by-instance.js';
 import * as m014 from './migrations/014-sso.js';
+import * as m015 from './migrations/015-lookups-by-index.js';
 import * as m017 from './migrations/017-tus-offsets.js';
 
 export interface MigrationContext {
@@ -40,6 +41,7 @@ const steps: Record<string, Step> = {
   '012-download-links': m012,
   '013-entries-by-instance': m013,
   '014-sso': m014,
+  '015-lookups-by-index': m015,
   '017-tus-offsets': m017,
 };
 

@@ -8,11 +8,13 @@ import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PROCESS_DELIVERY } from './process-delivery.job.js';
 
+/** Rolls back a member's transaction whose upload record was no longer open. */
+class UploadGone extends Error {}
+
 export type DeliveryWithTotals = DeliveryRow & { files: number; bytes: number };
 
 export interface NewMember {
   delivery_id: number;
-  company_id: number;
   relative_path: string;
   size: number;
   sha256: string;
@@ -32,7 +34,7 @@ export class DeliveriesRepository {
   }
 
   /** A delivery of a live project within `scope`; an expired open one is as good as gone. */
-  async find(id: number, scope: Scope): Promise<DeliveryWithTotals | undefined> {
+  findRow(id: number, scope: Scope): Promise<DeliveryRow | undefined> {
     let query = this.db
       .selectFrom('deliveries')
       .innerJoin('projects', 'projects.id', 'deliveries.project_id')
@@ -41,7 +43,12 @@ export class DeliveriesRepository {
       .where('projects.deleted_at', 'is', null)
       .where((eb) => eb.or([eb('deliveries.state', '=', 'completed'), eb('deliveries.expires_at', '>', nowIso())]));
     if (scope !== 'all') query = query.where('deliveries.company_id', '=', scope);
-    const row = await query.executeTakeFirst();
+    return query.executeTakeFirst();
+  }
+
+  /** As `findRow`, with its files counted: for answers only (a count reads every file of it). */
+  async find(id: number, scope: Scope): Promise<DeliveryWithTotals | undefined> {
+    const row = await this.findRow(id, scope);
     return row && { ...row, ...(await this.totals(row.id)) };
   }
 
@@ -93,24 +100,36 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Records a file that arrived whole, while the delivery is still open (false otherwise: it was
-   * completed or swept meanwhile), and renews the delivery's expiry; its pending record goes in
-   * the same transaction, so the object is either a member or swept.
+   * Records a file that arrived whole, while the delivery is still open ('closed' otherwise: it was
+   * completed or swept meanwhile), and renews the delivery's expiry. In the same transaction its
+   * pending record goes (so the object is either a member or swept) and so does the record of the
+   * upload it arrived by, which must still be open ('gone' otherwise: another request finished it,
+   * or it was cancelled or swept).
    */
-  addMember(member: NewMember, expiresAt: Date): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      const renewed = await trx
-        .updateTable('deliveries')
-        .set({ updated_at: now, expires_at: nowIso(expiresAt) })
-        .where('id', '=', member.delivery_id)
-        .where('state', '=', 'open')
-        .executeTakeFirst();
-      if (Number(renewed.numUpdatedRows) !== 1) return false;
-      await trx.insertInto('delivery_files').values({ ...member, created_at: now }).execute();
-      await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
-      return true;
-    });
+  addMember(member: NewMember, expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone'> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const now = nowIso();
+        // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
+        const renewed = await trx
+          .updateTable('deliveries')
+          .set({ updated_at: now, expires_at: nowIso(expiresAt) })
+          .where('id', '=', member.delivery_id)
+          .where('state', '=', 'open')
+          .returning('company_id')
+          .executeTakeFirst();
+        if (renewed === undefined) return 'closed';
+        const ended = await trx.deleteFrom('tus_uploads').where('id', '=', uploadId).where('state', '=', 'open').executeTakeFirst();
+        if (Number(ended.numDeletedRows) !== 1) throw new UploadGone();
+        await trx.insertInto('delivery_files').values({ ...member, company_id: renewed.company_id, created_at: now }).execute();
+        await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
+        return 'added' as const;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof UploadGone) return 'gone' as const;
+        throw err;
+      });
   }
 
   /**

@@ -4,9 +4,9 @@
 // removed with everything in it when it expires.
 import { createHash } from 'node:crypto';
 import type { TCreateDelivery, TDelivery } from '@portal/contract';
-import { companyScope, type Actor } from '../auth/index.js';
-import type { DeliveryFileRow, ProjectFileRow } from '../db/schema.js';
-import { conflict, notFound, unprocessable } from '../errors/app-error.js';
+import { can, companyScope, type Actor } from '../auth/index.js';
+import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
+import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import { normalizeEntryPath } from '../ingest/index.js';
 import type { ProjectsService } from '../projects/index.js';
@@ -27,6 +27,8 @@ export interface DeliveriesOptions {
 
 const NOT_FOUND = 'Delivery not found';
 const MAX_PATH_CHARS = 1024;
+/** Files looked at together when a delivery is completed. */
+const STAT_BATCH = 64;
 
 export const COMPLETED_MESSAGE = 'This delivery is already complete, so no more files can be added to it; create a new delivery for further files';
 
@@ -71,15 +73,17 @@ export class DeliveriesService {
 
   /**
    * Before a resumable upload naming a delivery stores a byte: the delivery must be the actor's
-   * company's (404 otherwise, and for one that expired), open (409 once completed), and the path
-   * must be safe and free (422). Answers the project the file goes to and its normalised path.
+   * company's (404 otherwise, and for one that expired), open (409 once completed), the path must
+   * be safe and free (422), and the actor must be allowed to add files to its project (403).
+   * Answers the project the file goes to and its normalised path.
    */
-  async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; projectId: number; relativePath: string }> {
-    const delivery = await this.#require(actor, parseId(deliveryRef.trim(), 'Delivery'));
+  async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; project: ProjectRow; relativePath: string }> {
+    const { delivery, project } = await this.#requireRow(actor, parseId(deliveryRef.trim(), 'Delivery'));
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     const relativePath = checkRelativePath(rawPath);
     if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);
-    return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath };
+    if (!can(actor, 'create', project.company_id)) throw forbidden();
+    return { deliveryId: delivery.id, project, relativePath };
   }
 
   /**
@@ -91,34 +95,42 @@ export class DeliveriesService {
     throw err;
   }
 
-  /** A resumable upload of the delivery may go on only while it is open. */
+  /**
+   * A resumable upload of the delivery may go on only while it is open. The caller has checked
+   * that the actor may add files to the upload's project, which is the delivery's.
+   */
   async requireOpen(actor: Actor, deliveryId: number): Promise<void> {
-    const delivery = await this.#require(actor, deliveryId);
+    const delivery = await this.deliveries.findRow(deliveryId, companyScope(actor));
+    if (!delivery) throw notFound(NOT_FOUND);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
   }
 
   /**
-   * A file of the delivery arrived whole (in a local file, the tus store's): it is moved into
-   * storage as it is (any content: a folder holds what it holds; processing says what each file is)
-   * and recorded at its path, unless the delivery was completed or removed meanwhile.
+   * A file of the delivery arrived whole (in a local file, the tus store's), through a request
+   * that has checked the actor's access (authorizeFile or requireOpen): it is moved into storage
+   * as it is (any content: a folder holds what it holds; processing says what each file is) and
+   * recorded at its path, in the same transaction that ends its upload's record `uploadId` (so it
+   * is arriving or arrived, never both, and one request finishes it: another answers 404); unless
+   * the delivery was completed or removed meanwhile (409). It is not synced on its own:
+   * completion syncs all of a delivery's files at once, before it is visible.
    */
-  async addFile(actor: Actor, input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
-    const delivery = await this.#require(actor, input.deliveryId);
-    if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
-    await this.projects.require(actor, delivery.project_id, 'create');
+  async addFile(uploadId: string, input: { deliveryId: number; relativePath: string; path: string; size: number; sha256?: string | undefined }): Promise<void> {
     const key = newUploadKey();
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
     try {
       // The SHA-256 taken while the bytes arrived, when tus had one for exactly them; else computed here.
       const sha256 = input.sha256 !== undefined ? { sha256: input.sha256 } : {};
-      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, ...sha256 });
+      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, durable: false, ...sha256 });
       if (stored.size !== input.size) throw unprocessable('The file ended with a different size than announced; send it again');
-      added = await this.deliveries.addMember(
-        { delivery_id: delivery.id, company_id: delivery.company_id, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },
+      const outcome = await this.deliveries.addMember(
+        { delivery_id: input.deliveryId, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },
         this.#expiry(),
+        uploadId,
       );
-      if (!added) throw conflict(COMPLETED_MESSAGE);
+      if (outcome === 'closed') throw conflict(COMPLETED_MESSAGE);
+      if (outcome === 'gone') throw notFound('Upload not found');
+      added = true;
     } finally {
       if (!added) {
         await this.storage.delete(key);
@@ -132,8 +144,8 @@ export class DeliveriesService {
    * when it holds no file; then it becomes one row of the project's files, with one job.
    */
   async complete(actor: Actor, id: number): Promise<TDelivery> {
-    const delivery = await this.#require(actor, id);
-    await this.projects.require(actor, delivery.project_id, 'create');
+    const { delivery, project } = await this.#requireRow(actor, id);
+    if (!can(actor, 'create', project.company_id)) throw forbidden();
     if (delivery.state !== 'open') throw conflict('This delivery is already complete');
     const arriving = await this.deliveries.arriving(delivery.id);
     if (arriving > 0) {
@@ -144,6 +156,7 @@ export class DeliveriesService {
     }
     const members = await this.deliveries.members(delivery.id);
     if (members.length === 0) throw conflict('This delivery has no files yet; send its files first, then complete it');
+    await this.#makeDurable(members);
     const row = await this.deliveries.complete(delivery, {
       filesize: members.reduce((sum, m) => sum + Number(m.size), 0),
       sha256: manifestHash(members),
@@ -176,12 +189,46 @@ export class DeliveriesService {
     return removed;
   }
 
+  /**
+   * The one durability point of a delivery's files, before its row can appear: each file arrived
+   * without an fsync of its own (one per file was most of a small file's cost), so all are synced
+   * here in one go. A file a crash of the machine took since it arrived is dropped, and completion
+   * refused, so that the sender sends it again rather than the delivery showing it damaged.
+   */
+  async #makeDurable(members: readonly DeliveryFileRow[]): Promise<void> {
+    const lost: DeliveryFileRow[] = [];
+    for (let at = 0; at < members.length; at += STAT_BATCH) {
+      const batch = members.slice(at, at + STAT_BATCH);
+      const stored = await Promise.all(batch.map((m) => this.storage.stat(m.storage_key)));
+      batch.forEach((member, i) => {
+        if (stored[i]?.size !== Number(member.size)) lost.push(member);
+      });
+    }
+    for (const member of lost) {
+      await this.storage.delete(member.storage_key);
+      await this.deliveries.removeMember(member.id);
+    }
+    if (lost.length > 0) {
+      const some = lost.slice(0, 3).map((m) => `"${m.relative_path}"`).join(', ');
+      throw conflict(
+        `${lost.length} file${lost.length === 1 ? ' of this delivery was' : 's of this delivery were'} lost when the server stopped ` +
+          `(${some}${lost.length > 3 ? ' and others' : ''}); send ${lost.length === 1 ? 'it' : 'them'} again, then complete the delivery`,
+      );
+    }
+    await this.storage.flush();
+  }
+
   async #require(actor: Actor, id: number): Promise<DeliveryWithTotals> {
-    const row = await this.deliveries.find(id, companyScope(actor));
-    if (!row) throw notFound(NOT_FOUND);
+    const { delivery } = await this.#requireRow(actor, id);
+    return { ...delivery, ...(await this.deliveries.totals(delivery.id)) };
+  }
+
+  async #requireRow(actor: Actor, id: number): Promise<{ delivery: DeliveryRow; project: ProjectRow }> {
+    const delivery = await this.deliveries.findRow(id, companyScope(actor));
+    if (!delivery) throw notFound(NOT_FOUND);
     // Reading another company's delivery needs reading its project: the same 404 or 403.
-    await this.projects.require(actor, row.project_id, 'read');
-    return row;
+    const project = await this.projects.require(actor, delivery.project_id, 'read');
+    return { delivery, project };
   }
 
   #expiry(): Date {

@@ -37,7 +37,10 @@ function duplicateOf(eb: ExpressionBuilder<Database, 'project_files'>) {
     .whereRef('same.company_id', '=', 'project_files.company_id')
     .whereRef('same.sha256', '=', 'project_files.sha256')
     .whereRef('same.id', '<', 'project_files.id')
-    .where('same.deleted_at', 'is', null)
+    // Not `deleted_at is null`: SQLite then took the index on (project_id, deleted_at) and read
+    // every live file of the project before this one, for each upload and each listed row; in
+    // this form only the index on (project_id, sha256) fits, which finds the copies directly.
+    .where((eb) => eb(eb.fn.coalesce('same.deleted_at', eb.val('')), '=', ''))
     .as('duplicate_of');
 }
 

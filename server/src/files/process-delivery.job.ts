@@ -71,7 +71,7 @@ export async function processDelivery(
   async function openArchiveMember(member: DeliveryFileRow, localPath: string): Promise<void> {
     const memberLimits = { ...limits, maxDepth: Math.max(limits.maxDepth - 1, 1), maxEntries: Math.max(limits.maxEntries - seq, 0) };
     const result = await ingestUpload(
-      { inputPath: localPath, originalName: path.posix.basename(member.relative_path), workDir, limits: memberLimits, signal, threads: 1 },
+      { inputPath: localPath, originalName: path.posix.basename(member.relative_path), workDir: await workDir(), limits: memberLimits, signal, threads: 1 },
       async (entry) => {
         const inner = { ...entry, path: `${member.relative_path}/${entry.path}` };
         let storageKey: string | null = null;

@@ -84,14 +84,17 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
 export async function processUpload(
   deps: ProcessUploadDeps,
   { fileId }: TProcessUploadPayload,
-  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+  { signal, workDir, attempt }: Pick<JobContext, 'signal' | 'workDir' | 'attempt'>,
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
-  await deps.files.setProcessing(file.id, { status: 'processing' });
-  const alreadyRecorded = await resumePoint(deps, file.id);
+  // A single DICOM file is indexed in one short step: saying 'processing' first (one more write of
+  // the row and its indexes) would be seen by no one, unless an earlier attempt failed.
+  if (file.kind !== 'dicom' || attempt > 1) await deps.files.setProcessing(file.id, { status: 'processing' });
+  // Only a run of this job records its entries: a first attempt finds none.
+  const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const local = await deps.storage.openLocal(file.storage_key);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   // That run may have died before its flush; this one then flushes even if it stores nothing.
@@ -118,7 +121,7 @@ export async function processUpload(
     };
     const result =
       (file.kind === 'dicom' ? await indexDicomUpload(file, local.path, deps.limits, onEntry) : null) ??
-      (await ingestUpload({ inputPath: local.path, originalName: file.file, workDir, limits: deps.limits, signal }, onEntry));
+      (await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, onEntry));
     // Entries were written without a sync each; the last flush makes them all durable before 'ready'.
     await recorder.finish();
     if (result.status === 'ready') result.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);

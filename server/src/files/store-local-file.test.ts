@@ -62,9 +62,21 @@ describe.each([
     expect(await objects()).toEqual([]);
   });
 
-  it('refuses a file over the limit with 413, storing nothing', async () => {
-    const { stored } = await store(randomBytes(10_000), { maxBytes: 9_999 });
+  it.each([
+    ['its first bytes checked', true],
+    ['nothing to check in it', false],
+  ])('refuses a file over the limit with 413, storing nothing and leaving the file (%s)', async (_what, checked) => {
+    const { file, stored } = await store(randomBytes(10_000), { maxBytes: 9_999, ...(checked ? { checkHead: () => undefined } : {}) });
     await expect(stored).rejects.toBeInstanceOf(UploadTooLargeError);
+    expect(existsSync(file)).toBe(true);
     expect(await objects()).toEqual([]);
+  });
+
+  it('moves a file with nothing to check in its first bytes without reading them', async () => {
+    const data = randomBytes(70_000);
+    const { file, key, stored } = await store(data);
+    expect(await stored).toMatchObject({ key, size: data.length, sha256: sha(data) });
+    expect(existsSync(file)).toBe(false);
+    expect(sha(await readFile(path.join(dir, 'objects', ...key.split('/'))))).toBe(sha(data));
   });
 });

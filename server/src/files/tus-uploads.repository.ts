@@ -24,11 +24,16 @@ export interface Owner {
 export class TusUploadsRepository {
   constructor(private readonly db: Db) {}
 
-  async create(upload: NewTusUpload, expiresAt: Date): Promise<void> {
-    await this.db
-      .insertInto('tus_uploads')
-      .values({ ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt) })
-      .execute();
+  /** Records a new upload and answers its record. */
+  async create(upload: NewTusUpload, expiresAt: Date): Promise<TusUploadRow> {
+    const row: TusUploadRow = { ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt) };
+    await this.db.insertInto('tus_uploads').values(row).execute();
+    return row;
+  }
+
+  /** Any upload by its id, for the tus store (tus-upload-configs.ts): the request was authorised before. */
+  find(id: string): Promise<TusUploadRow | undefined> {
+    return this.db.selectFrom('tus_uploads').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** An upload of `owner` that may still receive bytes. */

@@ -20,6 +20,7 @@ import { startSha256, type Sha256Job } from './sha256-worker.js';
 import { BatchedFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
+import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
@@ -72,6 +73,7 @@ export class TusUploadsService {
   // digest, and the finish then reads the file to hash it, so a digest is only ever used when it
   // covers exactly the bytes on disk.
   readonly #digests = new Map<string, RunningDigest>();
+  readonly #configs: TusUploadConfigs;
 
   constructor(
     private readonly uploads: TusUploadsRepository,
@@ -81,15 +83,17 @@ export class TusUploadsService {
     private readonly deliveries: DeliveriesService,
   ) {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
-    this.store = options.shared?.store ?? new BatchedFileStore({ directory: options.directory, expirationPeriodInMilliseconds: options.expiryMs });
+    this.#configs = new TusUploadConfigs((id) => this.uploads.find(id));
+    this.store =
+      options.shared?.store ?? new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**
    * Everything a creation request must pass before a byte is stored, in the multipart call's order
    * (name, project and role, then size), then the per-user cap. Records the upload and answers its
-   * new, unguessable id.
+   * record, under a new, unguessable id.
    */
-  async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<string> {
+  async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<TusUploadRow> {
     if (headers.concat !== undefined) throw badRequest('Uploads in several parts (Upload-Concat) are not supported');
     if (headers.uploadLength === undefined || !/^\d{1,16}$/.test(headers.uploadLength)) {
       throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
@@ -99,7 +103,7 @@ export class TusUploadsService {
     const inDelivery = meta.delivery != null ? await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath) : undefined;
     const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath.split('/').pop());
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
-    const project = await this.projects.require(actor, inDelivery?.projectId ?? parseId(meta.studypetitionid?.trim(), 'Project'), 'create');
+    const project = inDelivery?.project ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create'));
     const size = Number(headers.uploadLength);
     if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
     if (size === 0) throw new AppError(415, 'The file is empty');
@@ -112,22 +116,19 @@ export class TusUploadsService {
           `cancel some before starting another (an unfinished upload is removed ${describeDuration(this.options.expiryMs)} after it started)`,
       );
     }
-    const id = randomBytes(16).toString('hex');
-    const recorded = this.uploads.create(
-      {
-        id,
-        user_id: actor.userId,
-        company_id: actor.companyId,
-        project_id: project.id,
-        file_name: fileName,
-        size,
-        delivery_id: inDelivery?.deliveryId ?? null,
-        relative_path: inDelivery?.relativePath ?? null,
-      },
-      new Date(Date.now() + this.options.expiryMs),
-    );
-    await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
-    return id;
+    const upload = {
+      id: randomBytes(16).toString('hex'),
+      user_id: actor.userId,
+      company_id: actor.companyId,
+      project_id: project.id,
+      file_name: fileName,
+      size,
+      delivery_id: inDelivery?.deliveryId ?? null,
+      relative_path: inDelivery?.relativePath ?? null,
+    };
+    const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
+    const row = await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
+    return row;
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */
@@ -216,12 +217,9 @@ export class TusUploadsService {
   /** The creator ended the upload (tus termination) or it was refused: nothing of it is left. */
   async remove(id: string): Promise<void> {
     this.#dropDigest(id);
-    if (this.options.shared) {
-      await this.options.shared.store.removeBytes(id);
-    } else {
-      await rm(this.#dataPath(id), { force: true });
-      await rm(`${this.#dataPath(id)}.json`, { force: true });
-    }
+    await this.#configs.delete(id);
+    if (this.options.shared) await this.options.shared.store.removeBytes(id);
+    else await rm(this.#dataPath(id), { force: true });
     await this.uploads.remove(id);
   }
 
@@ -257,11 +255,11 @@ export class TusUploadsService {
   }
 
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
-    // One request finishes an upload: a repeated final request finds it claimed (404).
-    if (!(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
-    const digest = this.#digests.get(row.id);
-    let sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? await digest.hash.digest() : undefined;
-    this.#dropDigest(row.id);
+    const inDelivery = row.delivery_id !== null && row.relative_path !== null;
+    // One request finishes an upload: a repeated final request finds it claimed (404). A file of a
+    // delivery is claimed instead by the transaction that records it.
+    if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    let sha256 = await this.#takeDigest(row);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
     const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
       await this.remove(row.id);
@@ -271,7 +269,17 @@ export class TusUploadsService {
     const dataPath = assembled?.path ?? this.#dataPath(row.id);
     if (row.delivery_id !== null && row.relative_path !== null) {
       const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: dataPath, size: Number(row.size), sha256 };
-      await this.deliveries.addFile(actor, file).finally(() => Promise.all([this.remove(row.id), assembled?.release()]));
+      try {
+        await this.deliveries.addFile(row.id, file);
+      } catch (err) {
+        await this.remove(row.id);
+        throw err;
+      } finally {
+        await assembled?.release();
+      }
+      // Its bytes were moved into storage and its record ended with the member's (a shared store's chunks remain).
+      await this.#configs.delete(row.id);
+      if (this.options.shared) await this.options.shared.store.removeBytes(row.id);
       return undefined;
     }
     try {
@@ -290,6 +298,14 @@ export class TusUploadsService {
       await this.remove(row.id);
       await assembled?.release();
     }
+  }
+
+  /** The SHA-256 of all of the upload's bytes, if it was taken as they arrived. */
+  async #takeDigest(row: TusUploadRow): Promise<string | undefined> {
+    const digest = this.#digests.get(row.id);
+    const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? await digest.hash.digest() : undefined;
+    this.#dropDigest(row.id);
+    return sha256;
   }
 
   #removeOnRefusal(id: string) {

@@ -52,7 +52,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor } = sessionOf(request);
-      const createdId =
+      const created =
         request.method === 'POST'
           ? await uploads.authorizeCreation(actor, {
               uploadLength: header(request, 'upload-length'),
@@ -61,7 +61,8 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
               metadata: header(request, 'upload-metadata'),
             })
           : undefined;
-      const row = createdId === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
+      const createdId = created?.id;
+      const row = created === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
 
       const uploadId = row?.id ?? createdId;
       const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
@@ -103,7 +104,8 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       // Bytes arrived: check the first ones, and finish the upload if they were the last. A refusal
       // here answers with its own status alone (no Location of an upload that is gone).
       if (request.method !== 'DELETE' && offsetHeader !== null) {
-        const current = row ?? (createdId !== undefined ? await uploads.requireOpen(actor, createdId) : undefined);
+        // A creation's record is the one just made; finishing claims it, so a removal meanwhile is noticed there.
+        const current = row ?? created;
         const file = current ? await uploads.afterWrite(actor, current, Number(offsetHeader)) : undefined;
         if (file) reply.header(FILE_ID_HEADER, String(file.id));
       }

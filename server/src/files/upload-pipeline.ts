@@ -3,7 +3,7 @@
 // so a 4 GiB file costs no more memory than a 4 KiB one. Backpressure from the disk reaches the
 // client through pipeline().
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
@@ -55,7 +55,7 @@ export interface StoredUpload {
   size: number;
   /** Lower-case hex. */
   sha256: string;
-  /** The first UPLOAD_HEAD_BYTES bytes, or all of them for a shorter file. */
+  /** The first UPLOAD_HEAD_BYTES bytes, or all of them for a shorter file (none when a stored file had nothing to check). */
   head: Buffer;
 }
 
@@ -99,6 +99,8 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
    * file is then not read again, only its size and first bytes are checked.
    */
   sha256?: string;
+  /** false: moved in without an fsync of its own; the caller flushes storage before anyone can see it. */
+  durable?: boolean;
 }
 
 /**
@@ -119,11 +121,13 @@ export async function storeLocalFile(input: StoreLocalFileInput): Promise<Stored
     meter.cancel();
     throw err;
   }
-  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256, head: meter.head() };
 }
 
 async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
+  // Nothing to check in its first bytes (a file of a delivery): it is not opened at all.
+  if (input.checkHead === undefined) return storeUnread(input, sha256);
   const file = await open(input.path, 'r');
   let head: Buffer;
   try {
@@ -136,8 +140,14 @@ async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Pr
     await file.close();
   }
   input.checkHead?.(head);
-  const { size } = await input.storage.putFile(input.key, input.path, input.signal ? { signal: input.signal } : {});
+  const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256, head };
+}
+
+async function storeUnread(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
+  if ((await stat(input.path)).size > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
+  const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
+  return { key: input.key, size, sha256, head: Buffer.alloc(0) };
 }
 
 class UploadMeter extends Transform {

@@ -30,10 +30,11 @@ export interface JobContext {
   signal: AbortSignal;
   attempt: number;
   /**
-   * A private, empty scratch folder for this run. The runner removes it when the run ends, however
-   * it ends, and a runner starting later removes any a killed process left behind.
+   * A private, empty scratch folder for this run, made when first asked for (most runs need none:
+   * a single DICOM file is indexed where it is stored). The runner removes it when the run ends,
+   * however it ends, and a runner starting later removes any a killed process left behind.
    */
-  workDir: string;
+  workDir(): Promise<string>;
 }
 
 export interface JobKind<P> extends JobType<P> {

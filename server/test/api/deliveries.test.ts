@@ -173,6 +173,27 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
     expect(row).toMatchObject({ kind: 'folder', processing: { status: 'ready', summary: { instances: 1, studies: 1 } } });
   });
 
+  it('refuses to complete a delivery whose file was lost after it arrived, and completes once it is sent again', async () => {
+    const p = await project();
+    const id: number = (await deliveries.create(token, p.id)).body.data[0].id;
+    const data = dicomFixture('s01_CT_small.dcm');
+    for (const name of ['DICOM/IM1', 'DICOM/IM2']) expect((await deliveries.send(token, id, name, data)).status).toBe(201);
+    // A file arrives without an fsync of its own: a crash of the machine before completion can take it.
+    const lost = await server.services.handle.db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', id).where('relative_path', '=', 'DICOM/IM2').executeTakeFirstOrThrow();
+    await server.services.storage.delete(lost.storage_key);
+    expect(await deliveries.complete(token, id)).toMatchObject({
+      status: 409,
+      body: { message: '1 file of this delivery was lost when the server stopped ("DICOM/IM2"); send it again, then complete the delivery' },
+    });
+    expect((await deliveries.get(token, id)).body.data[0]).toMatchObject({ status: 'open', files: 1 });
+    expect((await listFiles(server.api, token, p.id)).body.data).toEqual([]);
+    expect((await deliveries.send(token, id, 'DICOM/IM2', data)).status).toBe(201);
+    const completed = await deliveries.complete(token, id);
+    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 2, bytes: 2 * data.length });
+    const row = await waitProcessed(p.id, completed.body.data[0].file_id);
+    expect(row).toMatchObject({ processing: { status: 'ready', summary: { entries: 2, instances: 1, duplicates: 1 } } });
+  });
+
   it('shows a CD export as one row with the sum and one summary, its contents by path, and downloads it as a zip of the same bytes', async () => {
     const p = await project();
     const folder = cdExport(scratch);

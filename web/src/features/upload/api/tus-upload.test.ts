@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeSession, TOKEN_KEY } from '../../../lib/storage';
 import { fakeTusServer } from '../testing/fake-tus-server';
 import { defaultOptions } from 'tus-js-client';
+import { deliveryApi } from './deliveries';
 import { createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
@@ -36,6 +37,23 @@ describe('the tus transport', () => {
     expect(seen.at(-1)).toBe(35);
     // A finished upload cannot be resumed: its entry is gone, so picking the file again sends it anew.
     expect(resumeEntries()).toEqual([]);
+  });
+
+  it('sends a file that fits in one chunk with its creation: one request, for a file of a folder too', async () => {
+    const server = fakeTusServer();
+    const progress: number[] = [];
+    const result = await transport(job('IM1.dcm', CHUNK), { ...noCallbacks, onProgress: (sent) => progress.push(sent) }).result;
+    expect(result).toEqual({ fileId: 100 });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(server.state.bytesReceived).toBe(CHUNK);
+    expect(progress.at(-1)).toBe(CHUNK);
+    expect(resumeEntries()).toEqual([]);
+
+    const deliveryId = await deliveryApi.open(7, 'CD');
+    const inFolder: UploadJob = { ...job('IM2', 4), delivery: { id: deliveryId, relativePath: 'DICOM/IM2' } };
+    expect(await transport(inFolder, noCallbacks).result).toEqual({ fileId: null });
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /uploads', 'POST /deliveries', 'POST /uploads']);
+    expect(server.state.completed.at(-1)?.upload).toMatchObject({ delivery: String(deliveryId), relativePath: 'DICOM/IM2', length: 4 });
   });
 
   it('reads the token at each request, so a new sign-in is used at once', async () => {

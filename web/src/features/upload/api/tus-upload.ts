@@ -128,6 +128,7 @@ export async function pruneExpiredResumes(now = Date.now()): Promise<void> {
 export function createTusTransport(options: TusOptions = {}): Transport {
   return (job, callbacks) => {
     const fingerprint = fingerprintOf(job);
+    const chunkSize = options.chunkSize ?? CHUNK_BYTES;
     let cancelled = false;
     let settle: { resolve: (result: UploadResult) => void; reject: (failure: UploadFailure) => void } | undefined;
     const result = new Promise<UploadResult>((resolve, reject) => {
@@ -138,7 +139,10 @@ export function createTusTransport(options: TusOptions = {}): Transport {
       metadata: job.delivery
         ? { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath }
         : { filename: job.file.name, studypetitionid: String(job.projectId) },
-      chunkSize: options.chunkSize ?? CHUNK_BYTES,
+      chunkSize,
+      // A file that fits in one chunk goes with its creation: one request instead of two, which for
+      // a folder of small files (a CD export) halves the requests and the server's work per file.
+      uploadDataDuringCreation: job.file.size <= chunkSize,
       retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
       onShouldRetry: (error) => isRetryable(error),
       httpStack: options.httpStack ?? apiClientHttpStack,

@@ -95,11 +95,25 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       const delivery = meta.delivery === undefined ? undefined : deliveries.find((d) => String(d.id) === meta.delivery);
       if (meta.delivery !== undefined && !delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
       if (delivery?.completed) return reply(config, 409, {}, JSON.stringify({ message: 'This delivery is already complete' }));
-      const refusal = options.refuseCreation?.(candidate);
-      if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
+      const refused = options.refuseCreation?.(candidate);
+      if (refused) return reply(config, refused.status, {}, JSON.stringify({ message: refused.message }));
       nextId += 1;
       uploads.set(candidate.id, candidate);
-      return reply(config, 201, { location: `/api/v1/uploads/${candidate.id}`, 'tus-resumable': '1.0.0' });
+      const created = { location: `/api/v1/uploads/${candidate.id}`, 'tus-resumable': '1.0.0' };
+      // creation-with-upload: the bytes came with the creation, as a whole small file does.
+      const sent = config.data instanceof Blob ? config.data : undefined;
+      if (sent === undefined || sent.size === 0) return reply(config, 201, created);
+      config.onUploadProgress?.({ loaded: sent.size, total: sent.size, bytes: sent.size, lengthComputable: true });
+      candidate.offset = sent.size;
+      state.bytesReceived += sent.size;
+      if (candidate.offset < candidate.length) return reply(config, 201, { ...created, 'upload-offset': String(candidate.offset) });
+      uploads.delete(candidate.id);
+      const refusal = options.refuseFinal?.(candidate);
+      if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
+      const fileId = nextFileId++;
+      state.completed.push({ upload: candidate, fileId });
+      const finished = { ...created, 'upload-offset': String(candidate.offset) };
+      return reply(config, 201, candidate.delivery !== undefined ? finished : { ...finished, 'portal-file-id': String(fileId) });
     }
     if (match) {
       // Only the creator may see or continue an upload: anyone else gets the same 404 as a missing one.

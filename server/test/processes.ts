@@ -112,7 +112,8 @@ export async function startWorkerProcess(env: Record<string, string | undefined>
 /**
  * Bundles the server as `npm run build` does, into a scratch folder under node_modules/.cache (so
  * its dependencies resolve as they do from dist/), and runs it with the Node options of `npm start`
- * (server/package.json): what an operator runs, whose memory is what the documented bounds are about.
+ * and environment (server/package.json): what an operator runs, whose memory the documented bounds
+ * are about.
  */
 export async function startBundledServer(env: Record<string, string | undefined>): Promise<ServerProcess & { cleanup(): Promise<void> }> {
   const cache = path.join(SERVER_DIR, 'node_modules', '.cache');
@@ -121,13 +122,19 @@ export async function startBundledServer(env: Record<string, string | undefined>
   try {
     await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints: ['src/main.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts'], outdir });
     const { scripts } = JSON.parse(await readFile(path.join(SERVER_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const [node, ...rest] = scripts.start!.split(/\s+/);
-    if (node !== 'node' || rest.at(-1) !== 'dist/main.js') throw new Error(`npm start is no longer 'node <options> dist/main.js': ${scripts.start}`);
+    // `NAME=value … node <options> dist/main.js`: the environment and the options are taken as they are.
+    const words = scripts.start!.split(/\s+/);
+    const assignments = words.slice(0, words.indexOf('node')).map((w) => /^([A-Z_]+)=(.*)$/.exec(w));
+    const [node, ...rest] = words.slice(assignments.length);
+    if (node !== 'node' || rest.at(-1) !== 'dist/main.js' || assignments.some((a) => a === null)) {
+      throw new Error(`npm start is no longer '[NAME=value …] node <options> dist/main.js': ${scripts.start}`);
+    }
     const options = rest.slice(0, -1);
+    const startEnv = Object.fromEntries(assignments.map((a) => [a![1]!, a![2]!]));
     const { process: server, match } = await startEntry(
       'bundled server',
       [...options, path.join(outdir, 'main.js')],
-      baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+      baseEnv({ PORT: '0', HOST: '127.0.0.1', ...startEnv, ...env }),
       /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
     );
     return { ...server, url: match[1]!, cleanup: () => rm(outdir, { recursive: true, force: true }) };

@@ -128,7 +128,7 @@ export class SevenZipWorker {
     const pending = this.pending.get(reply.id);
     if (pending === undefined) return;
     if ('settled' in reply) {
-      pending.onSettled?.(reply.settled);
+      for (const file of reply.settled) pending.onSettled?.(file);
       return;
     }
     this.pending.delete(reply.id);

@@ -20,7 +20,7 @@ const PEAK_RSS_BYTES = 200e6;
  * The aim is that no request waits more than ~200 ms because of processing. What a probe measures
  * also holds the time the OS gives the server's thread on a machine whose 2 cores are shared with
  * the test's own client, the extraction thread and, in CI, other test files: on such a machine
- * (load average 3–13) the worst of ~400 probes was 18–401 ms and the 95th percentile under 60 ms,
+ * (load average 4–21) the worst of 400–1,500 probes was 29–600 ms and the 95th percentile 7–90 ms,
  * while the freeze this guards against (the whole directory parsed in one turn of the loop) held
  * every probe for 2–5 s. So: 95 % of the probes answer within 200 ms, and none waits a second.
  */

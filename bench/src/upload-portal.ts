@@ -1,11 +1,12 @@
 // The portal under test: the real server started as `npm start` would, on an empty DATA_DIR whose
 // first SysAdmin comes from ADMIN_USERNAME/ADMIN_PASSWORD, signed in, with one project to upload to.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cpuSeconds, mainThreadCpuSeconds, threadCpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
 import { jsonRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
+import { readStartCommand } from '../../server/scripts/start-command.js';
 import { withoutS3 } from './s3-settings.js';
 import type { Measurement } from './upload-report.js';
 
@@ -34,11 +35,13 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
   // The bundle `npm start` runs (the bench script builds it first), with the Node flags it runs it with.
-  const flags = [...(await startFlags(repoRoot)), ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
+  const start = await readStartCommand(path.join(repoRoot, 'server'));
+  const flags = [...start.options, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = startChild(process.execPath, [...flags, path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
       ...withoutS3(process.env),
+      ...start.env,
       ...storageEnv,
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -71,13 +74,6 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   }
 }
 
-/** The Node flags of server/package.json's `start` script (`node <flags> dist/main.js`). */
-export async function startFlags(repoRoot: string): Promise<string[]> {
-  const pkg = JSON.parse(await readFile(path.join(repoRoot, 'server', 'package.json'), 'utf8')) as { scripts?: { start?: string } };
-  const words = (pkg.scripts?.start ?? '').split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') throw new Error(`server/package.json's start script is not "node <flags> dist/main.js": ${pkg.scripts?.start}`);
-  return words.slice(1, -1);
-}
 
 /**
  * Runs `upload` against a fresh portal and measures it. `upload` resolves with what the portal

@@ -1,6 +1,7 @@
 // Issue 12 item 3: an upload of 100,001 tiny entries is processed while the API keeps answering
-// and the server's memory stays bounded, measured on a real server process (its own event loop and
-// its own RSS), as an operator would see it.
+// and the server's memory stays within its documented bound, measured on a real server process
+// (its own event loop and its own RSS), bundled and started with `npm start`'s Node options, as an
+// operator runs it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,26 +9,35 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from './databases.js';
 import { call, login } from './http.js';
-import { startServerProcess } from './processes.js';
+import { startBundledServer } from './processes.js';
 import { listFiles, upload } from './uploads.js';
 
 const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'Resp0nsive!-pw' };
 const ENTRIES = 100_001;
-/** Generous against loaded CI machines; the issue's freeze was 4–5 s, the aim is ~200 ms. */
-const WORST_WAIT_MS = 1000;
+/** The documented bound (docs/processing.md): peak resident set under 200 MB (10^6 bytes). */
+const PEAK_RSS_BYTES = 200e6;
 /**
- * The server runs here under tsx, which holds ~60 MB more than `npm start`'s bundle (155–185 MB
- * before any processing). Before issue 12 this upload took it to 660 MB; now 440–460 MB (see
- * docs/processing.md, "Responsiveness", for why it is still over the 200 MB target).
+ * The aim is that no request waits more than ~200 ms because of processing. What a probe measures
+ * also holds the time the OS gives the server's thread on a machine whose 2 cores are shared with
+ * the test's own client, the extraction thread and, in CI, other test files: on such a machine
+ * (load average 4–21) the worst of 400–1,500 probes was 29–600 ms and the 95th percentile 7–90 ms,
+ * while the freeze this guards against (the whole directory parsed in one turn of the loop) held
+ * every probe for 2–5 s. So: 95 % of the probes answer within 200 ms, and none waits a second.
  */
-const PEAK_RSS_MB = 520;
+const TYPICAL_WAIT_MS = 200;
+const WORST_WAIT_MS = 1000;
 
-/** The process's peak resident set so far (VmHWM), in MB. */
-function peakRssMb(pid: number): number {
+/** The process's peak resident set so far (VmHWM), in bytes. */
+function peakRssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /VmHWM:\s+(\d+) kB/.exec(status);
   if (!kb) throw new Error('VmHWM not found');
-  return Number(kb[1]) / 1024;
+  return Number(kb[1]) * 1024;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 // bsdtar writes the 100,001 entries from an mtree description, each naming one small file for its
@@ -45,20 +55,19 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect) => {
-  it('keeps answering within a second and stays within its memory bound', async () => {
+  it('keeps answering within ~200 ms and stays under 200 MB', async () => {
     const database = await createTestDatabase(dialect);
-    const server = await startServerProcess({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, ...ADMIN });
+    const server = await startBundledServer({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, ...ADMIN });
     try {
       const api = `${server.url}/api/v1`;
       const token = await login(api, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
       const project = (await call(`${api}/study-petitions`, { token, json: { name: 'Many' } })).body.data[0];
       const answer = await upload(api, token, { name: 'many.zip', data: zip }, project.id);
       expect(answer.status).toBe(201);
-      const baselineRss = peakRssMb(server.child.pid!);
+      const baselineRss = peakRssBytes(server.child.pid!);
 
       // Probe the API every ~50 ms while the job runs; each probe's wait is what a user would feel.
-      let worst = 0;
-      let probes = 0;
+      const waits: number[] = [];
       let status = 'pending';
       let file: { processing: { status: string; summary: { other: number; skipped: number; skipped_reasons: Record<string, number> } } } | undefined;
       const end = Date.now() + 600_000;
@@ -66,8 +75,7 @@ describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect)
       while (status !== 'ready' && status !== 'failed' && Date.now() < end) {
         const started = performance.now();
         const health = await fetch(`${api}/health`);
-        worst = Math.max(worst, performance.now() - started);
-        probes += 1;
+        waits.push(performance.now() - started);
         expect(health.status).toBe(200);
         if (Date.now() - lastList > 1000) {
           lastList = Date.now();
@@ -80,19 +88,27 @@ describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect)
       const started = performance.now();
       const contents = await call(`${api}/study-petitions-files/${answer.body.data[0].id}/contents?offset=99900&limit=100`, { token });
       const contentsMs = performance.now() - started;
-      const peak = peakRssMb(server.child.pid!);
-      console.log(`[${dialect}] ${probes} probes, worst wait ${worst.toFixed(0)} ms, contents page ${contentsMs.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MB (${baselineRss.toFixed(0)} MB before processing)`);
+      const peak = peakRssBytes(server.child.pid!);
+      const worst = Math.max(...waits);
+      const typical = percentile(waits, 95);
+      const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+      console.log(
+        `[${dialect}] ${waits.length} probes, wait p95 ${typical.toFixed(0)} ms, worst ${worst.toFixed(0)} ms, contents page ${contentsMs.toFixed(0)} ms, ` +
+          `peak RSS ${mb(peak)} MB (${mb(baselineRss)} MB before processing), load ${os.loadavg()[0]!.toFixed(1)}`,
+      );
 
       expect(status).toBe('ready');
       expect(file!.processing.summary).toMatchObject({ other: 100_000, skipped: 1, skipped_reasons: { 'too many entries': 1 } });
       expect(contents.status).toBe(200);
       expect(contents.body.data.page.total).toBe(100_000);
       expect(contents.body.data.entries).toHaveLength(100);
+      expect(typical).toBeLessThan(TYPICAL_WAIT_MS);
       expect(worst).toBeLessThan(WORST_WAIT_MS);
-      expect(peak).toBeLessThan(PEAK_RSS_MB);
+      expect(peak).toBeLessThan(PEAK_RSS_BYTES);
     } finally {
       server.child.kill('SIGTERM');
       await server.waitForExit();
+      await server.cleanup();
       await database.drop();
     }
   }, 900_000);

@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { once } from 'node:events';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { bundleServer } from '../scripts/bundle.js';
+import { readStartCommand } from '../scripts/start-command.js';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const TSX = ['--import', 'tsx'];
@@ -63,11 +66,11 @@ export interface ServerProcess {
  */
 async function startEntry(
   name: string,
-  script: string,
+  args: string[],
   env: NodeJS.ProcessEnv,
   ready: RegExp,
 ): Promise<{ process: Omit<ServerProcess, 'url'>; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [...TSX, script], { cwd: SERVER_DIR, env });
+  const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env });
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
@@ -94,7 +97,7 @@ async function startEntry(
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const { process: server, match } = await startEntry(
     'server',
-    'src/main.ts',
+    [...TSX, 'src/main.ts'],
     baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
     /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
   );
@@ -103,6 +106,32 @@ export async function startServerProcess(env: Record<string, string | undefined>
 
 /** Starts src/worker.ts (`npm run worker`) and resolves once it logs that it runs. */
 export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const { process: worker } = await startEntry('worker', 'src/worker.ts', baseEnv(env), /processing worker started/);
+  const { process: worker } = await startEntry('worker', [...TSX, 'src/worker.ts'], baseEnv(env), /processing worker started/);
   return { ...worker, url: '' };
+}
+
+/**
+ * Bundles the server as `npm run build` does, into a scratch folder under node_modules/.cache (so
+ * its dependencies resolve as they do from dist/), and runs it with the Node options of `npm start`
+ * and environment (server/package.json): what an operator runs, whose memory the documented bounds
+ * are about.
+ */
+export async function startBundledServer(env: Record<string, string | undefined>): Promise<ServerProcess & { cleanup(): Promise<void> }> {
+  const cache = path.join(SERVER_DIR, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  const outdir = await mkdtemp(path.join(cache, 'bundled-server-'));
+  try {
+    await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints: ['src/main.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts'], outdir });
+    const { env: startEnv, options } = await readStartCommand(SERVER_DIR);
+    const { process: server, match } = await startEntry(
+      'bundled server',
+      [...options, path.join(outdir, 'main.js')],
+      baseEnv({ PORT: '0', HOST: '127.0.0.1', ...startEnv, ...env }),
+      /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    return { ...server, url: match[1]!, cleanup: () => rm(outdir, { recursive: true, force: true }) };
+  } catch (error) {
+    await rm(outdir, { recursive: true, force: true });
+    throw error;
+  }
 }

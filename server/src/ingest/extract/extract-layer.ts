@@ -8,14 +8,14 @@ import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
 import type { EntryAnalysis } from '../entry-analysis.js';
 import type { IngestLimits } from '../limits.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
-import type { ExtractResult, ListResult, SettledFile, SevenZipFormat, StopReason, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
-import { readZipDirectory, type ZipListedEntry } from './zip/zip-directory.js';
+import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
+import { scanZipDirectory, zipDirectoryEntries, type ZipListedEntry } from './zip/zip-directory.js';
 import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
 import { splitRuns, writeGuard, type LayerBudget } from './layer-budget.js';
-import { planEntriesYielding } from './plan-entries.js';
-import { SettledOutcomes } from './settled-outcomes.js';
+import { EntryPlanner, planEntriesYielding, type PlanItem } from './plan-entries.js';
+import { planWindows, WindowQueue, type PlanWindow } from './plan-windows.js';
 import { erroredName } from './sevenzip/sevenzip-errors.js';
 
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
@@ -119,34 +119,12 @@ export interface LayerInput {
 
 /** Below this many entries a second thread costs more than it saves. */
 const PARALLEL_MIN_ENTRIES = 16;
-
 /**
- * A zip's entries are extracted a window at a time, each once the job has taken the entries of the
- * window before: what waits between extraction and the job (files on disk, outcomes in memory,
- * members in the worker) is at most two windows, whatever the entry count.
+ * Nor below this many bytes: one thread inflates them in a fraction of a second, and a window of
+ * tiny entries is bound by the job recording them, not by extraction. A second thread costs its
+ * isolate's memory (~20–40 MB), which 100,000 tiny entries would pay for nothing.
  */
-const WINDOW_ENTRIES = 2000;
-const WINDOW_BYTES = 512 * 1024 ** 2;
-
-function windows(paths: readonly string[], sizeOf: (path: string) => number | null, kind: ArchiveKind): string[][] {
-  // Other formats are read from start to end (solid 7z, tar in a stream): one pass, not one per window.
-  if (kind !== 'zip') return [paths.slice()];
-  const result: string[][] = [];
-  let current: string[] = [];
-  let bytes = 0;
-  for (const p of paths) {
-    const size = sizeOf(p) ?? 0;
-    if (current.length > 0 && (current.length >= WINDOW_ENTRIES || bytes + size > WINDOW_BYTES)) {
-      result.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(p);
-    bytes += size;
-  }
-  if (current.length > 0) result.push(current);
-  return result;
-}
+const PARALLEL_MIN_BYTES = 64 * 1024 ** 2;
 
 /** `layerWritten`: what earlier runs of this layer wrote, which the ratio allowance already spent. */
 function guardFor(input: LayerInput, archiveBytes: number, expectedSizes: Record<string, number>, single: boolean, layerWritten = 0): WriteGuard {
@@ -231,14 +209,40 @@ type Outcome =
   | { state: 'done'; sha256: string | null; analysis: EntryAnalysis | null; inPlaceAt: number | null }
   | { state: 'skipped'; reason: SkipReason };
 
-/** Lists with yauzl when the zip is plain enough for the native path, else with 7-Zip. */
-async function listLayer(input: LayerInput): Promise<{ listed: ListResult; native: boolean }> {
-  const zip = input.kind === 'zip' ? await readZipDirectory(input.archive, input.budget.remainingEntries) : null;
-  if (zip === null) {
-    return { listed: await input.sevenZip.list({ archive: input.archive, format: FORMATS[input.kind], cap: input.budget.remainingEntries }), native: false };
+/**
+ * The layer's plan, as it is made: a plain zip's directory is counted first (the native path), then
+ * read again entry by entry while the windows are extracted; other archives are listed by 7-Zip
+ * and planned whole.
+ */
+interface LayerPlan {
+  native: boolean;
+  /** Entries listed (the rest are only counted in `overflow`). */
+  listed: number;
+  overflow: number;
+  errors: string[];
+  items: () => AsyncIterable<PlanItem> | Iterable<PlanItem>;
+}
+
+async function planLayer(input: LayerInput): Promise<LayerPlan | Extract<LayerResult, { ok: false }>> {
+  const cap = input.budget.remainingEntries;
+  const scan = input.kind === 'zip' ? await scanZipDirectory(input.archive, cap) : null;
+  if (scan !== null) {
+    const items = async function* (): AsyncGenerator<PlanItem> {
+      // Planned against the budget as it was before the first window wrote anything, as a whole plan is.
+      const planner = new EntryPlanner(input.limits, input.budget.remainingBytes);
+      for await (const entry of zipDirectoryEntries(input.archive, cap)) yield planner.add(entry);
+    };
+    return { native: true, listed: scan.listed, overflow: scan.overflow, errors: [], items };
   }
-  const listing = { entries: zip.entries, overflow: zip.overflow, errors: [], encrypted: false };
-  return { listed: { exitCode: 0, listing, crash: null }, native: true };
+  const listed = await input.sevenZip.list({ archive: input.archive, format: FORMATS[input.kind], cap });
+  const { listing } = listed;
+  if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
+  const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
+  if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
+    return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
+  if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
+  const { items } = await planEntriesYielding(listing.entries, input.limits, input.budget.remainingBytes);
+  return { native: false, listed: listing.entries.length, overflow: listing.overflow, errors: listing.errors, items: () => items };
 }
 
 function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
@@ -248,44 +252,37 @@ function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
 
 async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
-  const { listed, native } = await listLayer(input);
-  const { listing } = listed;
-  if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
-  const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
-  if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
-    return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
-  if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
-  input.seeEntries(listing.entries.length + listing.overflow);
-  input.budget.remainingEntries -= listing.entries.length;
+  const plan = await planLayer(input);
+  if ('ok' in plan) return plan;
+  const { native } = plan;
+  input.seeEntries(plan.listed + plan.overflow);
+  input.budget.remainingEntries -= plan.listed;
 
-  const { items, include } = await planEntriesYielding(listing.entries, input.limits, input.budget.remainingBytes);
-  const sizeOf = (p: string): number | null => include.get(p)!.size;
-  const expectedSizes = (paths: readonly string[]): Record<string, number> => {
+  let truncated = plan.errors.length > 0;
+  type Window = PlanWindow<Outcome>;
+  const sizeIn = (window: Window) => (p: string): number | null => window.include.get(p)!.size;
+  const expectedSizes = (window: Window, paths: readonly string[]): Record<string, number> => {
     const sizes: Record<string, number> = {};
     for (const p of paths) {
-      const size = sizeOf(p);
+      const size = window.include.get(p)!.size;
       if (size !== null) sizes[p] = size;
     }
     return sizes;
   };
 
-  const outcomes = new SettledOutcomes<Outcome>(include);
-  let truncated = listing.errors.length > 0;
-  const decide = (p: string, value: Outcome): void => outcomes.decide(p, value);
-
-  const onSettled = (file: SettledFile): void => {
-    decide(
-      file.rel,
-      file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
-    );
-  };
-  const extractRun = (worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> =>
-    native
+  const extractRun = (window: Window, worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> => {
+    const onSettled = (file: SettledFile): void => {
+      window.outcomes.decide(
+        file.rel,
+        file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
+      );
+    };
+    return native
       ? worker.extractNativeZip(
           {
             archive: input.archive,
             outDir: input.outDir,
-            members: paths.map((p) => nativeZipMember(p, include.get(p)!)),
+            members: paths.map((p) => nativeZipMember(p, window.include.get(p)!)),
             guard: budget,
             maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
             inPlace: input.inPlace,
@@ -297,24 +294,33 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
             archive: input.archive,
             format,
             outDir: input.outDir,
-            include: paths.map((p) => include.get(p)!.rawPath),
+            include: paths.map((p) => window.include.get(p)!.rawPath),
             guard: budget,
             maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
           },
           onSettled,
         );
+  };
 
   // What this layer wrote in earlier runs: the ratio allowance is the layer's, not each run's.
   let layerWritten = 0;
   /** Extracts one window, rerunning without an entry that proved larger than its header; answers a budget stop. */
-  const runWindow = async (window: readonly string[]): Promise<StopReason | null> => {
-    let pending = window;
+  const runWindow = async (window: Window): Promise<StopReason | null> => {
+    const { outcomes } = window;
+    const decide = (p: string, value: Outcome): void => outcomes.decide(p, value);
+    const sizeOf = sizeIn(window);
+    let pending: readonly string[] = [...window.include.keys()];
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      const guard = guardFor(input, archiveBytes, expectedSizes(pending), false, layerWritten);
-      const parallel = attempt === 0 && input.kind === 'zip' && input.secondSevenZip !== null && pending.length >= PARALLEL_MIN_ENTRIES;
+      const guard = guardFor(input, archiveBytes, expectedSizes(window, pending), false, layerWritten);
+      const parallel =
+        attempt === 0 &&
+        input.kind === 'zip' &&
+        input.secondSevenZip !== null &&
+        pending.length >= PARALLEL_MIN_ENTRIES &&
+        (pending.length === window.include.size ? window.bytes : pending.reduce((sum, p) => sum + (sizeOf(p) ?? 0), 0)) >= PARALLEL_MIN_BYTES;
       const results = parallel
-        ? await Promise.all(splitRuns(pending, sizeOf, guard).map(({ paths, budget }, i) => extractRun(i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
-        : [await extractRun(input.sevenZip, pending, guard)];
+        ? await Promise.all(splitRuns(pending, sizeOf, guard).map(({ paths, budget }, i) => extractRun(window, i === 0 ? input.sevenZip : input.secondSevenZip!(), paths, budget)))
+        : [await extractRun(window, input.sevenZip, pending, guard)];
       let budgetStop: StopReason | null = null;
       let stopped = false;
       for (const result of results) {
@@ -344,48 +350,52 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     return null;
   };
 
+  const queue = new WindowQueue<Outcome>();
   const holds = new Holds();
   let inFlight: Promise<unknown> = Promise.resolve();
   const run = async (): Promise<void> => {
-    const all = [...include.keys()];
-    let start = 0;
-    let previousStart = 0;
-    for (const window of windows(all, sizeOf, input.kind)) {
-      // The job has reached the window before this one: two windows at most are waiting for it.
-      await outcomes.taken(previousStart);
-      await holds.free();
+    let index = 0;
+    let budgetStop: StopReason | null = null;
+    for await (const window of planWindows<Outcome>(plan.items(), input.kind)) {
+      // The job has finished the window before the previous one: two windows at most wait for it.
+      await queue.finished(index - 1);
+      index += 1;
       // The job stopped taking entries (abort, budget): extracting more would be for nobody.
-      if (outcomes.released) return;
-      const running = runWindow(window);
-      inFlight = running;
-      const budgetStop = await running;
-      if (budgetStop !== null) {
-        for (const p of all.slice(start)) decide(p, { state: 'skipped', reason: STOP_REASONS[budgetStop] });
-        return;
+      if (queue.released) return;
+      queue.push(window);
+      if (budgetStop === null) {
+        await holds.free();
+        if (queue.released) return;
+        const running = runWindow(window);
+        inFlight = running;
+        budgetStop = await running;
       }
-      previousStart = start;
-      start += window.length;
+      // Once the budget is spent, what is left of the plan is skipped for that reason, unwritten.
+      if (budgetStop !== null) for (const p of window.include.keys()) window.outcomes.decide(p, { state: 'skipped', reason: STOP_REASONS[budgetStop] });
     }
   };
-  const done = run().finally(() => outcomes.end());
+  const done = run().finally(() => queue.end());
   // The consumer may stop early (abort); the rejection is still seen through `done` or `items`.
   done.catch(() => undefined);
 
   async function* yieldInOrder(): AsyncGenerator<LayerItem> {
     try {
-      yield* inOrder();
+      for (let window = await queue.next(); window !== undefined; window = await queue.next()) {
+        yield* inOrder(window);
+        queue.finish(window);
+      }
     } finally {
-      outcomes.release();
+      queue.release();
     }
   }
 
-  async function* inOrder(): AsyncGenerator<LayerItem> {
-    for (const item of items) {
+  async function* inOrder(window: Window): AsyncGenerator<LayerItem> {
+    for (const item of window.items) {
       if (item.type !== 'planned') {
         yield item;
         continue;
       }
-      const decided = await outcomes.next(item.path);
+      const decided = await window.outcomes.next(item.path);
       // Undecided when the run ended: its failure, if it failed, is the consumer's answer.
       if (decided === undefined) await done;
       const state = decided ?? { state: 'skipped', reason: SKIP.notExtracted };
@@ -414,7 +424,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   const layer: Layer = {
     items: yieldInOrder(),
     done,
-    overflow: listing.overflow,
+    overflow: plan.overflow,
     truncated: () => truncated,
     pause: async () => {
       holds.hold();

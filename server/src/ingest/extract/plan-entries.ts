@@ -35,7 +35,6 @@ export class EntryPlanner {
   private readonly seen = new Set<string>();
   // Folders the planned files lie in: a file may not take a folder's name, nor sit under a file.
   private readonly folderNames = new Set<string>();
-  readonly plan: EntryPlan = { items: [], include: new Map() };
   private plannedBytes = 0;
 
   constructor(
@@ -43,41 +42,44 @@ export class EntryPlanner {
     private readonly remainingBytes: number,
   ) {}
 
-  add(entry: ListedEntry): void {
+  /** Judges the next entry; only the names seen so far are remembered, not the items. */
+  add(entry: ListedEntry): PlanItem {
     const { limits, seen, folderNames } = this;
-    const { items, include } = this.plan;
     const normalized = normalizeEntryPath(entry.rawPath);
     const shownPath = normalized.ok ? normalized.path : entry.rawPath;
-    const skip = (reason: SkipReason): void => void items.push({ type: 'skipped', path: shownPath, reason, size: entry.size });
-    if (entry.type === 'symlink') skip(SKIP.symlink);
-    else if (entry.type === 'hardlink') skip(SKIP.hardLink);
-    else if (entry.type === 'special') skip(SKIP.special);
-    else if (!normalized.ok) skip(normalized.reason);
-    else if (seen.has(normalized.path) || folderNames.has(normalized.path) || folders(normalized.path).some((f) => seen.has(f))) skip(SKIP.duplicate);
-    else if (entry.size !== null && entry.size > limits.maxEntryBytes) skip(SKIP.entryTooLarge);
-    else if (
+    const skip = (reason: SkipReason): PlanItem => ({ type: 'skipped', path: shownPath, reason, size: entry.size });
+    if (entry.type === 'symlink') return skip(SKIP.symlink);
+    if (entry.type === 'hardlink') return skip(SKIP.hardLink);
+    if (entry.type === 'special') return skip(SKIP.special);
+    if (!normalized.ok) return skip(normalized.reason);
+    if (seen.has(normalized.path) || folderNames.has(normalized.path) || folders(normalized.path).some((f) => seen.has(f))) return skip(SKIP.duplicate);
+    if (entry.size !== null && entry.size > limits.maxEntryBytes) return skip(SKIP.entryTooLarge);
+    if (
       entry.size !== null &&
       entry.packedSize !== null &&
       entry.size > limits.ratioFloorBytes &&
       entry.size > limits.maxCompressionRatio * Math.max(entry.packedSize, 1)
     )
-      skip(SKIP.ratio);
-    else if (entry.size !== null && this.plannedBytes + entry.size > this.remainingBytes) skip(SKIP.totalSize);
-    else {
-      seen.add(normalized.path);
-      for (const folder of folders(normalized.path)) folderNames.add(folder);
-      include.set(normalized.path, entry);
-      this.plannedBytes += entry.size ?? 0;
-      items.push({ type: 'planned', path: normalized.path, entry });
-    }
+      return skip(SKIP.ratio);
+    if (entry.size !== null && this.plannedBytes + entry.size > this.remainingBytes) return skip(SKIP.totalSize);
+    seen.add(normalized.path);
+    for (const folder of folders(normalized.path)) folderNames.add(folder);
+    this.plannedBytes += entry.size ?? 0;
+    return { type: 'planned', path: normalized.path, entry };
   }
+}
+
+function addTo(plan: EntryPlan, item: PlanItem): void {
+  plan.items.push(item);
+  if (item.type === 'planned') plan.include.set(item.path, item.entry);
 }
 
 /** The whole listing at once (for short listings and the rules' own tests). */
 export function planEntries(entries: readonly ListedEntry[], limits: PlanLimits, remainingBytes: number): EntryPlan {
   const planner = new EntryPlanner(limits, remainingBytes);
-  for (const entry of entries) planner.add(entry);
-  return planner.plan;
+  const plan: EntryPlan = { items: [], include: new Map() };
+  for (const entry of entries) addTo(plan, planner.add(entry));
+  return plan;
 }
 
 /** How many entries are judged between two turns of the event loop. */
@@ -86,9 +88,10 @@ const PLAN_SLICE = 1000;
 /** The same plan, yielding to the event loop between slices: 100,000 entries take ~0.5 s of CPU. */
 export async function planEntriesYielding(entries: readonly ListedEntry[], limits: PlanLimits, remainingBytes: number): Promise<EntryPlan> {
   const planner = new EntryPlanner(limits, remainingBytes);
+  const plan: EntryPlan = { items: [], include: new Map() };
   for (let at = 0; at < entries.length; at += 1) {
     if (at > 0 && at % PLAN_SLICE === 0) await setImmediate();
-    planner.add(entries[at]!);
+    addTo(plan, planner.add(entries[at]!));
   }
-  return planner.plan;
+  return plan;
 }

@@ -103,6 +103,7 @@ export interface SettledFile {
 }
 
 export type WorkerReply =
-  | { id: number; settled: SettledFile }
+  /** Files settled since the last such message, in the order they settled. */
+  | { id: number; settled: SettledFile[] }
   | { id: number; ok: true; result: ListResult | ExtractResult }
   | { id: number; ok: false; error: string };

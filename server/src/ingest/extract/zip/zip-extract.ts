@@ -14,6 +14,10 @@ import type { ExtractResult, SettledFile, StopReason, NativeZipMember, NativeZip
 import { BlockingReader } from './zip-readers.js';
 
 const CHUNK = 1 << 20;
+/** The least a read buffer grows by. */
+const GROW_STEP = 64 * 1024;
+/** zlib's least chunk size. */
+const MIN_INFLATE_CHUNK = 64;
 /**
  * Deflated entries up to this size (DICOM instances, mostly) are inflated in one call: no stream
  * and no buffer per chunk, which held twice the memory and took longer. Larger ones stream.
@@ -90,7 +94,11 @@ class NativeZipExtractor {
   private readonly result: ExtractResult = { exitCode: 0, errors: [], completed: [], stop: null, crash: null, written: 0 };
   private readonly analyzer: EntryAnalyzer;
   private readonly madeDirs = new Set<string>();
-  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+  /**
+   * Grown to what the members need, up to CHUNK: a window of 2,000 tiny entries is one run, and
+   * 2 MB of buffers per run, each waiting for a collection, kept the worker's memory high.
+   */
+  private buffer = Buffer.alloc(0);
   private packed = Buffer.alloc(0);
 
   constructor(
@@ -149,7 +157,14 @@ class NativeZipExtractor {
   /** A nested archive must become a file of its own to be opened; anything else can stay put. */
   private isArchiveAt(dataStart: number, member: NativeZipMember): boolean {
     const length = Math.min(member.size, DETECT_BYTES);
-    return isArchiveKind(detectKind(readExactly(this.archiveFd, this.buffer, dataStart, length)));
+    return isArchiveKind(detectKind(readExactly(this.archiveFd, this.bufferOf(length), dataStart, length)));
+  }
+
+  /** The read buffer, at least `length` bytes long (or CHUNK, reads being made in chunks). */
+  private bufferOf(length: number): Buffer {
+    const wanted = Math.min(Math.max(length, GROW_STEP), CHUNK);
+    if (this.buffer.length < wanted) this.buffer = Buffer.allocUnsafe(Math.min(Math.max(wanted, this.buffer.length * 2), CHUNK));
+    return this.buffer;
   }
 
   /**
@@ -193,17 +208,19 @@ class NativeZipExtractor {
   }
 
   private bytesOf(member: NativeZipMember, dataStart: number): Iterable<Buffer> | AsyncIterable<Buffer> {
-    if (member.method === 0) return storedBytes(this.archiveFd, this.buffer, dataStart, member.compressedSize);
+    if (member.method === 0) return storedBytes(this.archiveFd, this.bufferOf(member.compressedSize), dataStart, member.compressedSize);
     if (member.size > INFLATE_AT_ONCE || member.compressedSize > INFLATE_AT_ONCE) return inflatedBytes(this.archiveFd, dataStart, member.compressedSize);
     return [this.inflateAtOnce(member, dataStart)];
   }
 
   private inflateAtOnce(member: NativeZipMember, dataStart: number): Buffer {
-    if (this.packed.length < member.compressedSize) this.packed = Buffer.allocUnsafe(Math.max(member.compressedSize, CHUNK));
+    if (this.packed.length < member.compressedSize) this.packed = Buffer.allocUnsafe(Math.max(member.compressedSize, this.packed.length * 2, GROW_STEP));
     const packed = readExactly(this.archiveFd, this.packed, dataStart, member.compressedSize);
     try {
       // One byte more than stated: enough to tell a lying header without inflating all it hides.
-      return zlib.inflateRawSync(packed, { maxOutputLength: member.size + 1 });
+      // Output chunks sized to the entry: the default 16 KiB per call, times thousands of tiny
+      // entries waiting for a collection, held tens of MB on this thread.
+      return zlib.inflateRawSync(packed, { maxOutputLength: member.size + 1, chunkSize: Math.min(Math.max(member.size + 1, MIN_INFLATE_CHUNK), GROW_STEP) });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new GuardStop('header-lied');
       throw error;

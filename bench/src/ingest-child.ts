@@ -13,6 +13,7 @@ import { createServices } from '../../server/src/services.js';
 import { createStorage } from '../../server/src/storage/create-storage.js';
 import { newUploadKey } from '../../server/src/storage/object-key.js';
 import type { Storage } from '../../server/src/storage/storage.js';
+import { s3EnvOf } from './s3-settings.js';
 
 function arg(name: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -57,6 +58,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
     delete: s.delete.bind(s),
     list: s.list.bind(s),
     sweepIncomplete: s.sweepIncomplete.bind(s),
+    checkAccess: s.checkAccess.bind(s),
     flush: async () => {
       const at = process.hrtime.bigint();
       await s.flush();
@@ -80,7 +82,8 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
  */
 async function child(zip: string, warmZip: string, dataDir: string): Promise<void> {
   await rm(dataDir, { recursive: true, force: true });
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  // S3_* settings from the parent (ingest.ts --s3) store the upload and its entries in a bucket.
+  const config = loadConfig({ ...s3EnvOf(process.env), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
   const services = createServices(handle, config, createStorage(config));

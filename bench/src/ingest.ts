@@ -2,7 +2,9 @@
 // moved into storage and recorded in SQLite, the upload's summary) on a zip of ≥2,000 real-looking
 // DICOM instances, beside `bsdtar -xf` of the same zip in the same run. The upload itself is not
 // timed. Prints times, their ratio and peak RSS.
-// Usage: npx tsx bench/src/ingest.ts [--instances 2000] [--dir /tmp/ingest-bench] [--deflate]
+// Usage: npx tsx bench/src/ingest.ts [--instances 2000] [--dir /tmp/ingest-bench] [--deflate] [--s3]
+// --s3 (or S3_BUCKET set): the job runs a second time storing in S3 (s3-settings.ts), where it
+// first downloads the upload into the local work area; both are printed.
 import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { buildIngestChild } from './ingest-build.js';
+import { s3Target, withoutS3 } from './s3-settings.js';
 
 const run = promisify(execFile);
 const sh = (command: string, cwd: string) => run('sh', ['-c', command], { cwd, maxBuffer: 64 << 20 });
@@ -65,6 +68,15 @@ async function warmUpZip(dir: string): Promise<string> {
   return zip;
 }
 
+interface IngestFigures {
+  seconds: number;
+  flushSeconds: number;
+  entries: number;
+  rssMb: number;
+  status: string;
+  summary: string;
+}
+
 async function main(): Promise<void> {
   const dir = arg('dir', path.join(tmpdir(), 'ingest-bench'));
   const instances = Number(arg('instances', '2000'));
@@ -73,22 +85,29 @@ async function main(): Promise<void> {
   const { stdout: size } = await sh(`stat -c %s '${zip}'`, dir);
   const bsdtar = await timeBsdtar(zip, dir);
   const childScript = await buildIngestChild();
-  const { stdout } = await run(process.execPath, [childScript, '--zip', zip, '--warm', await warmUpZip(dir), '--work', path.join(dir, 'data')], {
-    maxBuffer: 64 << 20,
-  });
-  await rm(bsdtar.out, { recursive: true, force: true });
-  const ingest = JSON.parse(stdout.trim().split('\n').pop()!) as {
-    seconds: number;
-    flushSeconds: number;
-    entries: number;
-    rssMb: number;
-    status: string;
-    summary: string;
+  const runChild = async (storageEnv: Record<string, string>) => {
+    const { stdout } = await run(process.execPath, [childScript, '--zip', zip, '--warm', await warmUpZip(dir), '--work', path.join(dir, 'data')], {
+      maxBuffer: 64 << 20,
+      env: { ...withoutS3(process.env), ...storageEnv },
+    });
+    return JSON.parse(stdout.trim().split('\n').pop()!) as IngestFigures;
   };
+  const ingest = await runChild({});
+  const s3 = process.argv.includes('--s3') || process.env.S3_BUCKET ? await s3Target() : undefined;
+  let inS3: IngestFigures | undefined;
+  try {
+    if (s3) inS3 = await runChild(s3.env);
+  } finally {
+    await s3?.close();
+  }
+  await rm(bsdtar.out, { recursive: true, force: true });
   const f = (n: number) => n.toFixed(2);
   console.log(`zip: ${zip} (${(Number(size) / 1e9).toFixed(2)} GB, ${instances} instances)`);
   console.log(`bsdtar -xf:    ${f(bsdtar.seconds)} s (+ ${f(bsdtar.syncSeconds)} s for sync -f of its output), peak RSS ${bsdtar.rssMb.toFixed(0)} MB`);
   console.log(`ingest job:    ${f(ingest.seconds)} s (of which ${f(ingest.flushSeconds)} s the final sync), peak RSS ${ingest.rssMb.toFixed(0)} MB, ${ingest.entries} entries, ${ingest.status} ${ingest.summary}`);
+  if (inS3 && s3) {
+    console.log(`ingest job, S3: ${f(inS3.seconds)} s (the upload downloaded to the work area first; ${s3.where}), peak RSS ${inS3.rssMb.toFixed(0)} MB, ${inS3.entries} entries, ${inS3.status} ${inS3.summary}`);
+  }
   console.log(`time ratio (ingest / bsdtar -xf): ${f(ingest.seconds / bsdtar.seconds)}×  (target ≤ 1.5×, RSS < 300 MB)`);
   console.log(`durable to durable ((ingest) / (bsdtar -xf + sync)): ${f(ingest.seconds / (bsdtar.seconds + bsdtar.syncSeconds))}×`);
   console.log(`before the sync ((ingest - final sync) / bsdtar -xf): ${f((ingest.seconds - ingest.flushSeconds) / bsdtar.seconds)}×`);

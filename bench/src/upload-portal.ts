@@ -6,6 +6,7 @@ import path from 'node:path';
 import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
 import { jsonRequest } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
+import { withoutS3 } from './s3-settings.js';
 import type { Measurement } from './upload-report.js';
 
 const API = '/api/v1';
@@ -23,7 +24,11 @@ export interface StoredFile {
   sha256: string;
 }
 
-export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number): Promise<Portal> {
+/** Settings that make the portal store in S3; none: DATA_DIR/objects. */
+export type StorageEnv = Record<string, string>;
+
+
+export async function startPortal(dataDir: string, repoRoot: string, maxUploadBytes: number, storageEnv: StorageEnv = {}): Promise<Portal> {
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API}`;
@@ -32,7 +37,8 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const child = startChild(process.execPath, [...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean), path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,
     env: {
-      ...process.env,
+      ...withoutS3(process.env),
+      ...storageEnv,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -74,8 +80,9 @@ export async function measurePortal(
   dataDir: string,
   repoRoot: string,
   upload: (portal: Portal) => Promise<{ seconds: number; clientCpuSeconds: number; file: StoredFile }>,
+  storageEnv: StorageEnv = {},
 ): Promise<Measurement> {
-  const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3));
+  const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3), storageEnv);
   try {
     const cpuBefore = await cpuSeconds(portal.child.pid);
     const result = await upload(portal);

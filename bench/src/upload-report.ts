@@ -14,7 +14,9 @@ export interface Measurement {
   clientCpuSeconds: number;
 }
 
-export type PathName = 'pipe' | 'pipe-16k' | 'multipart' | 'tus';
+export type PathName = 'pipe' | 'pipe-16k' | 'multipart' | 'tus' | 'multipart-s3' | 'tus-s3';
+/** The same paths storing in S3 (S3_* settings, else a loopback s3rver): reported, no target (the S3 service is the bound). */
+export const S3_PATHS: readonly PathName[] = ['multipart-s3', 'tus-s3'];
 export const BASELINE: PathName = 'pipe';
 export const PORTAL_PATHS: readonly PathName[] = ['multipart', 'tus'];
 

@@ -13,6 +13,10 @@
 //   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
 //   BENCH_PIPE_NODE=/usr/bin/node     run the pipe on another Node binary
 //   BENCH_SERVER_FLAGS="--cpu-prof"   Node flags for the portal (profiling), BENCH_CHILD_LOG=1 its output
+//   S3_BUCKET, S3_ENDPOINT, …         the bucket the multipart-s3 and tus-s3 paths store in (every
+//                                     S3_* setting of docs/configuration.md); unset, those paths start
+//                                     an s3rver on loopback in this process. The other paths never
+//                                     see S3_* settings.
 // Exits 1 when a portal path missed a target.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -20,7 +24,8 @@ import path from 'node:path';
 import { OLD_HIGH_WATER_MARK, measurePipe, PIPE_HIGH_WATER_MARK } from './upload-baseline.js';
 import { writeInputFile, type InputFile } from './upload-input.js';
 import { uploadMultipart } from './upload-multipart.js';
-import { measurePortal } from './upload-portal.js';
+import { measurePortal, type StorageEnv } from './upload-portal.js';
+import { s3Target } from './s3-settings.js';
 import {
   formatResume,
   formatTable,
@@ -30,11 +35,12 @@ import {
   type Measurement,
   type PathName,
   type SizeResult,
+  S3_PATHS,
 } from './upload-report.js';
 import { measureResume } from './upload-resume.js';
 import { uploadTus } from './upload-tus.js';
 
-const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus'];
+const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus', 'multipart-s3', 'tus-s3'];
 
 interface Settings {
   sizesMiB: number[];
@@ -67,7 +73,7 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   };
 }
 
-function measure(name: PathName, input: InputFile, dir: string, repoRoot: string, settings: Settings): Promise<Measurement> {
+function measure(name: PathName, input: InputFile, dir: string, repoRoot: string, settings: Settings, s3: StorageEnv): Promise<Measurement> {
   switch (name) {
     case 'pipe':
       return measurePipe(input, dir, PIPE_HIGH_WATER_MARK);
@@ -77,6 +83,10 @@ function measure(name: PathName, input: InputFile, dir: string, repoRoot: string
       return measurePortal(input, dir, repoRoot, (portal) => uploadMultipart(portal, input));
     case 'tus':
       return measurePortal(input, dir, repoRoot, (portal) => uploadTus(portal, input, settings.tusChunkBytes));
+    case 'multipart-s3':
+      return measurePortal(input, dir, repoRoot, (portal) => uploadMultipart(portal, input), s3);
+    case 'tus-s3':
+      return measurePortal(input, dir, repoRoot, (portal) => uploadTus(portal, input, settings.tusChunkBytes), s3);
   }
 }
 
@@ -90,6 +100,8 @@ async function main(): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   console.log(`upload benchmark in ${workDir}; ${settings.runs} round(s) of ${settings.paths.join(', ')}; load ${loadAverage()}`);
+  const s3 = settings.paths.some((p) => S3_PATHS.includes(p)) ? await s3Target() : undefined;
+  if (s3) console.log(`S3 paths store in the ${s3.where}`);
   try {
     for (const sizeMiB of settings.sizesMiB) {
       const input = await writeInputFile(path.join(workDir, `input-${sizeMiB}.dcm`), sizeMiB * 1024 * 1024);
@@ -101,7 +113,7 @@ async function main(): Promise<number> {
           const order = settings.paths.map((_, i) => settings.paths[(i + round) % settings.paths.length]!);
           for (const name of order) {
             const dir = path.join(workDir, `${name}-${sizeMiB}-${round}`);
-            const m = await measure(name, input, dir, repoRoot, settings);
+            const m = await measure(name, input, dir, repoRoot, settings, s3?.env ?? {});
             await rm(dir, { recursive: true, force: true });
             result.runs.get(name)!.push(m);
             console.log(
@@ -122,6 +134,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
+    await s3?.close();
     await removeWorkDir();
   }
   console.log(`\n${formatTable(results)}`);

@@ -6,7 +6,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createJobRunner, createServices } from './services.js';
 import { sweepUploads } from './files/upload-sweeper.js';
-import { createStorage } from './storage/create-storage.js';
+import { createStorageOrExit } from './storage/create-storage.js';
 import { makeDataDirPrivate } from './storage/private-data-dir.js';
 
 const config = loadConfigOrExit();
@@ -14,7 +14,7 @@ const config = loadConfigOrExit();
 const tightened = await makeDataDirPrivate(config.dataDir);
 const handle = openDatabase(config);
 await migrateToLatest(handle);
-const services = createServices(handle, config, createStorage(config));
+const services = createServices(handle, config, await createStorageOrExit(config));
 const app = await buildApp(config, services);
 await bootstrapFirstAdmin(services, config, app.log);
 if (tightened.length > 0) {

@@ -6,13 +6,13 @@ import { migrateToLatest } from './db/migrate.js';
 import { createLogger } from './http/logger.js';
 import { serveMetrics, type MetricsServer } from './metrics/index.js';
 import { createJobRunner, createServices } from './services.js';
-import { createStorage } from './storage/create-storage.js';
+import { createStorageOrExit } from './storage/create-storage.js';
 
 const config = loadConfigOrExit();
 const log = createLogger(config);
 const handle = openDatabase(config);
 await migrateToLatest(handle);
-const services = createServices(handle, config, createStorage(config));
+const services = createServices(handle, config, await createStorageOrExit(config));
 const runner = await createJobRunner(services, config, log);
 await runner.sweepWorkRoot();
 const metricsServer = await startMetricsServer();

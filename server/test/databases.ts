@@ -16,6 +16,8 @@ export interface TestDatabase {
 }
 
 export function dialects(): Dialect[] {
+  // The S3 pass is about storage: one engine is enough, the one several nodes would share.
+  if (process.env.TEST_STORAGE === 's3') return inject('postgresAdminUrl') ? ['postgres'] : ['sqlite'];
   return inject('postgresAdminUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 

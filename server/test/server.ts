@@ -8,6 +8,7 @@ import { createJobRunner, createServices, type Services } from '../src/services.
 import { createStorage } from '../src/storage/create-storage.js';
 import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { registerBucket, testStorageBackend, type TestStorageBackend } from './storage-registry.js';
 
 export interface TestServer {
   url: string;
@@ -20,10 +21,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * S3: a fresh bucket of the test file's s3rver (started on first use, on loopback). The
+ * filesystem needs no setting: objects go to DATA_DIR/objects.
+ */
+async function storageSettings(backend: TestStorageBackend, dataDir: string): Promise<Record<string, string>> {
+  if (backend === 'filesystem') return {};
+  // Loaded only here: most test files never start s3rver.
+  const { sharedTestS3 } = await import('./storage-backends.js');
+  const s3 = await sharedTestS3();
+  const bucket = await s3.createBucket();
+  registerBucket(dataDir, { directory: s3.directory, bucket });
+  return s3.env(bucket);
+}
+
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: { jobs?: boolean; clock?: () => number } = {},
+  opts: { jobs?: boolean; clock?: () => number; storage?: TestStorageBackend } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({
@@ -31,6 +46,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     PORT: '0',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(await storageSettings(opts.storage ?? testStorageBackend(), database.dataDir)),
     ...env,
   });
   const handle = openDatabase(config);

@@ -6,6 +6,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import path from 'node:path';
 import type { Db } from '../src/db/database.js';
 import { call, type Answer } from './http.js';
+import { bucketContents } from './storage-registry.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 export const dicomFixture = (name: string) => fs.readFileSync(path.join(FIXTURES, 'dicom', name));
@@ -53,8 +54,13 @@ export function listFiles(api: string, token: string, projectId: number) {
   return call(`${api}/study-petitions-files?study_petition_id=${projectId}`, { token });
 }
 
-/** Every regular file under the storage root, relative to it. */
+/**
+ * Every regular file under the storage root, relative to it (temp files under `.tmp/`). For a
+ * server storing in S3: every key in its bucket, and its leftovers (see bucketContents).
+ */
 export function storedFiles(dataDir: string): string[] {
+  const inBucket = bucketContents(dataDir);
+  if (inBucket !== null) return inBucket;
   const root = path.join(dataDir, 'objects');
   if (!fs.existsSync(root)) return [];
   return fs.readdirSync(root, { recursive: true, withFileTypes: true })

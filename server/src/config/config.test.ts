@@ -93,6 +93,75 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ TUS_STORE: 'redis' })).toThrow(/TUS_STORE/);
   });
 
+  describe('S3 storage settings', () => {
+    const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const s3Env = {
+      S3_BUCKET: 'portal-files',
+      S3_ENDPOINT: 'https://s3.example.org:9000',
+      S3_REGION: 'eu-central-1',
+      S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      S3_SECRET_ACCESS_KEY: SECRET,
+      S3_FORCE_PATH_STYLE: 'true',
+      INIT_CWD: '/srv/portal',
+    };
+
+    it('keeps files under DATA_DIR when S3_BUCKET is not set', () => {
+      expect(loadConfig({}).s3).toBeUndefined();
+    });
+
+    it('reads every S3 setting, with a local work area under DATA_DIR capped at the largest upload', () => {
+      const { s3 } = loadConfig({ ...s3Env, MAX_UPLOAD_BYTES: String(5 * 1024 ** 3) });
+      expect(s3).toMatchObject({
+        bucket: 'portal-files',
+        endpoint: 'https://s3.example.org:9000',
+        region: 'eu-central-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'AKIAEXAMPLE' },
+        workDir: path.resolve('/srv/portal/data/s3-work'),
+        workMaxBytes: 5 * 1024 ** 3,
+      });
+      expect(s3?.credentials?.secretAccessKey).toBe(SECRET);
+      const capped = loadConfig({ ...s3Env, S3_WORK_DIR: '/var/tmp/portal', S3_WORK_MAX_BYTES: String(2 * 1024 ** 3) }).s3;
+      expect(capped).toMatchObject({ workDir: '/var/tmp/portal', workMaxBytes: 2 * 1024 ** 3 });
+    });
+
+    it('never shows the secret key when the configuration is logged or printed', async () => {
+      const config = loadConfig(s3Env);
+      const { inspect } = await import('node:util');
+      expect(JSON.stringify(config)).not.toContain(SECRET);
+      expect(inspect(config, { depth: 10 })).not.toContain(SECRET);
+    });
+
+    it('uses the machine\'s own AWS credentials when no key is given', () => {
+      expect(loadConfig({ S3_BUCKET: 'portal-files' }).s3).toMatchObject({ credentials: undefined, region: 'us-east-1', endpoint: undefined, forcePathStyle: false });
+    });
+
+    it.each([
+      ['S3_BUCKET', 'Portal_Files'],
+      ['S3_BUCKET', 'ab'],
+      ['S3_ENDPOINT', 's3.example.org'],
+      ['S3_ENDPOINT', 'ftp://s3.example.org'],
+      ['S3_REGION', 'EU Central'],
+      ['S3_FORCE_PATH_STYLE', 'yes'],
+      ['S3_WORK_MAX_BYTES', '1000'],
+    ])('refuses %s=%s with a message naming it and not the secret', (name, value) => {
+      const attempt = () => loadConfig({ ...s3Env, [name]: value });
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(name);
+      expect(attempt).not.toThrow(SECRET);
+    });
+
+    it('wants the key id and the secret together', () => {
+      expect(() => loadConfig({ S3_BUCKET: 'portal-files', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toThrow(
+        'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+      );
+    });
+
+    it('refuses S3 settings without a bucket rather than silently keeping files on this machine', () => {
+      expect(() => loadConfig({ S3_ENDPOINT: 'https://s3.example.org' })).toThrow(/S3_ENDPOINT set without S3_BUCKET/);
+    });
+  });
+
   it('serves metrics to no bearer of its own unless METRICS_TOKEN is set, and a worker port only with it', () => {
     const token = 'a'.repeat(64);
     expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined });

@@ -62,6 +62,19 @@ const ZEnv = z.object({
   PASSWORD_FORGOT_WINDOW_MINUTES: int(1).default(60),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).max(255).optional(),
+  // Bucket names as S3 allows them (lower case, digits, dots, hyphens): a typo fails here, not at the first upload.
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots or hyphens')
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be the address of the S3 service, such as https://s3.eu-central-1.amazonaws.com' }).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as eu-central-1').default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
+  // The value is never echoed: zod's messages name the setting, not what it holds.
+  S3_SECRET_ACCESS_KEY: z.string().min(1).max(1024).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_WORK_DIR: z.string().min(1).optional(),
+  S3_WORK_MAX_BYTES: int(1024 * 1024).optional(),
   SSO_SECRET_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
@@ -77,6 +90,26 @@ const ZEnv = z.object({
     .optional(),
   METRICS_PORT: int(0, 65535).optional(),
 });
+
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_WORK_DIR', 'S3_WORK_MAX_BYTES'] as const;
+
+/** Where the bytes live when S3_BUCKET is set (storage/s3-storage.ts). */
+export interface S3Config {
+  bucket: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  /**
+   * Unset: the AWS SDK's own credential chain (AWS_* variables, an instance role). The secret is
+   * a non-enumerable property, so logging or serialising the configuration never shows it.
+   */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Local copies of objects that a tool must read from a file (archives being processed). */
+  workDir: string;
+  /** At most this many bytes of such copies at once, per process. */
+  workMaxBytes: number;
+}
 
 export interface Config {
   port: number;
@@ -141,6 +174,8 @@ export interface Config {
     forgotWindowMs: number;
   };
   mail: { smtpUrl: string; from: string } | undefined;
+  /** Unset: files are kept under DATA_DIR/objects. */
+  s3: S3Config | undefined;
   sso: {
     /** Encrypts the companies' client secrets; else a key file under DATA_DIR made on first use (sso/secret-box.ts). */
     secretKey: Buffer | undefined;
@@ -188,14 +223,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.SMTP_URL === undefined) !== (e.MAIL_FROM === undefined)) {
     throw new ConfigError('Invalid configuration:\n  SMTP_URL and MAIL_FROM must be set together');
   }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  const strayS3 = S3_SETTINGS.filter((name) => present[name] !== undefined);
+  if (e.S3_BUCKET === undefined && strayS3.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${strayS3.join(', ')} set without S3_BUCKET: set S3_BUCKET to keep files in S3, or remove the S3 settings to keep them under DATA_DIR`,
+    );
+  }
   if (e.METRICS_PORT !== undefined && e.METRICS_TOKEN === undefined) {
     throw new ConfigError('Invalid configuration:\n  METRICS_PORT needs METRICS_TOKEN: a worker’s metrics answer only that token');
   }
   const root = baseDir(env);
+  const dataDir = path.resolve(root, e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(root, e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
@@ -253,6 +298,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forgotWindowMs: e.PASSWORD_FORGOT_WINDOW_MINUTES * 60_000,
     },
     mail: e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
+    s3:
+      e.S3_BUCKET === undefined
+        ? undefined
+        : {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            credentials:
+              e.S3_ACCESS_KEY_ID !== undefined && e.S3_SECRET_ACCESS_KEY !== undefined
+                ? hiddenSecret(e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY)
+                : undefined,
+            workDir: e.S3_WORK_DIR ? path.resolve(root, e.S3_WORK_DIR) : path.join(dataDir, 's3-work'),
+            // By default the largest file a user may upload fits, so any upload can be processed.
+            workMaxBytes: e.S3_WORK_MAX_BYTES ?? e.MAX_UPLOAD_BYTES,
+          },
     sso: {
       secretKey: e.SSO_SECRET_KEY === undefined ? undefined : Buffer.from(e.SSO_SECRET_KEY, 'base64'),
       maxPerAddress: e.SSO_DISCOVER_MAX_PER_ADDRESS,
@@ -260,6 +321,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
+}
+
+function hiddenSecret(accessKeyId: string, secretAccessKey: string): { accessKeyId: string; secretAccessKey: string } {
+  const credentials = { accessKeyId } as { accessKeyId: string; secretAccessKey: string };
+  Object.defineProperty(credentials, 'secretAccessKey', { value: secretAccessKey, enumerable: false });
+  return credentials;
 }
 
 /** For entry points: a bad setting prints its message and stops the process with status 1. */

@@ -81,6 +81,10 @@ class CountingStorage implements Storage {
   sweepIncomplete(opts?: SweepOptions): Promise<number> {
     return this.#watch('sweep', this.inner.sweepIncomplete(opts));
   }
+
+  checkAccess(): Promise<void> {
+    return this.#watch('check_access', this.inner.checkAccess());
+  }
 }
 
 /**

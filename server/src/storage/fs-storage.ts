@@ -4,14 +4,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { link, lstat, mkdir, opendir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { access, constants, link, lstat, mkdir, opendir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
-import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError } from './storage-errors.js';
+import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
 // Numeric descriptors rather than FileHandles: fs streams on a plain fd batch writes with writev,
 // which keeps large uploads as fast as a bare pipe to a file (see bench/).
@@ -185,6 +185,16 @@ export class FsStorage implements Storage {
           if (!isMissing(err)) throw err;
         }
       }
+    }
+  }
+
+  async checkAccess(): Promise<void> {
+    try {
+      await mkdir(this.root, { recursive: true, mode: DIR_MODE });
+      await access(this.root, constants.R_OK | constants.W_OK | constants.X_OK);
+    } catch (err) {
+      const reason = errorCode(err) === 'ENOSPC' ? 'the disk is full' : 'the service user cannot read and write it';
+      throw new StorageUnavailableError(`Cannot use the file store ${this.root}: ${reason}. Check DATA_DIR.`, { cause: err });
     }
   }
 

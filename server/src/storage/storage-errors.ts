@@ -31,3 +31,11 @@ export class InvalidRangeError extends Error {
     this.name = 'InvalidRangeError';
   }
 }
+
+/** The store cannot be used at all (unreachable, refused credentials, missing bucket); the message says why in words. */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+  }
+}

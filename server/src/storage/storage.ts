@@ -1,9 +1,10 @@
 // The one contract every storage backend keeps (DESIGN §3, §6). Callers never learn where bytes
 // live: the filesystem backend maps a key to a file under DATA_DIR/objects, an S3 backend maps it
-// to an object written by multipart upload (complete = visible, abort on failure). For S3:
-// put/putFile = lib-storage Upload with `IfNoneMatch: '*'` (no overwrite), get = GetObject with
-// Range, stat = HeadObject, delete = DeleteObject, list = ListObjectsV2, sweepIncomplete =
-// ListMultipartUploads + AbortMultipartUpload for uploads initiated before the grace period.
+// to an object written by multipart upload (complete = visible, abort on failure). For S3
+// (s3-storage.ts): put/putFile = lib-storage Upload with `IfNoneMatch: '*'` (no overwrite), get =
+// GetObject with Range, stat = HeadObject, delete = DeleteObject, list = ListObjectsV2,
+// sweepIncomplete = ListMultipartUploads + AbortMultipartUpload for uploads untouched for the
+// grace period, openLocal = a download into a capped local work area, checkAccess = HeadBucket.
 import type { Readable } from 'node:stream';
 
 /** Inclusive byte positions, as in an HTTP Range header: `{ start: 0, end: 0 }` is the first byte. */
@@ -94,4 +95,10 @@ export interface Storage {
 
   /** Removes what interrupted puts left behind and answers how many leftovers were removed. */
   sweepIncomplete(opts?: SweepOptions): Promise<number>;
+
+  /**
+   * Resolves when the store can be used; rejects with StorageUnavailableError, whose message says
+   * in words what is wrong and which setting to check, when not. For start-up and readiness.
+   */
+  checkAccess(): Promise<void>;
 }

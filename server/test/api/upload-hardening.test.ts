@@ -10,6 +10,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { dicomFixture, download, expectNoLeftovers, openUploadRequest, storedFiles, upload } from '../uploads.js';
+import { testStorageBackend } from '../storage-registry.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
 const MB = 1024 * 1024;
@@ -240,7 +241,8 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
       const elapsed = Date.now() - started;
       // The check during the stall proves the upload was really in flight.
       expect(pendingWhileStalled).toBe(1);
-      expect(tempWhileStalled).toHaveLength(1);
+      // S3 keeps a part in memory until it holds 8 MiB: 8 KB have reached no bucket yet.
+      expect(tempWhileStalled).toHaveLength(testStorageBackend() === 's3' ? 0 : 1);
       expect(elapsed).toBeGreaterThanOrEqual(1900);
       expect(elapsed).toBeLessThan(10_000);
       expect(answer.status).toBe(408);

@@ -66,8 +66,9 @@ async function startEntry(
   script: string,
   env: NodeJS.ProcessEnv,
   ready: RegExp,
+  nodeArgs: string[] = TSX,
 ): Promise<{ process: Omit<ServerProcess, 'url'>; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [...TSX, script], { cwd: SERVER_DIR, env });
+  const child = spawn(process.execPath, [...nodeArgs, script], { cwd: SERVER_DIR, env });
   let output = '';
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
@@ -104,5 +105,27 @@ export async function startServerProcess(env: Record<string, string | undefined>
 /** Starts src/worker.ts (`npm run worker`) and resolves once it logs that it runs. */
 export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const { process: worker } = await startEntry('worker', 'src/worker.ts', baseEnv(env), /processing worker started/);
+  return { ...worker, url: '' };
+}
+
+/**
+ * The bundle an operator runs (`npm start`, `npm run worker`: dist/main.js, dist/worker.js, built
+ * by `npm run build`), rather than the sources through tsx.
+ */
+const BUNDLED = ['--enable-source-maps'];
+
+export async function startBundledServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const { process: server, match } = await startEntry(
+    'server',
+    'dist/main.js',
+    baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
+    /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    BUNDLED,
+  );
+  return { ...server, url: match[1]! };
+}
+
+export async function startBundledWorker(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const { process: worker } = await startEntry('worker', 'dist/worker.js', baseEnv(env), /processing worker started/, BUNDLED);
   return { ...worker, url: '' };
 }

@@ -9,6 +9,7 @@ import { createServices } from '../services.js';
 import { createStorage } from '../storage/create-storage.js';
 import { runWithAuditContext } from '../audit/index.js';
 import { AuditBrokenError, CLI_ACTOR, runCommand, USAGE, UsageError } from './commands.js';
+import { MoveError, moveInstall, verifyObjects } from './move-install/index.js';
 import { PasswordInputError, resolvePassword } from './password-input.js';
 
 const PASSWORD_COMMANDS = new Set(['create-user', 'set-password']);
@@ -33,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
       role: { type: 'string' },
       email: { type: 'string' },
       before: { type: 'string' },
+      from: { type: 'string' },
+      'max-objects': { type: 'string' },
     },
   });
   // Read before the database opens: a mistyped confirmation changes nothing.
@@ -40,10 +43,20 @@ async function main(argv: string[]): Promise<number> {
   if (PASSWORD_COMMANDS.has(command)) flags.password = await resolvePassword(values);
   else if (passwordStdin) throw new UsageError(`${command} takes no password`);
   const config = loadConfig();
+  if (command === 'move-install') {
+    // The target database is migrated by the move itself, after it has checked the source.
+    console.log(await moveInstall(config, moveOptions(flags), (line) => console.log(line)));
+    return 0;
+  }
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
-    const services = createServices(handle, config, createStorage(config));
+    const storage = createStorage(config);
+    if (command === 'verify-objects') {
+      console.log(await verifyObjects(handle.db, storage, (line) => console.log(line)));
+      return 0;
+    }
+    const services = createServices(handle, config, storage);
     const output = await runWithAuditContext({ actor: CLI_ACTOR, ip: null, userAgent: 'admin command line' }, () => runCommand(services, command, flags));
     if (output) console.log(output);
     return 0;
@@ -52,10 +65,18 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+function moveOptions(flags: { from?: string; 'max-objects'?: string }): { from: string; maxObjects?: number } {
+  if (flags.from === undefined || flags.from.trim() === '') throw new UsageError('--from is required: the DATA_DIR of the install to move');
+  if (flags['max-objects'] === undefined) return { from: flags.from };
+  const maxObjects = Number(flags['max-objects']);
+  if (!Number.isInteger(maxObjects) || maxObjects < 1) throw new UsageError('--max-objects must be a whole number of objects, 1 or more');
+  return { from: flags.from, maxObjects };
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError || error instanceof AuditBrokenError) {
+    if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError || error instanceof AuditBrokenError || error instanceof MoveError) {
       console.error(`Error: ${error.message}`);
     } else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`Error: ${error.message}\n\n${USAGE}`);

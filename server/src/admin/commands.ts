@@ -16,9 +16,15 @@ The password is asked for on the terminal (not echoed), or read from standard in
   list-companies
   list-users
   verify-audit              check the audit trail's hash chain; exits 1 at the first broken link
-  prune-audit --before DATE remove audit rows older than DATE (2025-01-01 or an ISO time); itself audited`;
+  prune-audit --before DATE remove audit rows older than DATE (2025-01-01 or an ISO time); itself audited
+  verify-objects            read every stored object back and check its size and SHA-256 against the database
+  move-install --from DIR [--max-objects N]
+                            move the single-machine install in DIR (SQLite and files; its server stopped)
+                            into the database and storage these settings name (DATABASE_URL, DATA_DIR,
+                            S3_*), checking every SHA-256; run it again to go on after an interruption
+                            (docs/deployment.md)`;
 
-type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role' | 'email' | 'before', string>>;
+type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role' | 'email' | 'before' | 'from' | 'max-objects', string>>;
 
 /** The audit trail's actor for everything done at the command line. */
 export const CLI_ACTOR = { id: null, name: 'cli', companyId: null };

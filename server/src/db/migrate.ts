@@ -43,6 +43,11 @@ const steps: Record<string, Step> = {
   '017-tus-offsets': m017,
 };
 
+/** Every migration this version knows, oldest first: a database at the latest has run them all. */
+export function migrationNames(): string[] {
+  return Object.keys(steps);
+}
+
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   await migrate(handle, (migrator) => migrator.migrateToLatest());
 }

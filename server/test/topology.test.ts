@@ -130,18 +130,17 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
   const workers: Process[] = [];
   const sent: Sent[] = [];
 
-  const commonEnv = () => ({ DATABASE_URL: database.databaseUrl, ...s3.env(bucket), ...ADMIN, LOG_LEVEL: 'warn' });
+  const commonEnv = () => ({ DATABASE_URL: database.databaseUrl, ...s3.env(bucket), ...ADMIN });
 
   async function startNode(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-api-'))): Promise<ApiNode> {
-    // Silent but for its listening line, which startBundledServer waits for.
-    const proc = await startBundledServer({ ...commonEnv(), LOG_LEVEL: 'info', DATA_DIR: dataDir, PROCESSING_IN_SERVER: 'false' });
+    const proc = await startBundledServer({ ...commonEnv(), DATA_DIR: dataDir, PROCESSING_IN_SERVER: 'false' });
     const api = `${proc.url}/api/v1`;
     return { proc, dataDir, api, token: await login(api, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD) };
   }
 
   async function startWorker(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-worker-'))): Promise<Process> {
     // A short lease, so the job of a killed worker is taken over within seconds.
-    const proc = await startBundledWorker({ ...commonEnv(), LOG_LEVEL: 'info', DATA_DIR: dataDir, JOB_LEASE_SECONDS: '5', PROCESSING_CONCURRENCY: '2' });
+    const proc = await startBundledWorker({ ...commonEnv(), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '5', PROCESSING_CONCURRENCY: '2' });
     return { proc, dataDir };
   }
 
@@ -291,7 +290,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
   it('lets a client resume on node B an upload whose node A was killed mid-way', async () => {
     const [a, b] = nodes as [ApiNode, ApiNode];
     const projectId = await newProject(a, 'survivor');
-    // A DICOM header followed by bytes of the same file repeated: 12 MiB sent in 1 MiB chunks.
+    // A DICOM header and filler to 12 MiB, sent in 1 MiB chunks.
     const head = dicomFixture('s10_MR_small_implicit.dcm');
     const bytes = Buffer.concat([head, Buffer.alloc(12 * MiB - head.length, 0x5a)]);
     let killed: Promise<void> | undefined;

@@ -35,7 +35,7 @@ export async function startPortal(dataDir: string, repoRoot: string, maxUploadBy
   const base = `http://127.0.0.1:${port}${API}`;
   const admin = { username: 'bench-admin', password: `Bench-${randomBytes(12).toString('hex')}!` };
   // The bundle `npm start` runs (the bench script builds it first), with the Node flags it runs it with.
-  const start = await readStartCommand(path.join(repoRoot, 'server'));
+  const start = await readStartCommand(path.join(repoRoot, 'server'), 'start');
   const flags = [...start.options, ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = startChild(process.execPath, [...flags, path.join('server', 'dist', 'main.js')], {
     cwd: repoRoot,

@@ -153,4 +153,47 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
       }
     });
   });
+
+  it('removes, while running, the work folder of a job that ended elsewhere, and keeps the folder of a live job', async () => {
+    const server = await startTestServer(dialect);
+    try {
+      const db = server.services.handle.db;
+      const now = new Date();
+      const job = (status: 'done' | 'running', fileId: number) => ({
+        name: 'process-upload',
+        payload: JSON.stringify({ fileId, companyId: 1 }),
+        subject: uploadSubject(fileId),
+        status,
+        attempts: 1,
+        run_at: now.toISOString(),
+        locked_by: status === 'running' ? 'another-worker' : null,
+        lease_until: status === 'running' ? new Date(now.getTime() + 3_600_000).toISOString() : null,
+        started_at: now.toISOString(),
+        last_error: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+      // A job this process was running when it was killed, which another worker has since
+      // finished; and one a worker sharing this DATA_DIR still runs under a live lease.
+      const ended = await db.insertInto('jobs').values(job('done', 1)).returning('id').executeTakeFirstOrThrow();
+      const live = await db.insertInto('jobs').values(job('running', 2)).returning('id').executeTakeFirstOrThrow();
+      const work = path.join(server.database.dataDir, 'work');
+      const runner = await createJobRunner(server.services, { ...server.config, processing: { ...server.config.processing, leaseMs: 3000 } }, server.app.log);
+      await runner.sweepWorkRoot();
+      // Left after the start-up sweep, as by a run killed while the job was still going elsewhere.
+      for (const id of [ended.id, live.id]) {
+        fs.mkdirSync(path.join(work, `job-${id}`), { recursive: true });
+        fs.writeFileSync(path.join(work, `job-${id}`, 'IM0001'), dicomFixture('s01_CT_small.dcm'));
+      }
+      runner.start();
+      try {
+        await until('the ended job\'s folder removed', () => Promise.resolve(fs.existsSync(path.join(work, `job-${ended.id}`)) ? undefined : true), 15_000);
+      } finally {
+        await runner.stop();
+      }
+      expect(fs.readdirSync(work)).toEqual([`job-${live.id}`]);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -122,7 +122,7 @@ export async function startBundledServer(env: Record<string, string | undefined>
   const outdir = await mkdtemp(path.join(cache, 'bundled-server-'));
   try {
     await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints: ['src/main.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts'], outdir });
-    const { env: startEnv, options } = await readStartCommand(SERVER_DIR);
+    const { env: startEnv, options } = await readStartCommand(SERVER_DIR, 'start');
     const { process: server, match } = await startEntry(
       'bundled server',
       [...options, path.join(outdir, 'main.js')],
@@ -134,4 +134,26 @@ export async function startBundledServer(env: Record<string, string | undefined>
     await rm(outdir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The bundle an operator runs, as `npm start` and `npm run worker` run it (dist/main.js and
+ * dist/worker.js, built by `npm run build`, with those scripts' options and environment), rather
+ * than the sources through tsx.
+ */
+export async function startDistServer(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const start = await readStartCommand(SERVER_DIR, 'start');
+  const { process: server, match } = await startEntry(
+    'server',
+    [...start.options, 'dist/main.js'],
+    baseEnv({ PORT: '0', HOST: '127.0.0.1', ...start.env, ...env }),
+    /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+  );
+  return { ...server, url: match[1]! };
+}
+
+export async function startDistWorker(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const worker = await readStartCommand(SERVER_DIR, 'worker');
+  const { process: started } = await startEntry('worker', [...worker.options, 'dist/worker.js'], baseEnv({ ...worker.env, ...env }), /processing worker started/);
+  return { ...started, url: '' };
 }

@@ -37,6 +37,7 @@ export class JobRunner {
   readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   #stopped = true;
   #loops: Promise<void>[] = [];
+  #sweeper: NodeJS.Timeout | undefined;
   /** Idle lanes waiting for their next poll, by kind. */
   readonly #idleLanes = new Map<string, (() => void)[]>();
   readonly #running = new Map<number, AbortController>();
@@ -62,13 +63,17 @@ export class JobRunner {
   /**
    * Removes scratch folders that no live run owns: a process killed mid-job leaves its folder, and
    * with several workers sharing DATA_DIR a folder is kept while its job runs under a live lease.
+   * Run at start and then once a lease period: a process restarted while another worker was
+   * finishing its interrupted job kept that job's folder, which must go once the job has ended.
    */
   async sweepWorkRoot(): Promise<void> {
     const names = await readdir(this.options.workRoot).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return [];
       throw err;
     });
-    const live = new Set((await this.jobs.liveIds()).map((id) => `job-${id}`));
+    if (names.length === 0) return;
+    // This runner's own jobs are kept even should a renewal be late.
+    const live = new Set([...(await this.jobs.liveIds()), ...this.#running.keys()].map((id) => `job-${id}`));
     const stale = names.filter((name) => !live.has(name));
     await Promise.all(stale.map((name) => rm(path.join(this.options.workRoot, name), { recursive: true, force: true })));
     if (stale.length > 0) this.log.info({ folders: stale.length }, 'removed work folders that interrupted jobs left behind');
@@ -80,6 +85,10 @@ export class JobRunner {
     this.#loops = [...this.#kinds.values()].flatMap((kind) =>
       Array.from({ length: kind.concurrency ?? this.options.defaults.concurrency }, () => this.#loop(kind)),
     );
+    this.#sweeper = setInterval(() => {
+      this.sweepWorkRoot().catch((err: unknown) => this.log.warn({ err }, 'removing work folders of ended jobs failed'));
+    }, this.options.leaseMs);
+    this.#sweeper.unref();
   }
 
   /**
@@ -94,6 +103,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    clearInterval(this.#sweeper);
     for (const controller of this.#running.values()) controller.abort(new Stopping('worker stopping'));
     for (const lanes of this.#idleLanes.values()) for (const wake of lanes.splice(0)) wake();
     await Promise.all(this.#loops);

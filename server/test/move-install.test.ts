@@ -1,21 +1,26 @@
 // Moving a single-machine install (SQLite and files under DATA_DIR) into PostgreSQL and another
 // storage with `npm run admin -- move-install`, as an operator would: the old server populated
-// through its API and stopped, the move run as a process (interrupted, damaged, refused), and
+// through its API and stopped, the move run as a process (interrupted, damaged, refused) into
+// a filesystem DATA_DIR and into an S3 bucket (s3rver on loopback), and
 // the server started on the target answering as the old one did.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateTo } from '../src/db/migrate.js';
 import { SecretBox } from '../src/sso/secret-box.js';
+import { createS3Client } from '../src/storage/s3-client.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
 import { runCli, startServerProcess, type ServerProcess } from './processes.js';
+import { startTestS3, type TestS3 } from './s3.js';
+import { bucketContents, registerBucket } from './storage-registry.js';
 import { createUpload, encodeMetadata } from './tus.js';
-import { dicomFixture, download, makeArchive, upload } from './uploads.js';
+import { dicomFixture, download, makeArchive, storedFiles, upload } from './uploads.js';
 
 const PASSWORD = 'Rad!ology-2024';
 const SSO_SECRET = 'client-secret-of-radiology-west';
@@ -35,16 +40,18 @@ const stop = async (server: ServerProcess) => {
   await server.waitForExit();
 };
 
-/** The stored object of the file named `name` in an install's SQLite database. */
-function objectOf(dataDir: string, name: string): string {
+/** The storage key of the file named `name` in an install's SQLite database. */
+function keyOf(dataDir: string, name: string): string {
   const db = new SQLite(path.join(dataDir, 'portal.sqlite'), { readonly: true });
   try {
-    const row = db.prepare('select storage_key from project_files where file = ?').get(name) as { storage_key: string };
-    return path.join(dataDir, 'objects', ...row.storage_key.split('/'));
+    return (db.prepare('select storage_key from project_files where file = ?').get(name) as { storage_key: string }).storage_key;
   } finally {
     db.close();
   }
 }
+
+/** The stored object of the file named `name` in an install's DATA_DIR. */
+const objectOf = (dataDir: string, name: string) => path.join(dataDir, 'objects', ...keyOf(dataDir, name).split('/'));
 
 async function rowCounts(databaseUrl: string | undefined, dataDir: string): Promise<Record<string, number>> {
   const handle = openDatabase({ databaseUrl, dataDir });
@@ -55,6 +62,22 @@ async function rowCounts(databaseUrl: string | undefined, dataDir: string): Prom
       counts[table] = Number(row.n);
     }
     return counts;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every storage key the rows of a moved install point to, each once, sorted. */
+async function keysRowsPointTo(target: TestDatabase): Promise<string[]> {
+  const handle = openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+  try {
+    const db = handle.db;
+    const keys = [
+      ...(await db.selectFrom('project_files').select('storage_key').where('kind', '!=', 'folder').execute()).map((r) => r.storage_key),
+      ...(await db.selectFrom('delivery_files').select('storage_key').execute()).map((r) => r.storage_key),
+      ...(await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
+    ];
+    return [...new Set(keys)].sort();
   } finally {
     await handle.close();
   }
@@ -87,6 +110,30 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('processing did not finish');
+  }
+
+  /** A server started on a moved install answers as the old one did, and numbers new rows after the copied ones. */
+  async function expectServedAsBefore(env: Record<string, string | undefined>): Promise<void> {
+    const server = await startServerProcess(env);
+    try {
+      const api = `${server.url}/api/v1`;
+      // The session opened on the old server still works; so does the old password.
+      expect((await call(`${api}/me`, { token: before.token })).status).toBe(200);
+      const token = await login(api, 'alice', PASSWORD);
+      const files = (await call(`${api}/study-petitions-files?study_petition_id=${before.projectId}`, { token })).body.data;
+      expect(files).toEqual(before.files);
+      // Every upload as sent, and the delivery as its zip.
+      for (const [id, bytes] of before.downloads) expect((await download(api, token, id)).bytes.equals(bytes), `file ${id}`).toBe(true);
+      const entries: { id: number; path: string }[] = (await call(`${api}/study-petitions-files/${before.zipId}/contents`, { token })).body.data.entries;
+      const entry = entries.find((e) => e.path === before.entryPath)!;
+      const entryBytes = Buffer.from(await (await fetch(`${api}/study-petitions-files/${before.zipId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+      expect(entryBytes.equals(before.entryBytes)).toBe(true);
+      const added = await upload(api, token, { name: 'after-the-move.dcm', data: dicomFixture('s13_US_rgb_bigendian.dcm') }, before.projectId);
+      expect(added.status).toBe(201);
+      expect(added.body.data[0].id).toBeGreaterThan(Math.max(...before.downloads.keys()));
+    } finally {
+      await stop(server);
+    }
   }
 
   beforeAll(async () => {
@@ -275,26 +322,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
 
     it('leaves a target the server runs on as the old one ran', async () => {
       const env = { DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir };
-      const server = await startServerProcess(env);
-      try {
-        const api = `${server.url}/api/v1`;
-        // The session opened on the old server still works; so does the old password.
-        expect((await call(`${api}/me`, { token: before.token })).status).toBe(200);
-        const token = await login(api, 'alice', PASSWORD);
-        const files = (await call(`${api}/study-petitions-files?study_petition_id=${before.projectId}`, { token })).body.data;
-        expect(files).toEqual(before.files);
-        for (const [id, bytes] of before.downloads) expect((await download(api, token, id)).bytes.equals(bytes), `file ${id}`).toBe(true);
-        const entries: { id: number; path: string }[] = (await call(`${api}/study-petitions-files/${before.zipId}/contents`, { token })).body.data.entries;
-        const entry = entries.find((e) => e.path === before.entryPath)!;
-        const entryBytes = Buffer.from(await (await fetch(`${api}/study-petitions-files/${before.zipId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
-        expect(entryBytes.equals(before.entryBytes)).toBe(true);
-        // New rows continue after the copied ids.
-        const added = await upload(api, token, { name: 'after-the-move.dcm', data: dicomFixture('s13_US_rgb_bigendian.dcm') }, before.projectId);
-        expect(added.status).toBe(201);
-        expect(added.body.data[0].id).toBeGreaterThan(Math.max(...before.downloads.keys()));
-      } finally {
-        await stop(server);
-      }
+      await expectServedAsBefore(env);
       // The company's client secret still opens with the key the target now has.
       const handle = openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
       try {
@@ -315,6 +343,97 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       const bytes = fs.readFileSync(object);
       bytes[40]! ^= 0xff;
       fs.writeFileSync(object, bytes);
+      const damaged = await runCli(['verify-objects'], env);
+      expect(damaged.code).toBe(1);
+      expect(damaged.stderr).toMatch(
+        /^Error: 1 stored object is not as the database records it:\n {2}- file “series-stored\.zip” \(file \d+\): its stored bytes do not match the SHA-256 the database records for it\.\n$/,
+      );
+    }, 180_000);
+  });
+
+  describe('into an S3 bucket', () => {
+    let s3: TestS3;
+    let bucket: string;
+    let target: TestDatabase;
+    let env: Record<string, string | undefined>;
+    let client: S3Client;
+    const moveToBucket = (...args: string[]) => runCli(['move-install', '--from', sourceDir, ...args], env);
+    const readObject = async (key: string) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray());
+    /** Replaces an object's bytes with as many others, as a fault of the service or a careless hand would. */
+    async function damageObject(key: string, at: number): Promise<void> {
+      const bytes = await readObject(key);
+      bytes[at]! ^= 0xff;
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes }));
+    }
+
+    beforeAll(async () => {
+      await stopOldServer();
+      s3 = await startTestS3();
+      bucket = await s3.createBucket();
+      target = await newTarget();
+      env = { DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir, ...s3.env(bucket) };
+      registerBucket(target.dataDir, { directory: s3.directory, bucket });
+      client = createS3Client(s3.config(bucket, path.join(scratch, 's3-client-work')));
+    });
+    afterAll(async () => {
+      client.destroy();
+      await s3.close();
+    });
+
+    it('refuses a bucket it cannot use, before copying anything', async () => {
+      const other = await newTarget();
+      const result = await runCli(['move-install', '--from', sourceDir], { DATABASE_URL: other.databaseUrl, DATA_DIR: other.dataDir, ...s3.env('no-such-bucket') });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^Error: Cannot use the S3 bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+: the bucket "no-such-bucket" does not exist: create it, or correct S3_BUCKET\. Nothing was moved\.\n$/,
+      );
+      expect((await rowCounts(other.databaseUrl, other.dataDir)).users).toBe(0);
+    }, 60_000);
+
+    it('stops after two objects and goes on without duplicates, redoing a damaged copy and dropping an unfinished upload', async () => {
+      const first = await moveToBucket('--max-objects', '2');
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain('Stopped after copying 2 objects, as --max-objects asked. Run the same command again to go on');
+      expect((await rowCounts(target.databaseUrl, target.dataDir)).users).toBe(0);
+      const copied = bucketContents(target.dataDir)!;
+      expect(copied).toHaveLength(2);
+
+      // One copied object no longer as copied, and a multipart upload a crash cut off.
+      const [victim] = copied as [string];
+      const original = await readObject(victim);
+      await damageObject(victim, 0);
+      const cutOff = `uploads/${randomUUID()}`;
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: cutOff }));
+      await client.send(new UploadPartCommand({ Bucket: bucket, Key: cutOff, UploadId, PartNumber: 1, Body: randomBytes(1000) }));
+      expect(await s3.unfinishedUploads(bucket)).toHaveLength(1);
+
+      const second = await moveToBucket();
+      expect(second.stderr).toBe('');
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/Objects: \d+ \([\d.]+ KB\): \d+ copied in this run, 1 already there, 1 half-copied one copied again\. Each one read back from the target with the SHA-256 the database records, as did [1-9]\d* extracted entries stored inside them\./);
+      expect(second.stdout).toContain(`The install in ${sourceDir} was moved, and every object checked out.`);
+      expect((await readObject(victim)).equals(original)).toBe(true);
+      expect(await s3.unfinishedUploads(bucket)).toEqual([]);
+
+      const third = await moveToBucket();
+      expect(third.code).toBe(0);
+      expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
+      expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
+
+      // The bucket holds the old install's objects, each once, and nothing no row points to; no
+      // object, leftover or local copy is under the new DATA_DIR.
+      const inBucket = bucketContents(target.dataDir)!.sort();
+      expect(inBucket).toEqual(storedFiles(sourceDir).sort());
+      expect(inBucket).toEqual(await keysRowsPointTo(target));
+    }, 180_000);
+
+    it('leaves a bucket the server runs on as the old one ran, and verify-objects names a damaged object in it', async () => {
+      await expectServedAsBefore(env);
+      const objects = await runCli(['verify-objects'], env);
+      expect(objects.stdout).toMatch(/Every stored object checked out: \d+ objects/);
+      expect(objects.code).toBe(0);
+
+      await damageObject(keyOf(sourceDir, 'series-stored.zip'), 40);
       const damaged = await runCli(['verify-objects'], env);
       expect(damaged.code).toBe(1);
       expect(damaged.stderr).toMatch(

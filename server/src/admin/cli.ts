@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors/app-error.js';
 import { createServices } from '../services.js';
 import { createStorage } from '../storage/create-storage.js';
+import { StorageUnavailableError } from '../storage/storage-errors.js';
 import { runWithAuditContext } from '../audit/index.js';
 import { AuditBrokenError, CLI_ACTOR, runCommand, USAGE, UsageError } from './commands.js';
 import { MoveError, moveInstall, verifyObjects } from './move-install/index.js';
@@ -77,6 +78,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof AppError || error instanceof ConfigError || error instanceof PasswordInputError || error instanceof AuditBrokenError || error instanceof MoveError) {
+      console.error(`Error: ${error.message}`);
+    } else if (error instanceof StorageUnavailableError) {
+      // The bucket failed mid-command (a move, verify-objects): the message names the setting to check.
       console.error(`Error: ${error.message}`);
     } else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`Error: ${error.message}\n\n${USAGE}`);

@@ -8,6 +8,8 @@ import { openDatabase } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createStorage } from '../../storage/create-storage.js';
 import { makeDataDirPrivate } from '../../storage/private-data-dir.js';
+import type { Storage } from '../../storage/storage.js';
+import { StorageUnavailableError } from '../../storage/storage-errors.js';
 import { copyObjects, type CopyOptions } from './copy-objects.js';
 import { checkTargetIsThisInstall, copyTable, countRows, fixSequences, type TableCount } from './copy-tables.js';
 import { MoveError } from './move-error.js';
@@ -39,6 +41,7 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
     await makeDataDirPrivate(config.dataDir);
     const ssoKey = await carrySsoKey(source, config);
     const storage = createStorage(config);
+    await checkStorage(storage);
     await storage.sweepIncomplete();
 
     const expected = await totals(source.db);
@@ -77,6 +80,16 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
   } finally {
     await target.close();
     await source.close();
+  }
+}
+
+/** A bucket that cannot be used stops the move before any object or row is copied, in the words start-up would use. */
+async function checkStorage(storage: Storage): Promise<void> {
+  try {
+    await storage.checkAccess();
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) throw new MoveError(`${error.message} Nothing was moved.`);
+    throw error;
   }
 }
 

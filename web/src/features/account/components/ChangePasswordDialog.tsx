@@ -4,7 +4,8 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { formSubmitHandlers } from '../../../lib/form-submit';
 import Box from '@mui/material/Box';
 import { BusyStatus } from '../../../components/BusyOverlay';
 import { changePassword as defaultChangePassword, passwordErrorMessage } from '../api/password-api';
@@ -74,18 +75,7 @@ export default function ChangePasswordDialog({ open, userId, onClose, changePass
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
-
-  // The submit button is disabled until the form is valid (spec §5), which would also block
-  // Enter; pressing Enter still runs the ordered checks so the user learns what is missing.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Enter' || (event.target as HTMLElement).tagName === 'BUTTON') return;
-    event.preventDefault();
-    void submit();
-  };
+  const { onSubmit, onKeyDown } = formSubmitHandlers(submit);
 
   const error = serverError ?? (checksShown ? validatePasswordChange({ current, next, confirm }) : null);
   const dismissError = () => {

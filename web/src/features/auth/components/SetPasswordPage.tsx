@@ -5,7 +5,8 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { isAxiosError } from 'axios';
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { formSubmitHandlers } from '../../../lib/form-submit';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { BusyStatus } from '../../../components/BusyOverlay';
 import { ColorModeToggle } from '../../../components/ColorModeToggle';
@@ -67,16 +68,7 @@ export default function SetPasswordPage() {
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
-  // As in the change-password dialog: the disabled button would block Enter, which still runs the checks.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Enter' || (event.target as HTMLElement).tagName === 'BUTTON') return;
-    event.preventDefault();
-    void submit();
-  };
+  const { onSubmit, onKeyDown } = formSubmitHandlers(submit);
 
   const error = serverError ?? (checksShown ? validateNewPassword({ next, confirm }) : null);
   const mismatch = confirm.length > 0 && confirm !== next;

@@ -86,7 +86,7 @@ async function child(zip: string, warmZip: string, dataDir: string): Promise<voi
   const config = loadConfig({ ...s3EnvOf(process.env), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, createStorage(config));
+  const services = createServices(handle, config, await createStorage(config));
   await storeUpload(services, warmZip);
   const warm = await runJob(services, dataDir, config.processing.limits);
   const fileId = await storeUpload(services, zip);

@@ -16,6 +16,9 @@ export async function bundleServer(options: { absWorkingDir: string; entryPoints
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // Modules imported only when chosen (the S3 backend and its SDK) stay in chunks of their own,
+    // so a process that does not choose them never loads them.
+    splitting: true,
     target: 'node22.13',
     sourcemap: true,
     external: Object.keys(pkg.dependencies).filter((name) => name !== '@portal/contract'),

@@ -106,7 +106,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
     const config = await open();
     await migrateToLatest(handle);
     await enqueueJob(handle.db, jobType('deliver-files', z.object({ to: z.string() }), () => null), { to: 'x' });
-    const services = createServices(handle, config, createStorage(config));
+    const services = createServices(handle, config, await createStorage(config));
     const starting = createJobRunner(services, config, createLogger(config));
     await expect(starting).rejects.toThrow(UnknownJobKind);
     await expect(starting).rejects.toThrow(/'deliver-files'/);
@@ -120,7 +120,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
       .insertInto('jobs')
       .values({ name: PROCESS_UPLOAD.name, payload: '{"fileId":"one"}', subject: null, status: 'queued', attempts: 0, run_at: at, created_at: at, updated_at: at })
       .execute();
-    const runner = await createJobRunner(createServices(handle, config, createStorage(config)), config, createLogger(config));
+    const runner = await createJobRunner(createServices(handle, config, await createStorage(config)), config, createLogger(config));
     runner.start();
     try {
       for (let i = 0; i < 100; i += 1) {

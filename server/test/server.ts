@@ -51,7 +51,7 @@ export async function startTestServer(
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, createStorage(config), { clock: opts.clock });
+  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock });
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {

@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
-    const storage = createStorage(config);
+    const storage = await createStorage(config);
     if (command === 'verify-objects') {
       console.log(await verifyObjects(handle.db, storage, (line) => console.log(line)));
       return 0;

@@ -3,7 +3,7 @@
 // for its issuer, audience, signature, expiry and nonce before any claim is read; userinfo is asked
 // only when the id token names neither an e-mail nor a username.
 import { createHash } from 'node:crypto';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { issuerAllowed } from '@portal/contract';
 
 export interface ProviderSettings {
@@ -31,11 +31,21 @@ export const SCOPE = 'openid email profile';
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
+/**
+ * openid-client is loaded at the first sign-in through a provider: most portals never use single
+ * sign-on, and the server's memory bound (docs/processing.md) has no room for what it does not use.
+ */
+let library: Promise<typeof Oidc> | undefined;
+export function loadOidc(): Promise<typeof Oidc> {
+  library ??= import('openid-client');
+  return library;
+}
+
 export class OidcClients {
   /** Discovery answers per provider and client, so a sign-in does not fetch them twice. */
-  private readonly cache = new Map<string, { config: Promise<oidc.Configuration>; until: number }>();
+  private readonly cache = new Map<string, { config: Promise<Oidc.Configuration>; until: number }>();
 
-  configuration(settings: ProviderSettings): Promise<oidc.Configuration> {
+  configuration(settings: ProviderSettings): Promise<Oidc.Configuration> {
     const key = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('hex');
     const cached = this.cache.get(key);
     if (cached && cached.until > Date.now()) return cached.config;
@@ -47,6 +57,7 @@ export class OidcClients {
 
   async authorizationUrl(settings: ProviderSettings, checks: { redirectUri: string; state: string; nonce: string; verifier: string }): Promise<string> {
     const config = await this.configuration(settings);
+    const oidc = await loadOidc();
     return oidc
       .buildAuthorizationUrl(config, {
         redirect_uri: checks.redirectUri,
@@ -66,6 +77,7 @@ export class OidcClients {
    */
   async exchange(settings: ProviderSettings, callbackUrl: URL, checks: { state: string; nonce: string; verifier: string }): Promise<Identity> {
     const config = await this.configuration(settings);
+    const oidc = await loadOidc();
     let tokens;
     try {
       tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -99,9 +111,10 @@ export class OidcClients {
   }
 }
 
-async function discover(settings: ProviderSettings): Promise<oidc.Configuration> {
+async function discover(settings: ProviderSettings): Promise<Oidc.Configuration> {
   if (!issuerAllowed(settings.issuer)) throw new Error('the issuer is not an https address');
   const local = new URL(settings.issuer).protocol === 'http:';
+  const oidc = await loadOidc();
   return oidc.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, oidc.ClientSecretBasic(settings.clientSecret), {
     timeout: TIMEOUT_SECONDS,
     // issuerAllowed admits plain http on the loopback address only (a provider under test).

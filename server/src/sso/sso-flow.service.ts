@@ -3,7 +3,6 @@
 // portal's own session (the same as after a password). Whatever fails, the browser lands back on
 // the login screen with a reason the web app words; the provider's own messages stay in the log.
 import type { TLoginResponse, TSsoDiscoverResponse, TSsoError } from '@portal/contract';
-import * as oidc from 'openid-client';
 import type { AuditActor, AuditTrail } from '../audit/index.js';
 import { hashToken, looksLikeToken, newToken, type AuthService } from '../auth/index.js';
 import type { CompaniesRepository } from '../companies/index.js';
@@ -12,7 +11,7 @@ import type { CompanySsoRow, UserRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import type { UsersRepository } from '../users/index.js';
 import type { AddressLimit } from './address-limit.js';
-import { ProviderRefusal, type Identity, type OidcClients, type ProviderSettings } from './oidc-client.js';
+import { loadOidc, ProviderRefusal, type Identity, type OidcClients, type ProviderSettings } from './oidc-client.js';
 import type { SecretBox } from './secret-box.js';
 import { newUserFrom, type NewSsoUser } from './sso-users.js';
 import type { SsoUsersRepository } from './sso-users.repository.js';
@@ -78,6 +77,7 @@ export class SsoFlow {
     if (!sso) return toLogin('not_set_up');
     const now = Date.now();
     await this.deps.logins.purgeExpired(nowIso(new Date(now)));
+    const oidc = await loadOidc();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const verifier = oidc.randomPKCECodeVerifier();

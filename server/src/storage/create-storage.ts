@@ -3,8 +3,6 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { FsStorage } from './fs-storage.js';
 import { LocalWorkArea } from './local-work-area.js';
-import { createS3Client } from './s3-client.js';
-import { S3Storage } from './s3-storage.js';
 import type { Storage } from './storage.js';
 import { StorageUnavailableError } from './storage-errors.js';
 
@@ -17,10 +15,15 @@ type StorageConfig = Pick<Config, 'dataDir' | 's3' | 'maxUploadBytes'>;
  */
 const S3_MIN_SWEEP_AGE_MS = 3_600_000;
 
-/** S3 when S3_BUCKET is set; otherwise objects live in DATA_DIR/objects. */
-export function createStorage(config: StorageConfig): Storage {
+/**
+ * S3 when S3_BUCKET is set; otherwise objects live in DATA_DIR/objects. The S3 backend is loaded
+ * only when chosen: the AWS SDK alone holds ~30 MB, which a server storing on its own disk would
+ * carry for nothing (and which its 200 MB bound while processing cannot spare; docs/processing.md).
+ */
+export async function createStorage(config: StorageConfig): Promise<Storage> {
   const s3 = config.s3;
   if (s3 === undefined) return new FsStorage(path.join(config.dataDir, 'objects'));
+  const [{ createS3Client }, { S3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
   return new S3Storage({
     client: createS3Client(s3),
     target: { bucket: s3.bucket, endpoint: s3.endpoint, region: s3.region },
@@ -35,7 +38,7 @@ export function createStorage(config: StorageConfig): Storage {
  * prints why (in words, with the setting to check) and stops the process with status 1.
  */
 export async function createStorageOrExit(config: StorageConfig): Promise<Storage> {
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   try {
     await storage.checkAccess();
   } catch (err) {
@@ -44,6 +47,9 @@ export async function createStorageOrExit(config: StorageConfig): Promise<Storag
     process.exit(1);
   }
   // Copies of archives that a process killed mid-job left in the local work area.
-  if (storage instanceof S3Storage) await storage.workArea.sweep();
+  if (config.s3 !== undefined) {
+    const { S3Storage } = await import('./s3-storage.js');
+    if (storage instanceof S3Storage) await storage.workArea.sweep();
+  }
   return storage;
 }

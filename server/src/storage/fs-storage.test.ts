@@ -137,7 +137,7 @@ describe('FsStorage.sweepIncomplete', () => {
 
 describe('createStorage without S3 settings', () => {
   it('keeps objects under DATA_DIR/objects', async () => {
-    const store = createStorage({ dataDir: dir, s3: undefined, maxUploadBytes: 1024 });
+    const store = await createStorage({ dataDir: dir, s3: undefined, maxUploadBytes: 1024 });
     const key = newUploadKey();
     await store.put(key, Readable.from([Buffer.from('here')]));
     expect((await readFile(path.join(dir, 'objects', ...key.split('/')))).toString()).toBe('here');

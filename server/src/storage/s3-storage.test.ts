@@ -208,7 +208,7 @@ describe('S3Storage failures', () => {
 describe('createStorage with S3 settings', () => {
   it('stores in the bucket and nothing under DATA_DIR', async () => {
     const bucket = await s3.createBucket();
-    const storage = createStorage({ dataDir: dir, maxUploadBytes: 1024 ** 3, s3: s3.config(bucket, path.join(dir, 's3-work')) });
+    const storage = await createStorage({ dataDir: dir, maxUploadBytes: 1024 ** 3, s3: s3.config(bucket, path.join(dir, 's3-work')) });
     expect(storage).toBeInstanceOf(S3Storage);
     const key = newUploadKey();
     await storage.put(key, Readable.from([Buffer.from('in the bucket')]));

@@ -40,7 +40,7 @@ export async function moveInstall(config: Config, opts: MoveOptions, print: Prin
     await checkTargetIsThisInstall(source.db, target.db);
     await makeDataDirPrivate(config.dataDir);
     const ssoKey = await carrySsoKey(source, config);
-    const storage = createStorage(config);
+    const storage = await createStorage(config);
     await checkStorage(storage);
     await storage.sweepIncomplete();
 

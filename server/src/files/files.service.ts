@@ -96,7 +96,7 @@ export class FilesService {
    */
   receive(
     actor: Actor,
-    input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal },
+    input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal; expectedBytes?: number | undefined },
   ): Promise<ReceivedUpload> {
     return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
       storeUpload({
@@ -106,6 +106,7 @@ export class FilesService {
         maxBytes: this.options.maxUploadBytes,
         checkHead,
         ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.expectedBytes !== undefined ? { expectedBytes: input.expectedBytes } : {}),
       }),
     );
   }

@@ -82,6 +82,8 @@ export async function receiveMultipartUpload(
         source: part.file,
         signal: aborted.signal,
         projectId,
+        // The whole request's length bounds the file's: a small upload is hashed inline.
+        expectedBytes: declaredLength(request),
       });
       storing = false;
     }
@@ -103,4 +105,9 @@ export async function receiveMultipartUpload(
 
 function hasBoundary(contentType: string | undefined): boolean {
   return /;\s*boundary\s*=\s*("[^"]+"|[^\s;]+)/i.test(contentType ?? '');
+}
+
+function declaredLength(request: FastifyRequest): number | undefined {
+  const length = Number(request.headers['content-length']);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }

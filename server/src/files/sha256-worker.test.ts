@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startSha256 } from './sha256-worker.js';
+import { startSha256, WORKER_MIN_BYTES } from './sha256-worker.js';
 
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
 
@@ -51,5 +51,16 @@ describe('SHA-256 on the worker thread', () => {
     buffer.fill(2);
     await job.update(buffer);
     expect(await job.digest()).toBe(sha256(Buffer.alloc(8192, 1), Buffer.alloc(8192, 2)));
+  });
+});
+
+describe('SHA-256 of a small upload', () => {
+  it('is taken inline with the same answer as on the worker', async () => {
+    const chunks = [randomBytes(1000), randomBytes(70 * 1024), randomBytes(3)];
+    const inline = startSha256(WORKER_MIN_BYTES - 1);
+    const onWorker = startSha256(WORKER_MIN_BYTES);
+    await Promise.all([feed(inline, chunks), feed(onWorker, chunks)]);
+    expect(await inline.digest()).toBe(sha256(...chunks));
+    expect(await onWorker.digest()).toBe(sha256(...chunks));
   });
 });

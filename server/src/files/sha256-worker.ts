@@ -9,6 +9,7 @@
 // thread waits (Atomics.waitAsync) before taking more bytes, which is the upload's backpressure.
 // An earlier try fed a worker by postMessage and cost more CPU than it saved; this one copies
 // once and signals through shared memory.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 const SLOTS = 32;
@@ -83,6 +84,9 @@ class HashWorker {
   constructor() {
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
+      // Its bytes arrive in shared memory and it allocates almost nothing: a small young generation
+      // keeps its isolate from growing into the server's memory bound (docs/processing.md).
+      resourceLimits: { maxYoungGenerationSizeMb: 1 },
       workerData: {
         control: this.#ctrl.buffer,
         meta: this.#meta.buffer,
@@ -203,8 +207,31 @@ class HashWorker {
 
 let shared: HashWorker | undefined;
 
-/** A new SHA-256 computed on the shared worker (started at the first upload, again if it died). */
-export function startSha256(): Sha256Job {
+/**
+ * Below this many bytes a digest is taken on the calling thread: it costs a few milliseconds there,
+ * while the worker's isolate costs ~10 MB of memory for the life of the process, which a server
+ * that only ever receives small uploads would carry for nothing (docs/processing.md, 'Responsiveness').
+ */
+export const WORKER_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A new SHA-256 of about `expectedBytes` bytes (unknown: assume many): on the shared worker
+ * (started at the first large upload, again if it died), or inline for a small one.
+ */
+export function startSha256(expectedBytes?: number): Sha256Job {
+  if (expectedBytes !== undefined && expectedBytes < WORKER_MIN_BYTES) return inlineSha256();
   if (shared === undefined || shared.failed) shared = new HashWorker();
   return shared.job();
+}
+
+function inlineSha256(): Sha256Job {
+  const hash = createHash('sha256');
+  return {
+    update: (chunk) => {
+      hash.update(chunk);
+      return undefined;
+    },
+    digest: () => Promise.resolve(hash.digest('hex')),
+    cancel: () => undefined,
+  };
 }

@@ -8,7 +8,7 @@ import { pipeline, Transform, Writable, type Readable, type TransformCallback } 
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
 import type { Storage } from '../storage/storage.js';
-import { startSha256 } from './sha256-worker.js';
+import { startSha256, type Sha256Job } from './sha256-worker.js';
 
 /** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
 export const UPLOAD_HEAD_BYTES = 4096;
@@ -48,6 +48,8 @@ export interface StoreUploadInput {
   checkHead?: (head: Buffer) => void;
   /** Aborting stops the upload, stores nothing, and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** About how many bytes will come (a request's Content-Length), when known: small ones are hashed inline. */
+  expectedBytes?: number;
 }
 
 export interface StoredUpload {
@@ -67,7 +69,7 @@ export interface StoredUpload {
  */
 export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload> {
   const { source, storage, key, maxBytes } = input;
-  const meter = new UploadMeter(maxBytes, () => source.truncated === true, input.checkHead);
+  const meter = new UploadMeter(maxBytes, () => source.truncated === true, input.checkHead, input.expectedBytes);
 
   // Which side failed first decides the error: the source closing before its end means the client
   // (or the multipart parser) gave up; a failure downstream closes the source only afterwards.
@@ -152,7 +154,7 @@ async function storeUnread(input: StoreLocalFileInput, sha256: string): Promise<
 
 class UploadMeter extends Transform {
   #size = 0;
-  readonly #hash = startSha256();
+  readonly #hash: Sha256Job;
   readonly #headParts: Buffer[] = [];
   #headLength = 0;
   #headChecked = false;
@@ -161,8 +163,10 @@ class UploadMeter extends Transform {
     private readonly maxBytes: number,
     private readonly truncated: () => boolean,
     private readonly checkHead: ((head: Buffer) => void) | undefined,
+    expectedBytes?: number,
   ) {
     super();
+    this.#hash = startSha256(expectedBytes);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {

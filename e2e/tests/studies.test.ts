@@ -195,6 +195,8 @@ describe("the project's studies", () => {
     await captureScreen(page, 'contents-reasons');
 
     await filters.getByRole('button', { name: 'Skipped' }).click();
+    // The skipped entry's reason shows under 'All' too: wait for the DICOM rows to go, then count.
+    await entries.getByRole('cell', { name: S03, exact: true }).waitFor({ state: 'detached' });
     await entries.getByRole('cell', { name: 'symbolic link', exact: true }).waitFor();
     expect(await entries.locator('tbody tr').count()).toBe(1);
     await filters.getByRole('button', { name: 'All' }).click();

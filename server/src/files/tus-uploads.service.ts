@@ -218,9 +218,15 @@ export class TusUploadsService {
   async remove(id: string): Promise<void> {
     this.#dropDigest(id);
     await this.#configs.delete(id);
-    if (this.options.shared) await this.options.shared.store.removeBytes(id);
-    else await rm(this.#dataPath(id), { force: true });
-    await this.uploads.remove(id);
+    if (this.options.shared) {
+      await this.options.shared.store.removeBytes(id);
+      await this.uploads.remove(id);
+    } else {
+      // The record first: from then on the upload answers 404, never a 410 for bytes already gone
+      // while the record lingers. A crash in between leaves a file without a record, which the sweep removes.
+      await this.uploads.remove(id);
+      await rm(this.#dataPath(id), { force: true });
+    }
   }
 
   /** A creation that failed inside the tus server after it was recorded leaves nothing either. */
@@ -234,8 +240,8 @@ export class TusUploadsService {
    * that was being finished died with the last process. Answers how many uploads were removed.
    */
   async sweep(opts: { startup: boolean }): Promise<number> {
-    // Files first, records second: a record is made before its files and removed after them, so a
-    // file found without a record cannot belong to an upload created meanwhile.
+    // Files first, records second: a record is made before its files, so a file found without a
+    // record cannot belong to an upload created meanwhile (only to one being removed, or to none).
     // With the shared store, files here are finishing requests' work files (or a former file store's uploads).
     const names = (await readdir(this.options.directory).catch(() => [] as string[])).filter((n) => !this.options.shared || !isWorkFile(n));
     const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))];

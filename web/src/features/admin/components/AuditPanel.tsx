@@ -26,7 +26,7 @@ import { downloadAuditCsv } from '../api/download-audit-csv';
 import { useCompanyNames } from '../api/get-companies';
 import { NO_AUDIT_FILTERS, useAudit, type AuditFilters } from '../api/get-audit';
 import { actionLabel, detailsText } from '../audit-actions';
-import { SEARCH_DEBOUNCE_MS } from '../use-list-controls';
+import { SEARCH_DEBOUNCE_MS } from '../../../components/use-searched-pages';
 import { AuditFilterFields } from './AuditFilterFields';
 import { count, ListPanel } from './ListPanel';
 

@@ -15,14 +15,14 @@ import { LocalDate } from '../../../components/LocalDate';
 import { PhoneCard, PhoneCardList } from '../../../components/PhoneCardList';
 import { SearchField } from '../../../components/SearchField';
 import { useCompanies } from '../api/get-companies';
-import { useListControls } from '../use-list-controls';
+import { useSearchedPages } from '../../../components/use-searched-pages';
 import { CompanyActions } from './CompanyActions';
 import { CompanyFormDialog } from './CompanyFormDialog';
 import { count, ListPanel } from './ListPanel';
 
 /** Companies (SysAdmin): searched and paged by the server, created and renamed here. */
 export function CompaniesPanel() {
-  const controls = useListControls();
+  const controls = useSearchedPages();
   const list = useCompanies(controls.query);
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   // undefined: closed; null: a new company.

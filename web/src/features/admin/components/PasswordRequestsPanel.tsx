@@ -18,7 +18,7 @@ import { formatDateTime } from '../../../lib/format';
 import { isSysAdmin, useAdminViewer } from '../admin-viewer';
 import { useCompanyNames } from '../api/get-companies';
 import { usePasswordRequests, type PasswordRequest, type RequestStatus } from '../api/get-password-requests';
-import { useListControls } from '../use-list-controls';
+import { useSearchedPages } from '../../../components/use-searched-pages';
 import { count, ListPanel } from './ListPanel';
 import { ResetLinkDialog, type LinkTarget } from './ResetLinkDialog';
 
@@ -37,7 +37,7 @@ const state = (request: PasswordRequest) => (request.resolved_at ? `Answered ${f
 export function PasswordRequestsPanel() {
   const viewer = useAdminViewer();
   const sysAdmin = isSysAdmin(viewer);
-  const controls = useListControls();
+  const controls = useSearchedPages();
   const [status, setStatus] = useState<RequestStatus>('open');
   const list = usePasswordRequests({ ...controls.query, status });
   const companies = useCompanyNames(sysAdmin);

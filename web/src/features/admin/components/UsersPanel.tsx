@@ -25,7 +25,7 @@ import { isSysAdmin, useAdminViewer } from '../admin-viewer';
 import { useCompanyNames } from '../api/get-companies';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser } from '../api/save-user';
-import { useListControls } from '../use-list-controls';
+import { useSearchedPages } from '../../../components/use-searched-pages';
 import { count, ListPanel } from './ListPanel';
 import { ResetLinkDialog } from './ResetLinkDialog';
 import { UserActions, type UserActionHandlers } from './UserActions';
@@ -62,7 +62,7 @@ function useCompanyFilter(): [number | null, (id: number | null) => void] {
 export function UsersPanel() {
   const viewer = useAdminViewer();
   const sysAdmin = isSysAdmin(viewer);
-  const controls = useListControls();
+  const controls = useSearchedPages();
   const [companyId, setCompanyId] = useCompanyFilter();
   const list = useUsers({ ...controls.query, companyId: sysAdmin ? companyId : null });
   const companies = useCompanyNames(sysAdmin);

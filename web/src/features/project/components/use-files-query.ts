@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import type { FilesFilter, FilesPageRequest, FileSort, FileStatus } from '../../../api/get-project-files';
 import { usePagination } from '../../../components/use-pagination';
+import { SEARCH_DEBOUNCE_MS } from '../../../components/use-searched-pages';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-
-/** Typing waits this long before the server is asked. */
-export const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * The files table's search, filter, sort and page. Any change of what is asked for goes back to

@@ -13,16 +13,13 @@ import type { Theme } from '@mui/material/styles';
 import { useEffect, useRef, useState } from 'react';
 import { SearchField } from '../../../components/SearchField';
 import { TablePager } from '../../../components/TablePager';
-import { usePagination } from '../../../components/use-pagination';
+import { useSearchedPages } from '../../../components/use-searched-pages';
 import { formatUserError } from '../../../lib/error-mapping';
 import { useProjectStudies } from '../api/get-project-studies';
 import { count, DEFAULT_STUDY_SORT, nextSort, SORT_CHOICES, type StudySort } from '../study-format';
 import { StudiesEmptyState } from './StudiesEmptyState';
 import { StudiesTable } from './StudiesTable';
 import { StudyCards } from './StudyCards';
-
-/** Typing pauses this long before the server is asked: one search per word, not per key. */
-export const SEARCH_DEBOUNCE_MS = 300;
 
 export interface StudiesViewProps {
   projectId: number;
@@ -34,9 +31,7 @@ export interface StudiesViewProps {
 /** The project's studies across its uploads and deliveries, searched, sorted and paged by the server. */
 export function StudiesView({ projectId, processing, onUpload }: StudiesViewProps) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  const pagination = usePagination();
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
+  const { pagination, search, setSearch, q } = useSearchedPages();
   const [sort, setSort] = useState<StudySort>(DEFAULT_STUDY_SORT);
   const studiesQuery = useProjectStudies(
     projectId,
@@ -47,15 +42,6 @@ export function StudiesView({ projectId, processing, onUpload }: StudiesViewProp
   useRefreshWhenProcessingEnds(processing, refetch);
 
   const { setPage } = pagination;
-  // One search per pause in typing, not one per key; a new search starts on its first page.
-  useEffect(() => {
-    if (search === q) return undefined;
-    const timer = window.setTimeout(() => {
-      setQ(search);
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [search, q, setPage]);
   const changeSort = (next: StudySort) => {
     setSort(next);
     setPage(0);

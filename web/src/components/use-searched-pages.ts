@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { usePagination } from '../../components/use-pagination';
+import { usePagination } from './use-pagination';
 
-/** Typing pauses this long before the server is asked, as in the files' and studies' search boxes. */
+/** Typing pauses this long before the server is asked: one search per word, not per key. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /** A searched, server-paged list: the page (0-based here, 1-based for the server) and the search sent. */
-export function useListControls() {
+export function useSearchedPages() {
   const pagination = usePagination();
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');

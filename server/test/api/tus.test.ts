@@ -434,32 +434,8 @@ describe.each(dialects())('resumable uploads that stall, on %s', (dialect) => {
 
   it('answers a PATCH that stalls 408 after the idle timeout, keeping what arrived for the resume', async () => {
     const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length }));
-    const target = new URL(url);
-    const answer = await new Promise<{ status: number; body: string; offset: string | undefined }>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'PATCH',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'tus-resumable': '1.0.0',
-            'upload-offset': '0',
-            'content-type': 'application/offset+octet-stream',
-            'content-length': String(CT.length),
-          },
-        },
-        (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body, offset: res.headers['upload-offset'] as string | undefined }));
-        },
-      );
-      req.on('error', reject);
-      // 6000 bytes, then silence.
-      req.write(CT.subarray(0, 6000));
-    });
+    // 6000 bytes of a declared whole, then silence.
+    const answer = await rawPatch(url, token, 0, (req) => req.write(CT.subarray(0, 6000)), CT.length);
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body).message).toContain('No data arrived for 1 seconds, so the upload was paused');
     expect(answer.offset).toBe('6000');
@@ -514,6 +490,8 @@ function rawPatch(
   token: string,
   offset: number,
   send: (req: ClientRequest) => void,
+  /** The body's declared length; none: sent chunked. */
+  length?: number,
 ): Promise<{ status: number; body: string; offset: string | undefined }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -528,6 +506,7 @@ function rawPatch(
           'tus-resumable': '1.0.0',
           'upload-offset': String(offset),
           'content-type': 'application/offset+octet-stream',
+          ...(length !== undefined ? { 'content-length': String(length) } : {}),
         },
       },
       (res) => {

@@ -172,11 +172,14 @@ export class TusUploadsService {
     return offset === size ? this.#finish(actor, row) : undefined;
   }
 
-  /** For a request about to hand tus bytes starting at `offset`: what it must feed, if the digest can continue. */
-  beginDigest(id: string, offset: number): DigestTap | undefined {
+  /**
+   * For a request about to hand tus bytes starting at `offset`: what it must feed, if the digest
+   * can continue. `expectedBytes`, the upload's length when known, lets a small one be hashed inline.
+   */
+  beginDigest(id: string, offset: number, expectedBytes?: number): DigestTap | undefined {
     let digest = this.#digests.get(id);
     if (!digest && offset === 0) {
-      digest = { offset: 0, hash: startSha256(), busy: false };
+      digest = { offset: 0, hash: startSha256(expectedBytes), busy: false };
       this.#digests.set(id, digest);
     }
     if (!digest || digest.busy || digest.offset !== offset) {

@@ -67,7 +67,10 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       const uploadId = row?.id ?? createdId;
       const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
       const startOffset = request.method === 'PATCH' ? Number(header(request, 'upload-offset')) : 0;
-      const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset) : undefined;
+      // The upload's whole length, when known: a small upload's digest is taken inline.
+      const length = row ? Number(row.size) : Number(header(request, 'upload-length') ?? Number.NaN);
+      const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
+      const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset, expectedBytes) : undefined;
       const body = bringsBytes ? new TusRequestBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,

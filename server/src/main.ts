@@ -35,6 +35,7 @@ const expiredDeliveries = await services.deliveries.sweepExpired((id) => service
 if (expiredDeliveries > 0) app.log.info({ removed: expiredDeliveries }, 'removed expired open deliveries');
 if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
 await services.downloadLinks.sweep();
+await services.sweepThrottle();
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
     (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),
@@ -48,6 +49,7 @@ const sweeper = setInterval(() => {
     (err: unknown) => app.log.error({ err }, 'sweeping expired open deliveries failed'),
   );
   services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
+  services.sweepThrottle().catch((err: unknown) => app.log.error({ err }, 'sweeping old sign-in throttle counters failed'));
 }, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 

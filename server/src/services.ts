@@ -78,6 +78,8 @@ export interface Services {
   downloadLinks: DownloadLinksService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
+  /** Deletes sign-in throttle counters too old to matter; answers how many. */
+  sweepThrottle: () => Promise<number>;
 }
 
 export interface ServiceOptions {
@@ -124,7 +126,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   files.onUploaded((row, via) => metrics.uploaded(via, Number(row.filesize)));
   metrics.watchQueue(() => repos.jobs.depth(QUEUE_COUNT_CAP), (err) => warn(err, 'reading the job queue for metrics failed'));
   const contents = new ContentsService(files, repos.entries);
-  const throttle = new LoginThrottle(new LoginThrottleRepository(db, options.clock), config.loginThrottle, options.clock);
+  const throttleRepo = new LoginThrottleRepository(db, options.clock);
+  const throttle = new LoginThrottle(throttleRepo, config.loginThrottle, options.clock);
+  const clock = options.clock ?? Date.now;
   return {
     handle,
     repos,
@@ -157,6 +161,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       resumeMs: config.downloads.linkResumeMs,
     }, options.clock),
     metrics,
+    // The password throttle and single sign-on's per-address limit share the table: the longer
+    // window decides.
+    sweepThrottle: () => throttleRepo.sweep(clock() - Math.max(config.loginThrottle.windowMs, config.sso.windowMs)),
   };
 }
 

@@ -68,4 +68,22 @@ export class LoginThrottleRepository {
   async clear(keys: string[]): Promise<void> {
     await this.db.deleteFrom('login_throttle').where('key', 'in', keys).execute();
   }
+
+  /**
+   * Forgets counters with nothing newer than `before` (ms since the epoch): a counter whose every
+   * time lies a whole window back reads as a fresh one to every rule, so deleting it changes no
+   * decision, and the table stays as small as the traffic of one window, however many addresses
+   * and usernames an attacker sprays. Returns how many were removed.
+   */
+  async sweep(before: number): Promise<number> {
+    // Times are stored as toISOString() text (one fixed width, UTC), which orders as the instants do.
+    const cutoff = new Date(before).toISOString();
+    const result = await this.db
+      .deleteFrom('login_throttle')
+      .where('window_started_at', '<', cutoff)
+      .where((eb) => eb.or([eb('last_failure_at', 'is', null), eb('last_failure_at', '<', cutoff)]))
+      .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', cutoff)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -115,4 +115,39 @@ describe.each(dialects())('password throttle on %s', (dialect) => {
     expect((await loginFrom(newAddress(), user.username, WRONG)).status).toBe(401);
     expect((await loginFrom(newAddress(), user.username, PASSWORD)).status).toBe(200);
   });
+
+  // Last: it moves the throttle's clock by more than a window.
+  it('forgets counters a whole window old, and only those, so sprayed usernames do not pile up', async () => {
+    const db = server.services.handle.db;
+    const keysLike = (text: string) =>
+      db.selectFrom('login_throttle').select('key').where('key', 'like', `%${text}%`).execute();
+    /** The address's own counter and its pairs (a LIKE on the address alone would also match 198.51.0.10 for .1). */
+    const keysOfAddress = (address: string) =>
+      db
+        .selectFrom('login_throttle')
+        .select('key')
+        .where((eb) => eb.or([eb('key', '=', `address:${address}`), eb('key', 'like', `pair:${address} %`)]))
+        .execute();
+    const sprayer = newAddress();
+    const sprayed = Array.from({ length: 20 }, (_, i) => `swept-${dialect}-${i}`);
+    for (const name of sprayed) expect((await loginFrom(sprayer, name, WRONG)).status).toBe(401);
+    // The address, and a pair and an account per username.
+    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(40);
+
+    passTime(10 * 60_000);
+    expect(await server.services.sweepThrottle()).toBeGreaterThanOrEqual(0);
+    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(40);
+
+    const user = await makeUser(server.services);
+    const attacker = newAddress();
+    for (let i = 0; i < 5; i += 1) expect((await loginFrom(attacker, user.username, WRONG)).status).toBe(401);
+    passTime(6 * 60_000);
+    expect(await server.services.sweepThrottle()).toBeGreaterThanOrEqual(41);
+    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(0);
+    expect(await keysOfAddress(sprayer)).toHaveLength(0);
+    // Six minutes into its fifteen, the attacker's address is still refused for this account.
+    expect(await keysOfAddress(attacker)).toHaveLength(2);
+    expectThrottled(await loginFrom(attacker, user.username, PASSWORD), 9 * 60);
+    expect((await loginFrom(newAddress(), user.username, PASSWORD)).status).toBe(200);
+  });
 });

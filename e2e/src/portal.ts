@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { readStartCommand } from '../../server/scripts/start-command.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SERVER_BUNDLE = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
@@ -88,8 +89,10 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
-  const env = childEnv({ PORT: String(port), DATA_DIR: dataDir, WEB_DIST_DIR: WEB_DIST, ...extraEnv });
-  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], { cwd: REPO_ROOT, env });
+  // With `npm start`'s Node options and environment, so the browser meets what an operator runs.
+  const start = await readStartCommand(path.join(REPO_ROOT, 'server'), 'start');
+  const env = childEnv({ ...start.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIST_DIR: WEB_DIST, ...extraEnv });
+  const child = spawn(process.execPath, [...start.options, SERVER_BUNDLE], { cwd: REPO_ROOT, env });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -125,6 +125,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
             audit: services.audit,
             auth: services.auth,
             createUser: (input) => createUser(services, input),
+            metrics: services.metrics,
           },
           config,
           app.log,

@@ -93,6 +93,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #ssoFailures = new Counter({
+    name: 'portal_sso_failures_total',
+    help: "Single sign-ons that sent the browser back to the login screen without a session, by the audit trail's reason",
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     for (const path of ['multipart', 'tus', 'delivery'] satisfies UploadPath[]) {
       this.#uploads.labels(path).inc(0);
@@ -128,6 +135,11 @@ export class Metrics {
 
   throttled(call: PasswordCall): void {
     this.#throttled.labels(call).inc();
+  }
+
+  /** `reason` is one of the flow's fixed causes (sso-flow.service.ts), never text from a provider. */
+  ssoFailed(reason: string): void {
+    this.#ssoFailures.labels(reason).inc();
   }
 
   /**

@@ -10,6 +10,7 @@ import { nowIso, type Db } from '../db/database.js';
 import type { CompanySsoRow, UserRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import type { UsersRepository } from '../users/index.js';
+import type { Metrics } from '../metrics/index.js';
 import type { AddressLimit } from './address-limit.js';
 import { loadOidc, ProviderRefusal, type Identity, type OidcClients, type ProviderSettings } from './oidc-client.js';
 import type { SecretBox } from './secret-box.js';
@@ -33,6 +34,8 @@ export interface PortalDeps {
   auth: AuthService;
   /** Creates a user as an administrator would (audited), for a first sign-in with auto_create_users. */
   createUser: (input: NewSsoUser) => Promise<UserRow>;
+  /** Counts failed sign-ins for Prometheus (a callback answers a redirect, not a 401 the HTTP hook could count). */
+  metrics: Pick<Metrics, 'ssoFailed'>;
 }
 
 export interface SsoFlowDeps {
@@ -108,10 +111,15 @@ export class SsoFlow {
   async callback(search: URLSearchParams, browserState: string | undefined): Promise<Landing> {
     const state = search.get('state') ?? '';
     const row = state ? await this.deps.logins.takeStarted(hashToken(state), nowIso()) : undefined;
-    if (!row) return toLogin('expired');
+    if (!row) {
+      // Unknown, used or stale: nothing names a company, so it is counted but not audited.
+      this.deps.portal.metrics.ssoFailed('expired_state');
+      return toLogin('expired');
+    }
     const company = { id: row.company_id };
     const fail = async (reason: TSsoError, cause: string, extra: Record<string, string> = {}, actor?: AuditActor) => {
       await this.deps.logins.remove(row.id);
+      this.deps.portal.metrics.ssoFailed(cause);
       await this.deps.portal.audit.record({
         action: 'login.failure',
         companyId: company.id,

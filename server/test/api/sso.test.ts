@@ -51,6 +51,12 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     expect(landing.status).toBe(302);
     return landing.headers.get('location')!;
   };
+  /** The count of failed single sign-ons for `reason`, as Prometheus would scrape it. */
+  const ssoFailures = async (reason: string) => {
+    const text = (await call<string>(`${server.api}/metrics`, { token: sysAdmin })).body;
+    const line = new RegExp(`^portal_sso_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text);
+    return Number(line?.[1] ?? 0);
+  };
   const codeOf = (location: string) => /^\/#sso=([A-Za-z0-9_-]{43})$/.exec(location)?.[1];
   const complete = (code: string) => call(`${server.api}/sso/complete`, { json: { code } });
   const auditRows = (companyId: number) =>
@@ -266,6 +272,10 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
       const failure = (await auditRows(companyA.id)).at(-1)!;
       expect(failure).toMatchObject({ action: 'login.failure', actor_id: frank.id });
       expect(JSON.parse(failure.details!)).toMatchObject({ method: 'sso', reason: 'disabled' });
+      // A callback answers a redirect, which the HTTP metrics cannot tell from a success: counted by reason.
+      const before = await ssoFailures('disabled');
+      expect(await signInThrough(`frank-${dialect}`)).toBe('/#sso_error=disabled');
+      expect(await ssoFailures('disabled')).toBe(before + 1);
     });
 
     it('refuses a user unknown to the company, unless creating users is on: then creates them with role User', async () => {

@@ -2,7 +2,8 @@
 // moved into storage and recorded in SQLite, the upload's summary) on a zip of ≥2,000 real-looking
 // DICOM instances, beside `bsdtar -xf` of the same zip in the same run. The upload itself is not
 // timed. Prints times, their ratio and peak RSS.
-// Usage: npx tsx bench/src/ingest.ts [--instances 2000] [--dir /tmp/ingest-bench] [--deflate] [--s3]
+// Usage: npx tsx bench/src/ingest.ts [--instances 2000] [--dir /tmp/ingest-bench] [--deflate | --tar] [--s3]
+// --tar: the same instances in a ustar tar instead of a zip (the native tar path).
 // --s3 (or S3_BUCKET set): the job runs a second time storing in S3 (s3-settings.ts), where it
 // first downloads the upload into the local work area; both are printed.
 import { execFile } from 'node:child_process';
@@ -27,8 +28,8 @@ function arg(name: string, fallback: string): string {
 const SOURCE = '/work/shared/dicom/s08_CT_enhanced_eCT_Supplemental.dcm';
 const FIXTURES = fileURLToPath(new URL('../../server/test/fixtures/dicom', import.meta.url));
 
-async function generate(dir: string, instances: number, deflate: boolean): Promise<string> {
-  const zip = path.join(dir, `study-${instances}${deflate ? '-deflate' : ''}.zip`);
+async function generate(dir: string, instances: number, deflate: boolean, tar: boolean): Promise<string> {
+  const zip = path.join(dir, tar ? `study-${instances}.tar` : `study-${instances}${deflate ? '-deflate' : ''}.zip`);
   if (existsSync(zip)) return zip;
   const series = path.join(dir, 'study');
   await rm(series, { recursive: true, force: true });
@@ -40,7 +41,7 @@ async function generate(dir: string, instances: number, deflate: boolean): Promi
     await sh(`for i in $(seq ${count}); do cp '${SOURCE}' im$i.dcm; done && chmod u+w *.dcm && dcmodify -nb -q -gin *.dcm`, folder);
   }
   const options = deflate ? '' : '--options zip:compression=store';
-  await sh(`bsdtar --format zip ${options} -cf '${zip}' study && rm -rf study`, dir);
+  await sh(`bsdtar ${tar ? '--format ustar' : `--format zip ${options}`} -cf '${zip}' study && rm -rf study`, dir);
   return zip;
 }
 
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   const dir = arg('dir', path.join(tmpdir(), 'ingest-bench'));
   const instances = Number(arg('instances', '2000'));
   await mkdir(dir, { recursive: true });
-  const zip = await generate(dir, instances, process.argv.includes('--deflate'));
+  const zip = await generate(dir, instances, process.argv.includes('--deflate'), process.argv.includes('--tar'));
   const { stdout: size } = await sh(`stat -c %s '${zip}'`, dir);
   const bsdtar = await timeBsdtar(zip, dir);
   const childScript = await buildIngestChild();
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   }
   await rm(bsdtar.out, { recursive: true, force: true });
   const f = (n: number) => n.toFixed(2);
-  console.log(`zip: ${zip} (${(Number(size) / 1e9).toFixed(2)} GB, ${instances} instances)`);
+  console.log(`archive: ${zip} (${(Number(size) / 1e9).toFixed(2)} GB, ${instances} instances)`);
   console.log(`bsdtar -xf:    ${f(bsdtar.seconds)} s (+ ${f(bsdtar.syncSeconds)} s for sync -f of its output), peak RSS ${bsdtar.rssMb.toFixed(0)} MB`);
   console.log(`ingest job:    ${f(ingest.seconds)} s (of which ${f(ingest.flushSeconds)} s the final sync), peak RSS ${ingest.rssMb.toFixed(0)} MB, ${ingest.entries} entries, ${ingest.status} ${ingest.summary}`);
   if (inS3 && s3) {

@@ -1,4 +1,4 @@
-// Issue 12 item 3: an upload of 100,001 tiny entries is processed while the API keeps answering
+// Issue 12 item 3: an upload of 100,001 tiny entries (a zip, and a tar) is processed while the API keeps answering
 // and the server's memory stays within its documented bound, measured on a real server process
 // (its own event loop and its own RSS), bundled and started with `npm start`'s Node options, as an
 // operator runs it.
@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dialect } from '../src/db/database.js';
 import { createTestDatabase, dialects } from './databases.js';
 import { call, login } from './http.js';
 import { startBundledServer } from './processes.js';
@@ -15,14 +16,19 @@ import { listFiles, upload } from './uploads.js';
 const ADMIN = { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'Resp0nsive!-pw' };
 const ENTRIES = 100_001;
 /**
- * The documented aim (docs/processing.md) is a peak resident set under 200 MB (10^6 bytes). Measured
- * with everything the server now holds (metrics, the S3 and single sign-on code loaded only when
- * configured), runs on this 2-core machine peak at 164–214 MB: the aim is met most of the time, not
- * always, so asserting it exactly would fail CI by chance. The bound below still fails for what
- * this test was written against (the whole directory held at once: 508–605 MB) and for any change
- * that adds a tenth to the peak; issue 12 keeps the rest open.
+ * The documented aim (docs/processing.md) is a peak resident set (VmHWM) under 200 MB (10^6 bytes),
+ * whatever the entry count. It is not met in every run: on this 2-core machine the server holds
+ * 135–140 MB once the 18 MB zip is received and 149–166 MB once the 102 MB tar is (the upload path's
+ * share, not processing's), and processing adds 31–68 MB to that (its extraction thread alone
+ * ~23 MB), for peaks of 168–207 MB (zip) and 204–217 MB (tar) (docs/processing.md,
+ * "Responsiveness"). Asserting 200 MB would fail CI by chance, so two bounds: what processing adds
+ * to what the server held before it stays under 100 MB, and the peak under 225 MB (240 MB for the
+ * tar, whose upload leaves more). Before the native tar path a tar of these entries added ~160 MB
+ * (7-Zip's listing of every entry and one run over the whole archive: peaks of 322–393 MB); the
+ * zip, before its directory was read in windows, ~370 MB.
  */
-const PEAK_RSS_BYTES = 225e6;
+const PEAK_RSS_BYTES = { 'many.zip': 225e6, 'many.tar': 240e6, 'many.tar.gz': 225e6 } as const;
+const PROCESSING_GROWTH_BYTES = 100e6;
 /**
  * The aim is that no request waits more than ~200 ms because of processing. What a probe measures
  * also holds the time the OS gives the server's thread on a machine whose 2 cores are shared with
@@ -33,6 +39,14 @@ const PEAK_RSS_BYTES = 225e6;
  */
 const TYPICAL_WAIT_MS = 200;
 const WORST_WAIT_MS = 1000;
+
+/** The process's CPU time so far (user + system), in seconds. */
+function cpuSeconds(pid: number): number {
+  // Fields after the command's name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // /proc counts in USER_HZ, 100 per second on every Linux the portal runs on.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 /** The process's peak resident set so far (VmHWM), in bytes. */
 function peakRssBytes(pid: number): number {
@@ -47,31 +61,47 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/**
+ * The zip on both databases. The tar (read by the native tar path, its members left in place in the
+ * upload) on SQLite only: what differs from the zip is the extraction, which no database touches,
+ * and each case takes a minute or two of CI's time. RESPONSIVENESS_CASES=tar,zip chooses others when
+ * measuring by hand (each name on every database).
+ */
+type Case = { archive: 'many.zip' | 'many.tar' | 'many.tar.gz'; dialect: Dialect };
+const chosen = process.env.RESPONSIVENESS_CASES?.split(',').map((name) => `many.${name}`);
+const cases: Case[] = dialects().flatMap((dialect): Case[] =>
+  chosen !== undefined
+    ? chosen.map((archive) => ({ archive: archive as Case['archive'], dialect }))
+    : [{ archive: 'many.zip', dialect }, ...(dialect === 'sqlite' ? [{ archive: 'many.tar' as const, dialect }] : [])],
+);
+
 // bsdtar writes the 100,001 entries from an mtree description, each naming one small file for its
-// bytes: far faster than creating 100,001 files first.
+// bytes: far faster than creating 100,001 files first. The tar is ustar, from the same description.
 let scratch: string;
-let zip: Buffer;
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-many-'));
   fs.writeFileSync(path.join(scratch, 'entry.txt'), 'a tiny entry\n');
   const lines = Array.from({ length: ENTRIES }, (_, i) => `n${String(i).padStart(6, '0')}.txt type=file mode=0644 contents=entry.txt`);
   fs.writeFileSync(path.join(scratch, 'spec.mtree'), `#mtree\n${lines.join('\n')}\n`);
-  execFileSync('bsdtar', ['--format', 'zip', '-cf', 'many.zip', '@spec.mtree'], { cwd: scratch });
-  zip = fs.readFileSync(path.join(scratch, 'many.zip'));
+  const wanted = new Set(cases.map((c) => c.archive));
+  if (wanted.has('many.zip')) execFileSync('bsdtar', ['--format', 'zip', '-cf', 'many.zip', '@spec.mtree'], { cwd: scratch });
+  if (wanted.has('many.tar')) execFileSync('bsdtar', ['--format', 'ustar', '-cf', 'many.tar', '@spec.mtree'], { cwd: scratch });
+  if (wanted.has('many.tar.gz')) execFileSync('bsdtar', ['--format', 'ustar', '-czf', 'many.tar.gz', '@spec.mtree'], { cwd: scratch });
 }, 300_000);
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect) => {
-  it('keeps answering within ~200 ms and its memory near the 200 MB aim', async () => {
+describe.each(cases)('processing $archive of 100,001 entries on $dialect', ({ archive, dialect }) => {
+  it('keeps answering within ~200 ms and its memory bounded', async () => {
     const database = await createTestDatabase(dialect);
     const server = await startBundledServer({ DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, ...ADMIN });
     try {
       const api = `${server.url}/api/v1`;
       const token = await login(api, ADMIN.ADMIN_USERNAME, ADMIN.ADMIN_PASSWORD);
       const project = (await call(`${api}/study-petitions`, { token, json: { name: 'Many' } })).body.data[0];
-      const answer = await upload(api, token, { name: 'many.zip', data: zip }, project.id);
+      const answer = await upload(api, token, { name: archive, data: fs.readFileSync(path.join(scratch, archive)) }, project.id);
       expect(answer.status).toBe(201);
       const baselineRss = peakRssBytes(server.child.pid!);
+      const cpuBefore = cpuSeconds(server.child.pid!);
 
       // Probe the API every ~50 ms while the job runs; each probe's wait is what a user would feel.
       const waits: number[] = [];
@@ -96,11 +126,12 @@ describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect)
       const contents = await call(`${api}/study-petitions-files/${answer.body.data[0].id}/contents?offset=99900&limit=100`, { token });
       const contentsMs = performance.now() - started;
       const peak = peakRssBytes(server.child.pid!);
+      const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
       const worst = Math.max(...waits);
       const typical = percentile(waits, 95);
       const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
       console.log(
-        `[${dialect}] ${waits.length} probes, wait p95 ${typical.toFixed(0)} ms, worst ${worst.toFixed(0)} ms, contents page ${contentsMs.toFixed(0)} ms, ` +
+        `[${archive} ${dialect}] ${waits.length} probes, server CPU ${cpu.toFixed(1)} s, wait p95 ${typical.toFixed(0)} ms, worst ${worst.toFixed(0)} ms, contents page ${contentsMs.toFixed(0)} ms, ` +
           `peak RSS ${mb(peak)} MB (${mb(baselineRss)} MB before processing), load ${os.loadavg()[0]!.toFixed(1)}`,
       );
 
@@ -111,7 +142,8 @@ describe.each(dialects())('processing a zip of 100,001 entries on %s', (dialect)
       expect(contents.body.data.entries).toHaveLength(100);
       expect(typical).toBeLessThan(TYPICAL_WAIT_MS);
       expect(worst).toBeLessThan(WORST_WAIT_MS);
-      expect(peak).toBeLessThan(PEAK_RSS_BYTES);
+      expect(peak).toBeLessThan(PEAK_RSS_BYTES[archive]);
+      expect(peak - baselineRss).toBeLessThan(PROCESSING_GROWTH_BYTES);
     } finally {
       server.child.kill('SIGTERM');
       await server.waitForExit();

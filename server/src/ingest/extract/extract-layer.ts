@@ -1,4 +1,4 @@
-// One extraction layer: list the archive (natively for a plain zip, else with 7-Zip), plan its
+// One extraction layer: list the archive (natively for a plain zip or tar, else with 7-Zip), plan its
 // entries (plan-entries.ts), extract the planned ones under a write guard (layer-budget.ts), and
 // check on disk what was actually produced, handing entries on in archive order.
 import { lstat, mkdir, realpath, rm } from 'node:fs/promises';
@@ -8,8 +8,9 @@ import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
 import type { EntryAnalysis } from '../entry-analysis.js';
 import type { IngestLimits } from '../limits.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
-import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
+import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, NativeTarMember, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
 import { scanZipDirectory, zipDirectoryEntries, type ZipListedEntry } from './zip/zip-directory.js';
+import { scanTarHeaders, tarHeaderEntries, type TarListedEntry } from './tar/tar-headers.js';
 import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
@@ -210,29 +211,46 @@ type Outcome =
   | { state: 'skipped'; reason: SkipReason };
 
 /**
- * The layer's plan, as it is made: a plain zip's directory is counted first (the native path), then
- * read again entry by entry while the windows are extracted; other archives are listed by 7-Zip
- * and planned whole.
+ * The layer's plan, as it is made: a plain zip's directory or a plain tar's headers are counted
+ * first (the native paths), then read again entry by entry while the windows are extracted; other
+ * archives are listed by 7-Zip and planned whole.
  */
 interface LayerPlan {
-  native: boolean;
+  native: 'zip' | 'tar' | null;
   /** Entries listed (the rest are only counted in `overflow`). */
   listed: number;
   overflow: number;
-  errors: string[];
+  /** The listing ended early (7-Zip's complaints, or a tar cut before its end). */
+  truncated: boolean;
   items: () => AsyncIterable<PlanItem> | Iterable<PlanItem>;
+}
+
+type NativeScan = { listed: number; overflow: number; truncated?: boolean };
+
+/** What the native paths read, or null when the archive needs 7-Zip. */
+async function nativeScan(input: LayerInput, cap: number): Promise<{ native: 'zip' | 'tar'; scan: NativeScan; entries: () => AsyncIterable<ListedEntry> } | null> {
+  if (input.kind === 'zip') {
+    const scan = await scanZipDirectory(input.archive, cap);
+    return scan === null ? null : { native: 'zip', scan, entries: () => zipDirectoryEntries(input.archive, cap) };
+  }
+  if (input.kind === 'tar') {
+    const scan = await scanTarHeaders(input.archive, cap);
+    return scan === null ? null : { native: 'tar', scan, entries: () => tarHeaderEntries(input.archive, cap) };
+  }
+  return null;
 }
 
 async function planLayer(input: LayerInput): Promise<LayerPlan | Extract<LayerResult, { ok: false }>> {
   const cap = input.budget.remainingEntries;
-  const scan = input.kind === 'zip' ? await scanZipDirectory(input.archive, cap) : null;
-  if (scan !== null) {
+  const found = await nativeScan(input, cap);
+  if (found !== null) {
+    const { native, scan, entries } = found;
     const items = async function* (): AsyncGenerator<PlanItem> {
       // Planned against the budget as it was before the first window wrote anything, as a whole plan is.
       const planner = new EntryPlanner(input.limits, input.budget.remainingBytes);
-      for await (const entry of zipDirectoryEntries(input.archive, cap)) yield planner.add(entry);
+      for await (const entry of entries()) yield planner.add(entry);
     };
-    return { native: true, listed: scan.listed, overflow: scan.overflow, errors: [], items };
+    return { native, listed: scan.listed, overflow: scan.overflow, truncated: scan.truncated ?? false, items };
   }
   const listed = await input.sevenZip.list({ archive: input.archive, format: FORMATS[input.kind], cap });
   const { listing } = listed;
@@ -242,7 +260,7 @@ async function planLayer(input: LayerInput): Promise<LayerPlan | Extract<LayerRe
     return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
   const { items } = await planEntriesYielding(listing.entries, input.limits, input.budget.remainingBytes);
-  return { native: false, listed: listing.entries.length, overflow: listing.overflow, errors: listing.errors, items: () => items };
+  return { native: null, listed: listing.entries.length, overflow: listing.overflow, truncated: listing.errors.length > 0, items: () => items };
 }
 
 function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
@@ -250,15 +268,24 @@ function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
   return { rel, size: entry.size, ...(entry as ZipListedEntry).zip };
 }
 
+function nativeTarMember(rel: string, entry: ListedEntry): NativeTarMember {
+  if (!('tar' in entry) || entry.size === null) throw new Error(`${rel} was not listed from a tar's headers`);
+  return { rel, size: entry.size, ...(entry as TarListedEntry).tar };
+}
+
 async function extractMany(input: LayerInput, archiveBytes: number): Promise<LayerResult> {
   const format = FORMATS[input.kind];
   const plan = await planLayer(input);
   if ('ok' in plan) return plan;
   const { native } = plan;
+  // A zip's entries, and a tar's the native path read, can be read in any order and in parts: they
+  // are extracted a window at a time, on two threads when a window is large. 7-Zip reads a tar or a
+  // 7z from start to end, in one run.
+  const windowed = input.kind === 'zip' || native === 'tar';
   input.seeEntries(plan.listed + plan.overflow);
   input.budget.remainingEntries -= plan.listed;
 
-  let truncated = plan.errors.length > 0;
+  let truncated = plan.truncated;
   type Window = PlanWindow<Outcome>;
   const sizeIn = (window: Window) => (p: string): number | null => window.include.get(p)!.size;
   const expectedSizes = (window: Window, paths: readonly string[]): Record<string, number> => {
@@ -277,19 +304,10 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
       );
     };
-    return native
-      ? worker.extractNativeZip(
-          {
-            archive: input.archive,
-            outDir: input.outDir,
-            members: paths.map((p) => nativeZipMember(p, window.include.get(p)!)),
-            guard: budget,
-            maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
-            inPlace: input.inPlace,
-          },
-          onSettled,
-        )
-      : worker.extract(
+    const common = { archive: input.archive, outDir: input.outDir, guard: budget, maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes, inPlace: input.inPlace };
+    if (native === 'zip') return worker.extractNativeZip({ ...common, members: paths.map((p) => nativeZipMember(p, window.include.get(p)!)) }, onSettled);
+    if (native === 'tar') return worker.extractNativeTar({ ...common, members: paths.map((p) => nativeTarMember(p, window.include.get(p)!)) }, onSettled);
+    return worker.extract(
           {
             archive: input.archive,
             format,
@@ -314,7 +332,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       const guard = guardFor(input, archiveBytes, expectedSizes(window, pending), false, layerWritten);
       const parallel =
         attempt === 0 &&
-        input.kind === 'zip' &&
+        windowed &&
         input.secondSevenZip !== null &&
         pending.length >= PARALLEL_MIN_ENTRIES &&
         (pending.length === window.include.size ? window.bytes : pending.reduce((sum, p) => sum + (sizeOf(p) ?? 0), 0)) >= PARALLEL_MIN_BYTES;
@@ -356,7 +374,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   const run = async (): Promise<void> => {
     let index = 0;
     let budgetStop: StopReason | null = null;
-    for await (const window of planWindows<Outcome>(plan.items(), input.kind)) {
+    for await (const window of planWindows<Outcome>(plan.items(), windowed)) {
       // The job has finished the window before the previous one: two windows at most wait for it.
       await queue.finished(index - 1);
       index += 1;

@@ -1,8 +1,7 @@
 // A layer's plan cut into windows, and the hand-over of windows from the extraction (producer) to
-// the job (consumer). A plain zip's plan is made as its directory is read again, window by window,
+// the job (consumer). A plain zip's (or tar's) plan is made as its directory (headers) is read again, window by window,
 // so that what a layer holds is a window or two and the names seen, never one object per entry of
 // the whole archive (100,000 of them took ~50 MB of the job's heap, and the heap grew to twice that).
-import type { ArchiveKind } from '../detect/detect-kind.js';
 import type { PlanItem } from './plan-entries.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
 import { SettledOutcomes } from './settled-outcomes.js';
@@ -26,10 +25,11 @@ export interface PlanWindow<O> {
 }
 
 /**
- * Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES; other
- * formats than zip are read from start to end (solid 7z, tar in a stream): one window, one pass.
+ * Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES when
+ * `windowed` (zip, and tar on the native path); what 7-Zip reads from start to end (solid 7z, a
+ * tar it lists) is one window, one pass.
  */
-export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<PlanItem>, kind: ArchiveKind): AsyncGenerator<PlanWindow<O>> {
+export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<PlanItem>, windowed: boolean): AsyncGenerator<PlanWindow<O>> {
   const fresh = (): PlanWindow<O> => {
     const include = new Map<string, ListedEntry>();
     return { items: [], include, outcomes: new SettledOutcomes<O>(include), bytes: 0 };
@@ -39,7 +39,7 @@ export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<
     if (item.type === 'planned') {
       const size = item.entry.size ?? 0;
       const full = current.include.size >= WINDOW_ENTRIES || current.bytes + size > WINDOW_BYTES;
-      if (kind === 'zip' && current.include.size > 0 && full) {
+      if (windowed && current.include.size > 0 && full) {
         yield current;
         current = fresh();
       }

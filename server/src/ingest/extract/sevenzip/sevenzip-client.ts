@@ -11,6 +11,7 @@ import type {
   ListResult,
   SettledFile,
   NativeZipRequest,
+  NativeTarRequest,
   WasmModule,
   WorkerReply,
   WorkerRequest,
@@ -87,6 +88,11 @@ export class SevenZipWorker {
     return this.send({ op: 'native-zip', ...request }, onSettled) as Promise<ExtractResult>;
   }
 
+  /** The native tar path (members read at their offsets, no 7-Zip): same answer and notifications as extract. */
+  extractNativeTar(request: Omit<NativeTarRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
+    return this.send({ op: 'native-tar', ...request }, onSettled) as Promise<ExtractResult>;
+  }
+
   /** onSettled hears of each file as soon as it is final, before the run ends. */
   extract(request: Omit<ExtractRequest, 'op'>, onSettled?: (file: SettledFile) => void): Promise<ExtractResult> {
     return this.send({ op: 'extract', ...request }, onSettled) as Promise<ExtractResult>;
@@ -118,8 +124,8 @@ export class SevenZipWorker {
       const post = (): void => {
         if (this.failure === null) this.worker.postMessage({ ...request, id });
       };
-      // The native zip path needs no 7-Zip: a job that only meets plain zips never compiles it.
-      if (request.op === 'native-zip') post();
+      // The native paths need no 7-Zip: a job that only meets plain zips and tars never compiles it.
+      if (request.op === 'native-zip' || request.op === 'native-tar') post();
       else void this.sevenZipReady().then(post);
     });
   }

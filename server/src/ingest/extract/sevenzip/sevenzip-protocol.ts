@@ -2,6 +2,7 @@
 import type { EntryAnalysis } from '../../entry-analysis.js';
 import type { Listing } from './sevenzip-listing.js';
 import type { ZipLocation } from '../zip/zip-directory.js';
+import type { TarLocation } from '../tar/tar-headers.js';
 
 /** 7-Zip's names for the formats we open; passing one (-t) stops 7-Zip from guessing. */
 export type SevenZipFormat = '7z' | 'zip' | 'rar' | 'rar5' | 'tar' | 'gzip' | 'bzip2' | 'xz' | 'lzma';
@@ -36,20 +37,25 @@ export interface ExtractRequest {
   maxDicomHeaderBytes: number;
 }
 
-/** One planned entry of a plain zip, for the native zip path. */
-export interface NativeZipMember extends ZipLocation {
+/** One planned entry for a native path (zip or tar). */
+export interface NativeMember {
   /** Normalised path under outDir. */
   rel: string;
-  /** Uncompressed size from the central directory; more bytes than this is a lying header. */
+  /** Uncompressed size from the listing; more bytes than this is a lying header. */
   size: number;
 }
 
-/** Extracts the members of a plain zip without 7-Zip; answers and settles files as `extract` does. */
-export interface NativeZipRequest {
-  op: 'native-zip';
+/** One planned entry of a plain zip, for the native zip path. */
+export interface NativeZipMember extends NativeMember, ZipLocation {}
+
+/** One planned entry of a tar the header walk read, for the native tar path. */
+export interface NativeTarMember extends NativeMember, TarLocation {}
+
+/** Extracts members without 7-Zip; answers and settles files as `extract` does. */
+export interface NativeRequest<M extends NativeMember> {
   archive: string;
   outDir: string;
-  members: NativeZipMember[];
+  members: M[];
   guard: WriteGuard;
   maxDicomHeaderBytes: number;
   /**
@@ -59,10 +65,18 @@ export interface NativeZipRequest {
   inPlace: boolean;
 }
 
+export interface NativeZipRequest extends NativeRequest<NativeZipMember> {
+  op: 'native-zip';
+}
+
+export interface NativeTarRequest extends NativeRequest<NativeTarMember> {
+  op: 'native-tar';
+}
+
 /** A compiled WebAssembly.Module (typed loosely: without the DOM library TypeScript has no WebAssembly types). */
 export type WasmModule = object;
 
-export type WorkerRequest = (ListRequest | ExtractRequest | NativeZipRequest) & { id: number };
+export type WorkerRequest = (ListRequest | ExtractRequest | NativeZipRequest | NativeTarRequest) & { id: number };
 
 export type StopReason = 'entry-too-large' | 'header-lied' | 'total' | 'ratio';
 

@@ -1,4 +1,4 @@
-// Runs 7-Zip (WebAssembly), and the native zip path, off the main thread. 7-Zip's calls are
+// Runs 7-Zip (WebAssembly), and the native zip and tar paths, off the main thread. 7-Zip's calls are
 // synchronous and can run for minutes, and a stop from the write guard unwinds through
 // WebAssembly, leaving that instance unusable: so each request gets a fresh instance, and the
 // job's thread can terminate us at once.
@@ -8,6 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { EntryAnalyzer } from '../../entry-analysis.js';
 import { extractNativeZip } from '../zip/zip-extract.js';
+import { extractNativeTar } from '../tar/tar-extract.js';
 import { ListingParser } from './sevenzip-listing.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
@@ -288,7 +289,14 @@ port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
     return;
   }
   const batch = new SettledBatch((settled) => port.postMessage({ id: request.id, settled } satisfies WorkerReply));
-  const work = request.op === 'list' ? list(request) : request.op === 'native-zip' ? extractNativeZip(request, batch.add) : extract(request, batch.add);
+  const work =
+    request.op === 'list'
+      ? list(request)
+      : request.op === 'native-zip'
+        ? extractNativeZip(request, batch.add)
+        : request.op === 'native-tar'
+          ? extractNativeTar(request, batch.add)
+          : extract(request, batch.add);
   work.then(
     (result) => {
       batch.flush();

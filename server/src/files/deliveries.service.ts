@@ -181,6 +181,11 @@ export class DeliveriesService {
     };
   }
 
+  /** Files of the delivery arriving whole in requests of this process (beginArrival). */
+  arrivingHere(deliveryId: number): number {
+    return this.#arrivingHere.get(deliveryId) ?? 0;
+  }
+
   /**
    * A file that arrived whole (beginArrival was called for it): recorded at its path first, in a
    * transaction shared with the other files arriving at the same moment, then its local file is
@@ -219,7 +224,7 @@ export class DeliveriesService {
     const { delivery, project } = await this.#requireRow(actor, id);
     if (!can(actor, 'create', project.company_id)) throw forbidden();
     if (delivery.state !== 'open') throw conflict('This delivery is already complete');
-    const arriving = (await this.deliveries.arriving(delivery.id)) + (this.#arrivingHere.get(delivery.id) ?? 0);
+    const arriving = (await this.deliveries.arriving(delivery.id)) + this.arrivingHere(delivery.id);
     if (arriving > 0) {
       throw conflict(
         `${arriving} file${arriving === 1 ? ' of this delivery is' : 's of this delivery are'} still arriving; ` +

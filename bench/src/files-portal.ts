@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
-import { cpuSeconds, peakRssBytes, stopChild } from './upload-process.js';
+import { cpuSeconds, peakRssBytes, stopChild, threadCpuSeconds } from './upload-process.js';
 import { startPortal, type Portal } from './upload-portal.js';
 
 export type PortalCase = 'delivery' | 'single' | 'zip';
@@ -20,6 +20,8 @@ export interface CaseResult {
   serverCpuSeconds: number;
   /** The same for this benchmark's own process, the client (both run on the same cores). */
   clientCpuSeconds: number;
+  /** The server's CPU time until the last file was answered, before processing caught up (the portal's cases). */
+  sendCpuSeconds?: number;
 }
 
 export interface CaseOptions {
@@ -32,6 +34,7 @@ export async function measurePortalCase(name: PortalCase, files: FileSet, dataDi
   const portal = await startPortal(dataDir, repoRoot, Math.max(files.zip.bytes * 2, 1024 ** 3));
   try {
     const cpuBefore = await cpuSeconds(portal.child.pid);
+    const threadsBefore = process.env.BENCH_THREADS ? await threadCpuSeconds(portal.child.pid) : undefined;
     const clientBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     const since = () => Number(process.hrtime.bigint() - started) / 1e9;
@@ -47,11 +50,14 @@ export async function measurePortalCase(name: PortalCase, files: FileSet, dataDi
       });
     }
     const uploadSeconds = since();
+    const sendCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
+    if (threadsBefore) printThreadCpu('sending', threadsBefore, await threadCpuSeconds(portal.child.pid));
     await waitUntilReady(portal, rows, instances);
     const seconds = since();
     const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
     const clientCpuSeconds = cpuTotal(process.cpuUsage(clientBefore));
-    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid), serverCpuSeconds, clientCpuSeconds };
+    if (threadsBefore) printThreadCpu('in all', threadsBefore, await threadCpuSeconds(portal.child.pid));
+    return { seconds, uploadSeconds, peakRssBytes: await peakRssBytes(portal.child.pid), serverCpuSeconds, clientCpuSeconds, sendCpuSeconds };
   } catch (err) {
     throw new Error(`${name}: ${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${portal.child.output()}`, { cause: err });
   } finally {
@@ -140,6 +146,12 @@ async function waitUntilReady(portal: Portal, rows: number, instances: number): 
   const data = (listed.json as { data?: { processing: { summary: { instances: number } | null } }[] } | undefined)?.data ?? [];
   const wrong = data.filter((row) => row.processing.summary?.instances !== instances);
   if (data.length !== rows || wrong.length > 0) throw new Error(`expected ${rows} rows of ${instances} instances, got ${data.length} rows, ${wrong.length} with other counts, e.g. ${JSON.stringify(wrong[0]?.processing.summary)}`);
+}
+
+/** BENCH_THREADS=1: where the server's CPU went, by thread name (main, libuv pool, V8 helpers). */
+function printThreadCpu(phase: string, before: Map<string, number>, after: Map<string, number>): void {
+  const spent = [...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const).filter(([, s]) => s > 0.005);
+  console.log(`  server CPU by thread, ${phase}: ${spent.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
 }
 
 export const cpuTotal = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;

@@ -15,6 +15,7 @@
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
 //   BENCH_DIR=/path                 where the portals' DATA_DIRs go (default: OS temp dir)
 //   BENCH_SERVER_FLAGS="--cpu-prof" Node flags for the portal (profiling), BENCH_CHILD_LOG=1 its output
+//   BENCH_THREADS=1                 the portal's CPU by thread, while sending and in all
 // Exits 1 when a target is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -71,7 +72,8 @@ async function main(): Promise<number> {
         console.log(
           `round ${round + 1} ${name}: ${result.seconds.toFixed(1)} s (sent in ${result.uploadSeconds.toFixed(1)} s), ` +
             `${(files.names.length / result.seconds).toFixed(0)} files/s, server CPU ${result.serverCpuSeconds.toFixed(1)} s ` +
-            `(${((result.serverCpuSeconds / files.names.length) * 1000).toFixed(2)} ms/file), client CPU ${result.clientCpuSeconds.toFixed(1)} s, peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
+            `(${((result.serverCpuSeconds / files.names.length) * 1000).toFixed(2)} ms/file` +
+            `${result.sendCpuSeconds === undefined ? '' : `; ${((result.sendCpuSeconds / files.names.length) * 1000).toFixed(2)} ms/file while sending`}), client CPU ${result.clientCpuSeconds.toFixed(1)} s, peak RSS ${(result.peakRssBytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
         );
       }
     }

@@ -1,11 +1,12 @@
 // Deliveries (DESIGN §10) and the files that arrived in them. Every query that serves a request is
 // scoped to a company (or 'all' for the Sys roles) and to a live project, like files.
-import { sql } from 'kysely';
+import { sql, SqliteAdapter } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow } from '../db/schema.js';
 import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
+import { PreparedQueries } from './prepared-queries.js';
 import { PROCESS_DELIVERY } from './process-delivery.job.js';
 
 /** Rolls back a member's transaction whose upload record was no longer open. */
@@ -22,7 +23,11 @@ export interface NewMember {
 }
 
 export class DeliveriesRepository {
-  constructor(private readonly db: Db) {}
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   async create(values: Pick<DeliveryRow, 'project_id' | 'company_id' | 'created_by' | 'name'>, expiresAt: Date): Promise<DeliveryRow> {
     const now = nowIso();
@@ -34,16 +39,16 @@ export class DeliveriesRepository {
   }
 
   /** A delivery of a live project within `scope`; an expired open one is as good as gone. */
-  findRow(id: number, scope: Scope): Promise<DeliveryRow | undefined> {
-    let query = this.db
-      .selectFrom('deliveries')
-      .innerJoin('projects', 'projects.id', 'deliveries.project_id')
-      .selectAll('deliveries')
-      .where('deliveries.id', '=', id)
-      .where('projects.deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('deliveries.state', '=', 'completed'), eb('deliveries.expires_at', '>', nowIso())]));
-    if (scope !== 'all') query = query.where('deliveries.company_id', '=', scope);
-    return query.executeTakeFirst();
+  async findRow(id: number, scope: Scope): Promise<DeliveryRow | undefined> {
+    // Prepared: every file of a folder asks for its delivery.
+    const inCompany = scope !== 'all';
+    const rows = await this.#prepared.rows<DeliveryRow>(`findRow:${inCompany}`, inCompany ? [id, nowIso(), scope] : [id, nowIso()], (v) =>
+      sql<DeliveryRow>`select "deliveries".* from "deliveries" inner join "projects" on "projects"."id" = "deliveries"."project_id"
+        where "deliveries"."id" = ${v[0]} and "projects"."deleted_at" is null
+        and ("deliveries"."state" = 'completed' or "deliveries"."expires_at" > ${v[1]})
+        ${inCompany ? sql`and "deliveries"."company_id" = ${v[2]}` : sql``}`,
+    );
+    return rows[0];
   }
 
   /** As `findRow`, with its files counted: for answers only (a count reads every file of it). */
@@ -69,23 +74,28 @@ export class DeliveriesRepository {
     const folders = path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
     const names = [path, ...folders];
     const under = `${path}/`;
-    const clash = (column: 'delivery_files.relative_path' | 'tus_uploads.relative_path') =>
-      sql<boolean>`(${sql.ref(column)} in (${sql.join(names)}) or substr(${sql.ref(column)}, 1, ${under.length}) = ${under})`;
-    const arrived = await this.db
-      .selectFrom('delivery_files')
-      .select('id')
-      .where('delivery_id', '=', deliveryId)
-      .where(clash('delivery_files.relative_path'))
-      .executeTakeFirst();
-    if (arrived) return true;
-    const arriving = await this.db
-      .selectFrom('tus_uploads')
-      .select('id')
-      .where('delivery_id', '=', deliveryId)
-      .where('expires_at', '>', nowIso())
-      .where(clash('tus_uploads.relative_path'))
-      .executeTakeFirst();
-    return arriving !== undefined;
+    // Paths under `path` are those starting with `under`. SQLite compares text byte by byte, so
+    // they are exactly the range [under, path + '0') ('0' follows '/'), which the index on
+    // (delivery_id, relative_path) finds directly when each side of the `or` names the delivery;
+    // the substr() test read every path of the delivery for every file arriving (2,000 files:
+    // 2,000 × 1,000 paths on average, ~0.5 ms a file at the end). PostgreSQL's text order follows
+    // the database's collation, in which that range does not hold: there the test stays as it was.
+    const byteOrder = this.db.getExecutor().adapter instanceof SqliteAdapter;
+    const values = [deliveryId, under, `${path}0`, under.length, nowIso(), ...names];
+    const taken = async (table: 'delivery_files' | 'tus_uploads') => {
+      const rows = await this.#prepared.rows(`pathTaken:${table}:${byteOrder}:${names.length}`, values, (v) => {
+        const [delivery, lower, upper, length, now] = v;
+        const listed = sql.join(v.slice(5));
+        const clash = byteOrder
+          ? sql`(("delivery_id" = ${delivery} and "relative_path" in (${listed})) or ("delivery_id" = ${delivery} and "relative_path" >= ${lower} and "relative_path" < ${upper}))`
+          : sql`("delivery_id" = ${delivery} and ("relative_path" in (${listed}) or substr("relative_path", 1, ${length}) = ${lower}))`;
+        // An upload still arriving counts until it expires.
+        const live = table === 'tus_uploads' ? sql`"expires_at" > ${now} and ` : sql``;
+        return sql`select "id" from ${sql.table(table)} where ${live}${clash} limit 1`;
+      });
+      return rows.length > 0;
+    };
+    return (await taken('delivery_files')) || (await taken('tus_uploads'));
   }
 
   /** Files of the delivery still arriving (unfinished, unexpired resumable uploads). */
@@ -130,6 +140,51 @@ export class DeliveriesRepository {
         if (err instanceof UploadGone) return 'gone' as const;
         throw err;
       });
+  }
+
+  /**
+   * Records files that arrived whole in one transaction (a group commit: the requests of a folder
+   * arriving together share it), for deliveries still open ('closed' otherwise: completed or swept
+   * meanwhile), renewing each delivery's expiry once. No upload record or pending record is
+   * involved: the file's object is linked after this commits (DeliveriesService.addWholeFile).
+   * Fails whole when one path is taken (the unique index): the caller then records them one by one.
+   */
+  addMembers(members: readonly NewMember[], expiresAt: Date): Promise<('added' | 'closed')[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const companies = new Map<number, number | undefined>();
+      for (const deliveryId of new Set(members.map((m) => m.delivery_id))) {
+        // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
+        const renewed = await this.#prepared.rows<{ company_id: number }>(
+          'renewOpen',
+          [now, nowIso(expiresAt), deliveryId],
+          (v) => sql`update "deliveries" set "updated_at" = ${v[0]}, "expires_at" = ${v[1]} where "id" = ${v[2]} and "state" = 'open' returning "company_id"`,
+          trx,
+        );
+        companies.set(deliveryId, renewed[0]?.company_id);
+      }
+      const rows = members.flatMap((m) => {
+        const companyId = companies.get(m.delivery_id);
+        return companyId === undefined ? [] : [[m.delivery_id, m.relative_path, m.size, m.sha256, m.storage_key, companyId, now]];
+      });
+      if (rows.length > 0) {
+        await this.#prepared.run(
+          `addMembers:${rows.length}`,
+          rows.flat(),
+          (v) => {
+            const tuples = rows.map((_, i) => sql`(${sql.join(v.slice(i * 7, i * 7 + 7))})`);
+            return sql`insert into "delivery_files" ("delivery_id", "relative_path", "size", "sha256", "storage_key", "company_id", "created_at") values ${sql.join(tuples)}`;
+          },
+          trx,
+        );
+      }
+      return members.map((m) => (companies.get(m.delivery_id) === undefined ? 'closed' : 'added'));
+    });
+  }
+
+  /** Removes the member recorded for `storageKey` (its object could not be stored). */
+  async removeMemberByKey(storageKey: string): Promise<void> {
+    await this.db.deleteFrom('delivery_files').where('storage_key', '=', storageKey).execute();
   }
 
   /**

@@ -3,6 +3,7 @@
 // over); completed into one row of the project's files with one processing job; or, left open,
 // removed with everything in it when it expires.
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { TCreateDelivery, TDelivery } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
@@ -12,9 +13,10 @@ import { normalizeEntryPath } from '../ingest/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
-import type { DeliveriesRepository, DeliveryWithTotals } from './deliveries.repository.js';
+import type { DeliveriesRepository, DeliveryWithTotals, NewMember } from './deliveries.repository.js';
 import type { FilesService } from './files.service.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import { GroupCommit } from './deliveries-group-commit.js';
 import { storeLocalFile } from './upload-pipeline.js';
 import { checkFileName } from './upload-rules.js';
 
@@ -29,6 +31,8 @@ const NOT_FOUND = 'Delivery not found';
 const MAX_PATH_CHARS = 1024;
 /** Files looked at together when a delivery is completed. */
 const STAT_BATCH = 64;
+/** Files that arrived whole recorded in one transaction at most (a multi-row insert). */
+const MEMBER_BATCH = 128;
 
 export const COMPLETED_MESSAGE = 'This delivery is already complete, so no more files can be added to it; create a new delivery for further files';
 
@@ -47,7 +51,23 @@ function presentDelivery(row: DeliveryWithTotals): TDelivery {
   };
 }
 
+/** A file of a delivery that arrived whole in its creation request, in a local file of its own. */
+export interface WholeFile {
+  deliveryId: number;
+  relativePath: string;
+  /** A private (0600) file on the storage's filesystem, moved into storage or removed by the call. */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
 export class DeliveriesService {
+  // Files arriving whole in a request of this process (addWholeFile), per delivery: they have no
+  // upload record, so completion and the expiry sweep ask here too. The fast path that makes them
+  // runs with the file store only, which keeps a delivery's uploads on one node.
+  readonly #arrivingHere = new Map<number, number>();
+  readonly #members: GroupCommit<NewMember, 'added' | 'closed'>;
+
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly pending: PendingUploadsRepository,
@@ -55,7 +75,9 @@ export class DeliveriesService {
     private readonly files: FilesService,
     private readonly storage: Storage,
     private readonly options: DeliveriesOptions,
-  ) {}
+  ) {
+    this.#members = new GroupCommit(MEMBER_BATCH, (batch) => this.deliveries.addMembers(batch, this.#expiry()));
+  }
 
   async create(actor: Actor, body: TCreateDelivery): Promise<TDelivery> {
     const name = checkFileName(body.name);
@@ -77,13 +99,16 @@ export class DeliveriesService {
    * be safe and free (422), and the actor must be allowed to add files to its project (403).
    * Answers the project the file goes to and its normalised path.
    */
-  async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; project: ProjectRow; relativePath: string }> {
-    const { delivery, project } = await this.#requireRow(actor, parseId(deliveryRef.trim(), 'Delivery'));
+  async authorizeFile(actor: Actor, deliveryRef: string, rawPath: string | null | undefined): Promise<{ deliveryId: number; projectId: number; relativePath: string }> {
+    // The delivery is found only in the actor's company (or any, for a Sys role) and with its
+    // project live, so reading the project as well (#requireRow) would add nothing but a query.
+    const delivery = await this.deliveries.findRow(parseId(deliveryRef.trim(), 'Delivery'), companyScope(actor));
+    if (!delivery) throw notFound(NOT_FOUND);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     const relativePath = checkRelativePath(rawPath);
     if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);
-    if (!can(actor, 'create', project.company_id)) throw forbidden();
-    return { deliveryId: delivery.id, project, relativePath };
+    if (!can(actor, 'create', delivery.company_id)) throw forbidden();
+    return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath };
   }
 
   /**
@@ -140,6 +165,58 @@ export class DeliveriesService {
   }
 
   /**
+   * A file of the delivery is arriving whole in one request of this process (tus-direct.ts), after
+   * authorizeFile: until the answer `done` is called, completion answers 409 as for any file still
+   * arriving, and the expiry sweep leaves the delivery alone.
+   */
+  beginArrival(deliveryId: number): () => void {
+    this.#arrivingHere.set(deliveryId, (this.#arrivingHere.get(deliveryId) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.#arrivingHere.get(deliveryId) ?? 1) - 1;
+      if (left > 0) this.#arrivingHere.set(deliveryId, left);
+      else this.#arrivingHere.delete(deliveryId);
+    };
+  }
+
+  /** Files of the delivery arriving whole in requests of this process (beginArrival). */
+  arrivingHere(deliveryId: number): number {
+    return this.#arrivingHere.get(deliveryId) ?? 0;
+  }
+
+  /**
+   * A file that arrived whole (beginArrival was called for it): recorded at its path first, in a
+   * transaction shared with the other files arriving at the same moment, then its local file is
+   * moved into storage, not synced (completion syncs a delivery's files at once). In that order a
+   * crash leaves at worst a member without its object, which completion finds and names (409,
+   * 'send it again'), and never an object no row points to. 409 once the delivery was completed or
+   * removed, 422 when its path was taken meanwhile; nothing of the file is kept then.
+   */
+  async addWholeFile(file: WholeFile): Promise<void> {
+    const member = { delivery_id: file.deliveryId, relative_path: file.relativePath, size: file.size, sha256: file.sha256, storage_key: newUploadKey() };
+    let outcome: 'added' | 'closed';
+    try {
+      outcome = await this.#members.add(member).catch((err: unknown) => this.explainRecordingFailure(file.deliveryId, file.relativePath, err));
+    } catch (err) {
+      await rm(file.path, { force: true });
+      throw err;
+    }
+    if (outcome === 'closed') {
+      await rm(file.path, { force: true });
+      throw conflict(COMPLETED_MESSAGE);
+    }
+    try {
+      await this.storage.putFile(member.storage_key, file.path, { durable: false });
+    } catch (err) {
+      await this.deliveries.removeMemberByKey(member.storage_key);
+      await rm(file.path, { force: true });
+      throw err;
+    }
+  }
+
+  /**
    * Closes the delivery: 409 while a file of it is still arriving (finish or cancel it first) or
    * when it holds no file; then it becomes one row of the project's files, with one job.
    */
@@ -147,7 +224,7 @@ export class DeliveriesService {
     const { delivery, project } = await this.#requireRow(actor, id);
     if (!can(actor, 'create', project.company_id)) throw forbidden();
     if (delivery.state !== 'open') throw conflict('This delivery is already complete');
-    const arriving = await this.deliveries.arriving(delivery.id);
+    const arriving = (await this.deliveries.arriving(delivery.id)) + this.arrivingHere(delivery.id);
     if (arriving > 0) {
       throw conflict(
         `${arriving} file${arriving === 1 ? ' of this delivery is' : 's of this delivery are'} still arriving; ` +
@@ -179,6 +256,8 @@ export class DeliveriesService {
   async sweepExpired(removeUpload: (uploadId: string) => Promise<void>): Promise<number> {
     let removed = 0;
     for (const id of await this.deliveries.expired()) {
+      // A file arriving right now renews the expiry as it is recorded.
+      if (this.#arrivingHere.has(id)) continue;
       for (const upload of await this.deliveries.uploadsOf(id)) await removeUpload(upload);
       for (const member of await this.deliveries.members(id)) {
         await this.storage.delete(member.storage_key);

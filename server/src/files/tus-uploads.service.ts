@@ -59,6 +59,21 @@ export interface DigestTap {
   readonly bytes: number;
 }
 
+/** A delivery's file arriving whole in its creation request, authorised, not yet recorded. */
+export interface WholeDeliveryFile {
+  /** The id its Location names (no upload is kept under it: the file is complete when answered). */
+  id: string;
+  deliveryId: number;
+  relativePath: string;
+  size: number;
+  /** Where its bytes go first: the tus directory, on the storage's filesystem, left alone by the sweep until `done`. */
+  path: string;
+  done(): void;
+}
+
+/** A file arriving whole, in the tus directory; a leftover of a crash is swept as any unknown file there. */
+const WHOLE_FILE_SUFFIX = '.whole';
+
 export interface CreationHeaders {
   uploadLength: string | undefined;
   deferLength: string | undefined;
@@ -74,6 +89,8 @@ export class TusUploadsService {
   // covers exactly the bytes on disk.
   readonly #digests = new Map<string, RunningDigest>();
   readonly #configs: TusUploadConfigs;
+  // Files of deliveries arriving whole (tus-direct.ts) in the tus directory: the sweep leaves them.
+  readonly #wholeFiles = new Set<string>();
 
   constructor(
     private readonly uploads: TusUploadsRepository,
@@ -94,6 +111,62 @@ export class TusUploadsService {
    * record, under a new, unguessable id.
    */
   async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<TusUploadRow> {
+    const { inDelivery, projectId, fileName, size } = await this.#checkCreation(actor, headers);
+    const upload = {
+      id: newUploadId(),
+      user_id: actor.userId,
+      company_id: actor.companyId,
+      project_id: projectId,
+      file_name: fileName,
+      size,
+      delivery_id: inDelivery?.deliveryId ?? null,
+      relative_path: inDelivery?.relativePath ?? null,
+    };
+    const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
+    const row = await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
+    return row;
+  }
+
+  /**
+   * A delivery's file whose whole body comes with its creation request (tus-direct.ts): the same
+   * checks as authorizeCreation, in the same order and with the same answers, but nothing is
+   * recorded: the file is recorded once it arrived whole (DeliveriesService.addWholeFile).
+   * Undefined when the metadata names no delivery after all (the request then goes the tus way).
+   */
+  async authorizeWholeDeliveryFile(actor: Actor, headers: CreationHeaders): Promise<WholeDeliveryFile | undefined> {
+    const { inDelivery, size } = await this.#checkCreation(actor, headers);
+    if (!inDelivery) return undefined;
+    const id = newUploadId();
+    const name = `${id}${WHOLE_FILE_SUFFIX}`;
+    this.#wholeFiles.add(name);
+    const arrived = this.deliveries.beginArrival(inDelivery.deliveryId);
+    return {
+      id,
+      deliveryId: inDelivery.deliveryId,
+      relativePath: inDelivery.relativePath,
+      size,
+      path: path.join(this.options.directory, name),
+      done: () => {
+        arrived();
+        this.#wholeFiles.delete(name);
+      },
+    };
+  }
+
+  /**
+   * The file authorised by authorizeWholeDeliveryFile arrived whole in its `path`, with this
+   * SHA-256: it becomes a file of its delivery (or is removed, and the refusal thrown).
+   */
+  async addWholeDeliveryFile(file: WholeDeliveryFile, sha256: string): Promise<void> {
+    try {
+      await this.deliveries.addWholeFile({ deliveryId: file.deliveryId, relativePath: file.relativePath, path: file.path, size: file.size, sha256 });
+    } finally {
+      file.done();
+    }
+  }
+
+  /** Everything a creation request must pass before a byte is stored, in the multipart call's order. */
+  async #checkCreation(actor: Actor, headers: CreationHeaders) {
     if (headers.concat !== undefined) throw badRequest('Uploads in several parts (Upload-Concat) are not supported');
     if (headers.uploadLength === undefined || !/^\d{1,16}$/.test(headers.uploadLength)) {
       throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
@@ -103,7 +176,7 @@ export class TusUploadsService {
     const inDelivery = meta.delivery != null ? await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath) : undefined;
     const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath.split('/').pop());
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
-    const project = inDelivery?.project ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create'));
+    const projectId = inDelivery?.projectId ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create')).id;
     const size = Number(headers.uploadLength);
     if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
     if (size === 0) throw new AppError(415, 'The file is empty');
@@ -116,19 +189,7 @@ export class TusUploadsService {
           `cancel some before starting another (an unfinished upload is removed ${describeDuration(this.options.expiryMs)} after it started)`,
       );
     }
-    const upload = {
-      id: randomBytes(16).toString('hex'),
-      user_id: actor.userId,
-      company_id: actor.companyId,
-      project_id: project.id,
-      file_name: fileName,
-      size,
-      delivery_id: inDelivery?.deliveryId ?? null,
-      relative_path: inDelivery?.relativePath ?? null,
-    };
-    const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
-    const row = await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
-    return row;
+    return { inDelivery, projectId, fileName, size };
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */
@@ -246,7 +307,9 @@ export class TusUploadsService {
     // Files first, records second: a record is made before its files, so a file found without a
     // record cannot belong to an upload created meanwhile (only to one being removed, or to none).
     // With the shared store, files here are finishing requests' work files (or a former file store's uploads).
-    const names = (await readdir(this.options.directory).catch(() => [] as string[])).filter((n) => !this.options.shared || !isWorkFile(n));
+    const names = (await readdir(this.options.directory).catch(() => [] as string[])).filter(
+      (n) => (!this.options.shared || !isWorkFile(n)) && !this.#wholeFiles.has(n),
+    );
     const ids = [...new Set(names.map((n) => n.replace(/\.json$/, '')))];
     const known = await this.uploads.existing(ids.filter((id) => ID_PATTERN.test(id)));
     let removed = this.options.shared ? await this.options.shared.store.sweepOrphans() : 0;
@@ -349,6 +412,11 @@ export class TusUploadsService {
     if (!ID_PATTERN.test(id)) throw notFound(NOT_FOUND);
     return path.join(this.options.directory, id);
   }
+}
+
+/** A new, unguessable upload id. */
+function newUploadId(): string {
+  return randomBytes(16).toString('hex');
 }
 
 function parseMetadata(header: string | undefined): Partial<Record<string, string | null>> {

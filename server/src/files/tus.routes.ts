@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
+import { isWholeDeliveryFile, receiveWholeDeliveryFile } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
 import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
@@ -50,8 +51,12 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     // The body is tus's to read, as a stream; Fastify must not parse or buffer it.
     app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => done(null));
 
+    // A delivery's file sent whole with its creation is taken in front of tus (tus-direct.ts);
+    // with the shared store every request stays with tus.
+    const wholeFiles = uploads.options.shared === undefined;
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor } = sessionOf(request);
+      if (wholeFiles && isWholeDeliveryFile(request) && (await receiveWholeDeliveryFile(uploads, actor, request, reply, opts))) return reply;
       const created =
         request.method === 'POST'
           ? await uploads.authorizeCreation(actor, {

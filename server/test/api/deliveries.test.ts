@@ -2,6 +2,7 @@
 // tus uploads naming it, completed into one 'folder' row processed by one job, downloaded as a zip.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ROLES } from '@portal/contract';
@@ -11,7 +12,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { createUpload, deleteUpload, encodeMetadata, patchUpload, tusFiles, uploadUrl } from '../tus.js';
+import { createUpload, deleteUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
 import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
 
 const README = Buffer.from('Exported by the imaging workstation. Open DICOMDIR with any DICOM viewer.\n');
@@ -35,6 +36,37 @@ function cdExport(scratch: string): Record<string, Buffer> {
     // Damaged: a zip's first bytes, then nothing a zip reader can use.
     'EXTRA/BROKEN.zip': Buffer.concat([zip.subarray(0, 30), Buffer.alloc(2000, 0x5a)]),
   };
+}
+
+/** A delivery's file sent whole with its creation through a raw request, so a test decides when each byte goes. */
+function wholeFileRequest(api: string, token: string, delivery: number, relativePath: string, data: Buffer) {
+  const request = http.request(`${api}/uploads`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(data.length),
+      'content-length': String(data.length),
+      'content-type': 'application/offset+octet-stream',
+      'upload-metadata': encodeMetadata({ delivery: String(delivery), relativePath }),
+    },
+  });
+  const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    request.once('response', (response) => {
+      response.resume();
+      response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+    });
+    request.once('error', reject);
+  });
+  return { request, answer };
+}
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i += 1) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the server did not get there');
 }
 
 function deliveryApi(server: () => TestServer) {
@@ -171,6 +203,38 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
     expect(tusFiles(server.config.dataDir)).toEqual([]);
     const row = await waitProcessed(p.id, fileId);
     expect(row).toMatchObject({ kind: 'folder', processing: { status: 'ready', summary: { instances: 1, studies: 1 } } });
+  });
+
+  it('keeps nothing of a file sent whole with its creation until all of it arrived: completion waits for it, a body cut short leaves its path free', async () => {
+    const p = await project();
+    const id: number = (await deliveries.create(token, p.id)).body.data[0].id;
+    const data = dicomFixture('s01_CT_small.dcm');
+    // Taken in front of tus (tus-direct.ts) with the file store; by tus with the shared one (S3).
+    const arriving = async () =>
+      server.services.deliveries.arrivingHere(id) +
+      Number((await server.services.handle.db.selectFrom('tus_uploads').select((eb) => eb.fn.countAll().as('n')).where('delivery_id', '=', id).executeTakeFirstOrThrow()).n);
+    const slow = wholeFileRequest(server.api, token, id, 'DICOM/IM1', data);
+    slow.request.write(data.subarray(0, 1000));
+    await until(async () => (await arriving()) === 1);
+    expect(await deliveries.complete(token, id)).toMatchObject({ status: 409, body: { message: expect.stringMatching(/1 file of this delivery is still arriving/) } });
+    slow.request.end(data.subarray(1000));
+    const answer = await slow.answer;
+    // tus's answer to a creation with the whole file: created, every byte there, and where it is.
+    expect(answer.status).toBe(201);
+    expect(answer.headers).toMatchObject({ 'tus-resumable': '1.0.0', 'upload-offset': String(data.length), location: expect.stringMatching(/^\/api\/v1\/uploads\/[0-9a-f]{32}$/) });
+    expect((await headUpload(new URL(answer.headers.location!, server.api).toString(), token)).status).toBe(404);
+
+    // A client that goes away halfway leaves nothing: no file, no record, the path free for the retry.
+    const cut = wholeFileRequest(server.api, token, id, 'DICOM/IM2', data);
+    cut.request.write(data.subarray(0, 1000));
+    await until(async () => (await arriving()) === 1);
+    cut.request.destroy();
+    await cut.answer.catch(() => undefined);
+    await until(async () => (await arriving()) === 0);
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+    expect((await deliveries.get(token, id)).body.data[0]).toMatchObject({ files: 1, bytes: data.length });
+    expect((await deliveries.send(token, id, 'DICOM/IM2', data)).status).toBe(201);
+    expect((await deliveries.complete(token, id)).body.data[0]).toMatchObject({ status: 'completed', files: 2, bytes: 2 * data.length });
   });
 
   it('refuses to complete a delivery whose file was lost after it arrived, and completes once it is sent again', async () => {

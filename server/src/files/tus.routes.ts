@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
-import { isWholeDeliveryFile, receiveWholeDeliveryFile } from './tus-direct.js';
+import { isWholeDeliveryFile, receiveWholeDeliveryFile, WholeFileMemory } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
 import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
@@ -54,9 +54,17 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     // A delivery's file sent whole with its creation is taken in front of tus (tus-direct.ts);
     // with the shared store every request stays with tus.
     const wholeFiles = uploads.options.shared === undefined;
+    const memory = new WholeFileMemory();
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor } = sessionOf(request);
-      if (wholeFiles && isWholeDeliveryFile(request) && (await receiveWholeDeliveryFile(uploads, actor, request, reply, opts))) return reply;
+      const length = wholeFiles && isWholeDeliveryFile(request) ? Number(request.headers['upload-length']) : 0;
+      if (length > 0 && memory.take(length)) {
+        try {
+          if (await receiveWholeDeliveryFile(uploads, actor, request, reply, opts)) return reply;
+        } finally {
+          memory.giveBack(length);
+        }
+      }
       const created =
         request.method === 'POST'
           ? await uploads.authorizeCreation(actor, {

@@ -57,12 +57,12 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     const memory = new WholeFileMemory();
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor } = sessionOf(request);
-      const length = wholeFiles && isWholeDeliveryFile(request) ? Number(request.headers['upload-length']) : 0;
-      if (length > 0 && memory.take(length)) {
+      const wholeLength = wholeFiles && isWholeDeliveryFile(request) ? Number(request.headers['upload-length']) : 0;
+      if (wholeLength > 0 && memory.take(wholeLength)) {
         try {
           if (await receiveWholeDeliveryFile(uploads, actor, request, reply, opts)) return reply;
         } finally {
-          memory.giveBack(length);
+          memory.giveBack(wholeLength);
         }
       }
       const created =

@@ -3,20 +3,31 @@
 // upload's speed depends on (docs/performance.md).
 //
 // One worker serves every upload. The main thread copies each chunk into a ring of slots in a
-// SharedArrayBuffer (a memcpy, ~0.1 s per GiB) and moves a counter; the worker, blocked in
-// Atomics.wait until the counter moves, hashes the slots in place and moves its own counter back.
-// No message per chunk: only a digest comes back as a message. When the ring is full the main
-// thread waits (Atomics.waitAsync) before taking more bytes, which is the upload's backpressure.
-// An earlier try fed a worker by postMessage and cost more CPU than it saved; this one copies
-// once and signals through shared memory.
+// SharedArrayBuffer and moves a counter; the worker, blocked in Atomics.wait until the counter
+// moves, hashes the slots in place and moves its own counter back. No message per chunk: only a
+// digest comes back as a message. When the ring is full the main thread waits (Atomics.waitAsync)
+// before taking more bytes, which is the upload's backpressure. An earlier try fed a worker by
+// postMessage and cost more CPU than it saved; this one copies once and signals through shared
+// memory.
+//
+// Two things keep the main thread's share small (docs/performance.md, 'Upload'): the copy is a
+// plain memcpy (copyInto), and each side wakes the other (Atomics.notify, a futex call) only when
+// the other has said it is about to sleep, and the worker only once a few slots wait for it.
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 const SLOTS = 32;
 const SLOT_BYTES = 64 * 1024;
-// Control words: how many slots the main thread has filled, how many the worker has consumed.
+// A sleeping worker is woken once this many slots wait for it (or at a job's end), not for each:
+// every wake is a futex call on the main thread and another on the worker's.
+const WAKE_SLOTS = 8;
+// Control words: how many slots the main thread has filled, how many the worker has consumed, and
+// whether the worker (resp. the main thread) is asleep or about to be, waiting for the other.
 const HEAD = 0;
 const TAIL = 1;
+const WORKER_SLEEPS = 2;
+const MAIN_SLEEPS = 3;
+const CONTROL_WORDS = 4;
 // Per slot: job id, kind, byte count.
 const DATA = 1;
 const FINISH = 2;
@@ -34,7 +45,11 @@ const bytes = new Uint8Array(data);
 const hashes = new Map();
 let tail = 0;
 for (;;) {
+  // Said before the wait, which itself checks the counter: either the main thread sees this and
+  // wakes the worker, or the worker sees the new counter and does not sleep.
+  Atomics.store(ctrl, ${WORKER_SLEEPS}, 1);
   Atomics.wait(ctrl, ${HEAD}, tail);
+  Atomics.store(ctrl, ${WORKER_SLEEPS}, 0);
   const head = Atomics.load(ctrl, ${HEAD});
   while (tail !== head) {
     const slot = tail & (slots - 1);
@@ -53,7 +68,7 @@ for (;;) {
     }
     tail = (tail + 1) | 0;
     Atomics.store(ctrl, ${TAIL}, tail);
-    Atomics.notify(ctrl, ${TAIL});
+    if (Atomics.load(ctrl, ${MAIN_SLEEPS}) !== 0) Atomics.notify(ctrl, ${TAIL});
   }
 }
 `;
@@ -70,9 +85,9 @@ export interface Sha256Job {
 
 class HashWorker {
   readonly #worker: Worker;
-  readonly #ctrl = new Int32Array(new SharedArrayBuffer(2 * 4));
+  readonly #ctrl = new Int32Array(new SharedArrayBuffer(CONTROL_WORDS * 4));
   readonly #meta = new Int32Array(new SharedArrayBuffer(SLOTS * 3 * 4));
-  readonly #data = new Uint8Array(new SharedArrayBuffer(SLOTS * SLOT_BYTES));
+  readonly #data = Buffer.from(new SharedArrayBuffer(SLOTS * SLOT_BYTES));
   readonly #digests = new Map<number, { resolve: (hex: string) => void; reject: (err: Error) => void }>();
   #head = 0;
   #nextJob = 1;
@@ -169,19 +184,26 @@ class HashWorker {
     let offset = 0;
     const total = chunk?.length ?? 0;
     do {
-      if (((this.#head - Atomics.load(this.#ctrl, TAIL)) | 0) === SLOTS) return (chunk ?? new Uint8Array(0)).subarray(offset);
+      if (this.#pending() === SLOTS) return (chunk ?? new Uint8Array(0)).subarray(offset);
       const slot = this.#head & (SLOTS - 1);
       const length = Math.min(SLOT_BYTES, total - offset);
-      if (chunk && length > 0) this.#data.set(chunk.subarray(offset, offset + length), slot * SLOT_BYTES);
+      if (chunk && length > 0) copyInto(this.#data, slot * SLOT_BYTES, chunk, offset, offset + length);
       this.#meta[slot * 3] = job;
       this.#meta[slot * 3 + 1] = kind;
       this.#meta[slot * 3 + 2] = length;
       this.#head = (this.#head + 1) | 0;
       Atomics.store(this.#ctrl, HEAD, this.#head);
-      Atomics.notify(this.#ctrl, HEAD);
+      if (Atomics.load(this.#ctrl, WORKER_SLEEPS) !== 0 && (kind !== DATA || this.#pending() >= WAKE_SLOTS)) {
+        Atomics.notify(this.#ctrl, HEAD);
+      }
       offset += length;
     } while (offset < total);
     return undefined;
+  }
+
+  /** Slots written and not yet hashed. */
+  #pending(): number {
+    return (this.#head - Atomics.load(this.#ctrl, TAIL)) | 0;
   }
 
   async #waitForRoom(): Promise<void> {
@@ -189,8 +211,13 @@ class HashWorker {
       if (this.#failure) throw this.#failure;
       const tail = Atomics.load(this.#ctrl, TAIL);
       if (((this.#head - tail) | 0) < SLOTS) return;
+      Atomics.store(this.#ctrl, MAIN_SLEEPS, 1);
       const waited = Atomics.waitAsync(this.#ctrl, TAIL, tail, 1000);
-      if (waited.async) await waited.value;
+      try {
+        if (waited.async) await waited.value;
+      } finally {
+        Atomics.store(this.#ctrl, MAIN_SLEEPS, 0);
+      }
     }
   }
 
@@ -203,6 +230,16 @@ class HashWorker {
     this.#failure ??= err;
     for (const job of [...this.#digests.keys()]) this.#rejectJob(job, err);
   }
+}
+
+/**
+ * Copies `source[start, end)` (not empty) to `target` at `at`. Buffer#fill with a pattern exactly as
+ * long as the range is Node's own memcpy; TypedArray#set and Buffer#copy into shared memory go
+ * through V8's copy for shared buffers (relaxed atomics, word by word), about twice the time.
+ */
+function copyInto(target: Buffer, at: number, source: Uint8Array, start: number, end: number): void {
+  const bytes = Buffer.from(source.buffer, source.byteOffset + start, end - start);
+  target.fill(bytes, at, at + (end - start));
 }
 
 let shared: HashWorker | undefined;

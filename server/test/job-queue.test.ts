@@ -85,8 +85,9 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
     const first = (await jobs.claim('w', 60_000, kind.name))!;
     const second = (await jobs.claim('w', 60_000, kind.name))!;
     // What a job's last write stands for (an upload's outcome): a row only a finished job leaves.
-    const note = (trx: typeof handle.db, id: number) =>
-      trx.insertInto('pending_uploads').values({ storage_key: `note/${id}`, created_at: 'x', lease_until: 'x' }).execute();
+    const note = async (trx: typeof handle.db, id: number) => {
+      await trx.insertInto('pending_uploads').values({ storage_key: `note/${id}`, created_at: 'x', lease_until: 'x' }).execute();
+    };
     const notes = async () => (await handle.db.selectFrom('pending_uploads').select('storage_key').orderBy('storage_key').execute()).map((r) => r.storage_key);
 
     await jobs.finishWith(first.id, 'w', (trx) => note(trx, first.id));

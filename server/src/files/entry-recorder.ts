@@ -91,8 +91,8 @@ export class EntryRecorder {
     if (this.mustFlush) await this.storage.flush();
   }
 
-  /** The rows not yet written, in the caller's transaction (after flushObjects). */
-  writeLastRows(trx: Db): Promise<void> {
+  /** The rows not yet written, in the caller's transaction (after flushObjects), or in their own. */
+  writeLastRows(trx?: Db): Promise<void> {
     return this.writeRows(trx);
   }
 

@@ -75,6 +75,40 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
     expect(await jobs.claim('w', 60_000, 'no-such-kind')).toBeUndefined();
   });
 
+  it("ends a job in one transaction with its last writes, and writes none of them for a job cancelled meanwhile", async () => {
+    await open();
+    await migrateToLatest(handle);
+    const kind = jobType('complete-test', z.object({ n: z.number() }), (p) => `things/${p.n}`);
+    await enqueueJob(handle.db, kind, { n: 1 });
+    await enqueueJob(handle.db, kind, { n: 2 });
+    const jobs = new JobsRepository(handle.db, handle.dialect);
+    const first = (await jobs.claim('w', 60_000, kind.name))!;
+    const second = (await jobs.claim('w', 60_000, kind.name))!;
+    // What a job's last write stands for (an upload's outcome): a row only a finished job leaves.
+    const note = async (trx: typeof handle.db, id: number) => {
+      await trx.insertInto('pending_uploads').values({ storage_key: `note/${id}`, created_at: 'x', lease_until: 'x' }).execute();
+    };
+    const notes = async () => (await handle.db.selectFrom('pending_uploads').select('storage_key').orderBy('storage_key').execute()).map((r) => r.storage_key);
+
+    await jobs.finishWith(first.id, 'w', (trx) => note(trx, first.id));
+    expect((await jobs.findBySubject('things/1'))[0]?.status).toBe('done');
+    // The owner deleted the thing while its job ran: the job's end finds it cancelled and writes nothing.
+    await jobs.cancel(['things/2']);
+    await expect(jobs.finishWith(second.id, 'w', (trx) => note(trx, second.id))).rejects.toThrow(/cancelled or taken over/);
+    expect((await jobs.findBySubject('things/2'))[0]?.status).toBe('cancelled');
+    // A failure in the last writes leaves the job running, for a retry: neither is kept.
+    await enqueueJob(handle.db, kind, { n: 3 });
+    const third = (await jobs.claim('w', 60_000, kind.name))!;
+    await expect(
+      jobs.finishWith(third.id, 'w', async (trx) => {
+        await note(trx, third.id);
+        throw new Error('the disk is full');
+      }),
+    ).rejects.toThrow('the disk is full');
+    expect((await jobs.findBySubject('things/3'))[0]?.status).toBe('running');
+    expect(await notes()).toEqual([`note/${first.id}`]);
+  });
+
   it('with one slot, a group served a moment ago waits for one that was not', async () => {
     await open();
     await migrateToLatest(handle);

@@ -23,20 +23,8 @@ export class AuditRepository {
    * locks it until commit, and on SQLite the first statement being a write takes the write lock at
    * once, so concurrent appends (other requests, other nodes, the CLI) queue up and never fork.
    */
-  async append(row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const head = await trx
-        .updateTable('audit_head')
-        .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
-        .where('id', '=', 1)
-        .returning(['last_seq', 'last_hash'])
-        .executeTakeFirstOrThrow();
-      const fields: ChainedFields = { seq: head.last_seq, ...row };
-      const stored = { ...fields, prev_hash: head.last_hash, hash: chainHash(head.last_hash, fields) };
-      await trx.insertInto('audit_log').values(stored).execute();
-      await trx.updateTable('audit_head').set({ last_hash: stored.hash }).where('id', '=', 1).execute();
-      return stored;
-    });
+  append(row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
+    return this.db.transaction().execute((trx) => appendIn(trx, row));
   }
 
   head(): Promise<AuditHeadTable> {
@@ -99,4 +87,25 @@ export class AuditRepository {
       return { removed: Number(result.numDeletedRows), anchorSeq: last.seq };
     });
   }
+}
+
+/**
+ * Appends one row inside the caller's transaction, so the row commits with what it records (an
+ * upload's file row): one write transaction instead of two. The head is locked from here to the
+ * caller's commit, so callers append last, after their own writes. On SQLite the caller's
+ * transaction already holds the write lock once it has written; on PostgreSQL the update below
+ * waits for any other append holding the head, and reads the head as that one left it.
+ */
+export async function appendIn(trx: Db, row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
+  const head = await trx
+    .updateTable('audit_head')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+    .where('id', '=', 1)
+    .returning(['last_seq', 'last_hash'])
+    .executeTakeFirstOrThrow();
+  const fields: ChainedFields = { seq: head.last_seq, ...row };
+  const stored = { ...fields, prev_hash: head.last_hash, hash: chainHash(head.last_hash, fields) };
+  await trx.insertInto('audit_log').values(stored).execute();
+  await trx.updateTable('audit_head').set({ last_hash: stored.hash }).where('id', '=', 1).execute();
+  return stored;
 }

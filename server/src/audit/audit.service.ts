@@ -4,10 +4,11 @@ import { Readable } from 'node:stream';
 import { LIST_PER_PAGE_DEFAULT, type TAuditEntry, type TAuditQuery } from '@portal/contract';
 import { nowIso } from '../db/database.js';
 import type { AuditLogRow } from '../db/schema.js';
-import { checkLinks, type ChainBreak } from './audit-chain.js';
+import { checkLinks, type ChainBreak, type ChainedFields } from './audit-chain.js';
 import { currentAuditContext, type AuditActor } from './audit-context.js';
 import { CSV_HEADER, csvLine } from './audit-csv.js';
-import type { AuditFilter, AuditRepository } from './audit.repository.js';
+import type { Db } from '../db/database.js';
+import { appendIn, type AuditFilter, type AuditRepository } from './audit.repository.js';
 
 export type AuditAction =
   | 'login.success'
@@ -78,24 +79,37 @@ export function presentAuditRow(row: AuditLogRow): TAuditEntry {
 
 const BATCH = 1000;
 
+/** The row an event becomes, with the request's actor, address and user agent. */
+function auditRow(event: AuditEvent): Omit<ChainedFields, 'seq'> {
+  const context = currentAuditContext();
+  const actor = event.actor ?? context.actor;
+  return {
+    at: nowIso(),
+    action: event.action,
+    actor_id: actor?.id ?? null,
+    actor_name: clip(actor?.name, 255),
+    company_id: event.companyId,
+    ip: clip(context.ip, 64),
+    user_agent: clip(context.userAgent),
+    object_type: event.object?.type ?? null,
+    object_id: event.object ? String(event.object.id) : null,
+    details: cleanDetails(event.details),
+  };
+}
+
 export class AuditTrail {
   constructor(private readonly repo: AuditRepository) {}
 
   async record(event: AuditEvent): Promise<void> {
-    const context = currentAuditContext();
-    const actor = event.actor ?? context.actor;
-    await this.repo.append({
-      at: nowIso(),
-      action: event.action,
-      actor_id: actor?.id ?? null,
-      actor_name: clip(actor?.name, 255),
-      company_id: event.companyId,
-      ip: clip(context.ip, 64),
-      user_agent: clip(context.userAgent),
-      object_type: event.object?.type ?? null,
-      object_id: event.object ? String(event.object.id) : null,
-      details: cleanDetails(event.details),
-    });
+    await this.repo.append(auditRow(event));
+  }
+
+  /**
+   * The same row, written in the caller's transaction so that it commits (or not) with the change
+   * it records. Call it after the transaction's own writes: the chain's head stays locked until commit.
+   */
+  async recordIn(trx: Db, event: AuditEvent): Promise<void> {
+    await appendIn(trx, auditRow(event));
   }
 
   async list(filter: AuditFilter, query: TAuditQuery) {

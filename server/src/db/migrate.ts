@@ -19,6 +19,7 @@ import * as m013 from './migrations/013-entries-by-instance.js';
 import * as m014 from './migrations/014-sso.js';
 import * as m015 from './migrations/015-lookups-by-index.js';
 import * as m017 from './migrations/017-tus-offsets.js';
+import * as m018 from './migrations/018-fewer-file-indexes.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -43,6 +44,7 @@ const steps: Record<string, Step> = {
   '014-sso': m014,
   '015-lookups-by-index': m015,
   '017-tus-offsets': m017,
+  '018-fewer-file-indexes': m018,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

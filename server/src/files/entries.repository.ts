@@ -12,25 +12,28 @@ export interface SeriesCount {
   instances: number;
 }
 
+/** Rows of ~20 columns: 100 per statement stays far below either database's parameter limit. */
+async function insertEntries(trx: Db, entries: readonly NewFileEntry[]): Promise<void> {
+  for (let at = 0; at < entries.length; at += 100) {
+    await trx
+      .insertInto('file_entries')
+      .values(entries.slice(at, at + 100))
+      .onConflict((oc) => oc.columns(['file_id', 'seq']).doNothing())
+      .execute();
+  }
+}
+
 export class EntriesRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Records entries once each, in one transaction: a job that runs again after a crash meets the
+   * Records entries once each, in one transaction (the caller's, when given): a job that runs again after a crash meets the
    * same (file, seq) and leaves them as they are.
    */
-  async insertMany(entries: readonly NewFileEntry[]): Promise<void> {
+  async insertMany(entries: readonly NewFileEntry[], trx?: Db): Promise<void> {
     if (entries.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      // Rows of ~20 columns: 100 per statement stays far below either database's parameter limit.
-      for (let at = 0; at < entries.length; at += 100) {
-        await trx
-          .insertInto('file_entries')
-          .values(entries.slice(at, at + 100))
-          .onConflict((oc) => oc.columns(['file_id', 'seq']).doNothing())
-          .execute();
-      }
-    });
+    if (trx !== undefined) return insertEntries(trx, entries);
+    await this.db.transaction().execute((t) => insertEntries(t, entries));
   }
 
   /** Entries are recorded in order, so this is also the last recorded seq. */
@@ -113,8 +116,8 @@ export class EntriesRepository {
    * How many of this file's instances some other live file of the project also holds: the summary's
    * `in_project` (shown apart from the sum). Each instance is one lookup in the SOP index.
    */
-  async countInstancesElsewhere(fileId: number, projectId: number): Promise<number> {
-    const row = await this.db
+  async countInstancesElsewhere(fileId: number, projectId: number, db: Db = this.db): Promise<number> {
+    const row = await db
       .selectFrom('file_entries as e')
       .select((eb) => eb.fn.count<number | string>('e.sop_instance_uid').distinct().as('n'))
       .where('e.file_id', '=', fileId)

@@ -2,6 +2,7 @@
 // the storage flushed in the background as bytes accumulate, so the flush the job waits for before
 // 'ready' has little left to write. A job that stored nothing (a single DICOM file, a delivery of
 // DICOM files: their bytes were made durable as they arrived) flushes nothing.
+import type { Db } from '../db/database.js';
 import type { NewFileEntry } from '../db/schema.js';
 import type { IngestedEntry } from '../ingest/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
@@ -76,16 +77,29 @@ export class EntryRecorder {
 
   /** Writes the last rows and makes every stored entry durable. */
   async finish(): Promise<void> {
+    await this.flushObjects();
     await this.writeRows();
+  }
+
+  /**
+   * Makes every stored entry durable, leaving the rows not yet written for `writeLastRows`, which
+   * the job runs in the transaction that also marks the upload and its job finished.
+   */
+  async flushObjects(): Promise<void> {
     await this.flushing;
     if (this.flushError !== null) throw this.flushError;
     if (this.mustFlush) await this.storage.flush();
   }
 
-  private async writeRows(): Promise<void> {
+  /** The rows not yet written, in the caller's transaction (after flushObjects), or in their own. */
+  writeLastRows(trx?: Db): Promise<void> {
+    return this.writeRows(trx);
+  }
+
+  private async writeRows(trx?: Db): Promise<void> {
     const rows = this.rows;
     this.rows = [];
-    await this.entries.insertMany(rows);
+    await this.entries.insertMany(rows, trx);
   }
 
   private flushInBackground(): void {

@@ -107,8 +107,11 @@ export class FilesRepository {
     return { rows, count };
   }
 
-  /** Commits an upload: the file row appears and its pending record goes, in one transaction. */
-  commitUpload(file: NewFile): Promise<FileRow> {
+  /**
+   * Commits an upload: the file row appears, its pending record goes and its job is queued, in one
+   * transaction, which `andThen` (the audit record of the upload) ends in, so it commits with the row.
+   */
+  commitUpload(file: NewFile, andThen?: (trx: Db, row: ProjectFileRow) => Promise<void>): Promise<FileRow> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       const row = await trx
@@ -127,7 +130,9 @@ export class FilesRepository {
       await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
       // In the same transaction, so no committed upload is ever left without its processing job.
       await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id, companyId: row.company_id });
-      return this.#withDuplicate(trx, row);
+      const withDuplicate = await this.#withDuplicate(trx, row);
+      await andThen?.(trx, row);
+      return withDuplicate;
     });
   }
 
@@ -145,8 +150,9 @@ export class FilesRepository {
   async setProcessing(
     id: number,
     state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null },
+    db: Db = this.db,
   ): Promise<void> {
-    await this.db
+    await db
       .updateTable('project_files')
       .set({
         processing_status: state.status,

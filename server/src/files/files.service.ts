@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import { LIST_PER_PAGE_DEFAULT, type TFilesList, type TFilesQuery, type TProjectFile } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
-import type { AuditActor, AuditTrail } from '../audit/index.js';
+import type { AuditActor, AuditEvent, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import type { ProjectsService } from '../projects/index.js';
@@ -36,6 +36,15 @@ export interface ReceivedUpload {
 export type UploadPath = 'multipart' | 'tus' | 'delivery';
 
 const NOT_FOUND = 'File not found';
+
+function uploadEvent(row: ProjectFileRow, via: UploadPath): AuditEvent {
+  return {
+    action: 'upload.completed',
+    companyId: row.company_id,
+    object: { type: 'file', id: row.id },
+    details: { name: row.file, size: Number(row.filesize), sha256: row.sha256, project_id: row.project_id, via },
+  };
+}
 
 export class FilesService {
   readonly #uploadListeners = new Set<(file: ProjectFileRow, via: UploadPath) => void>();
@@ -164,17 +173,20 @@ export class FilesService {
   async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
     try {
       const project = await this.projects.require(actor, projectId, 'create');
-      const row = await this.files.commitUpload({
-        project_id: project.id,
-        company_id: project.company_id,
-        file: upload.fileName,
-        filesize: upload.size,
-        sha256: upload.sha256,
-        storage_key: upload.key,
-        kind: upload.kind,
-        created_by: actor.userId,
-      });
-      await this.recordUpload(row, upload.via);
+      const row = await this.files.commitUpload(
+        {
+          project_id: project.id,
+          company_id: project.company_id,
+          file: upload.fileName,
+          filesize: upload.size,
+          sha256: upload.sha256,
+          storage_key: upload.key,
+          kind: upload.kind,
+          created_by: actor.userId,
+        },
+        // In the file row's transaction: one write fewer per upload, and no upload without its record.
+        (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
+      );
       for (const listener of this.#uploadListeners) listener(row, upload.via);
       return presentFile(row);
     } catch (err) {
@@ -226,13 +238,8 @@ export class FilesService {
   }
 
   /** An upload that became a file of its project (multipart, tus, or a completed delivery). */
-  async recordUpload(row: ProjectFileRow, via: 'multipart' | 'tus' | 'delivery'): Promise<void> {
-    await this.audit.record({
-      action: 'upload.completed',
-      companyId: row.company_id,
-      object: { type: 'file', id: row.id },
-      details: { name: row.file, size: Number(row.filesize), sha256: row.sha256, project_id: row.project_id, via },
-    });
+  async recordUpload(row: ProjectFileRow, via: UploadPath): Promise<void> {
+    await this.audit.record(uploadEvent(row, via));
   }
 
   async remove(actor: Actor, fileId: number): Promise<TProjectFile> {

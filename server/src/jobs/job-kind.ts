@@ -1,6 +1,7 @@
 // A job kind is one typed definition: adding a kind is a new definition registered beside the
 // others (services.ts), with no change to the queue's table, repository or runner.
 import type { z } from 'zod';
+import type { Db } from '../db/database.js';
 
 /** Thrown, or given as an abort reason, when the work is no longer wanted: the job ends 'cancelled'. */
 export class JobCancelled extends Error {
@@ -35,6 +36,13 @@ export interface JobContext {
    * however it ends, and a runner starting later removes any a killed process left behind.
    */
   workDir(): Promise<string>;
+  /**
+   * Runs the job's last writes in the transaction that marks it done (so the runner does not mark
+   * it again): both or neither survive a crash. Throws JobCancelled, having written nothing, when
+   * the job was cancelled or taken over meanwhile. A job that does not call it is marked done
+   * by the runner once `handle` returns.
+   */
+  complete(work: (trx: Db) => Promise<void>): Promise<void>;
 }
 
 export interface JobKind<P> extends JobType<P> {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
 import { JobCancelled, type JobKind } from './job-kind.js';
 import type { JobsRepository } from './jobs.repository.js';
@@ -94,8 +95,14 @@ export class JobRunner {
   /**
    * A job was just queued: look now rather than at the next poll. One job needs one lane: waking
    * every idle lane of every kind cost a claim query each per upload, most of them finding nothing.
+   * Given the job's kind, only a lane of that kind looks (a lane of each other kind would run a
+   * claim that finds nothing: one per small upload); without it, one lane of each kind.
    */
-  nudge(): void {
+  nudge(kind?: string): void {
+    if (kind !== undefined) {
+      this.#idleLanes.get(kind)?.shift()?.();
+      return;
+    }
     for (const lanes of this.#idleLanes.values()) lanes.shift()?.();
   }
 
@@ -178,10 +185,15 @@ export class JobRunner {
         await mkdir(workDir, { recursive: true, mode: 0o700 });
         return workDir;
       })());
+    let completed = false;
+    const complete = async (work: (trx: Db) => Promise<void>) => {
+      await this.jobs.finishWith(job.id, this.workerId, work);
+      completed = true;
+    };
     try {
       log.info('job started');
-      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts, workDir: scratch });
-      await this.jobs.finish(job.id, this.workerId, 'done');
+      await kind.handle(payload, { signal: controller.signal, attempt: job.attempts, workDir: scratch, complete });
+      if (!completed) await this.jobs.finish(job.id, this.workerId, 'done');
       log.info('job done');
       return 'done';
     } catch (err) {

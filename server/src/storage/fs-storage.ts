@@ -35,6 +35,7 @@ export class FsStorage implements Storage {
   // Directories this process has made or found (not necessarily durable yet).
   readonly #madeDirs = new Set<string>();
   readonly #dirSyncs = new Map<string, DirSync>();
+  #tempDirMade = false;
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -51,10 +52,18 @@ export class FsStorage implements Storage {
       opts.signal?.throwIfAborted();
       // Refuse before reading a possibly huge body; the link below still guards against a race.
       if (await isPresent(target)) throw new ObjectExistsError(key);
-      // Temp files need no durable path: after a crash they are only swept.
-      await mkdir(this.#tempDir, { recursive: true, mode: DIR_MODE });
+      // Temp files need no durable path: after a crash they are only swept. Made once per process
+      // (a mkdir per upload was a visible share of a small upload's cost), and again should it go.
+      await this.#ensureTempDir();
       temp = path.join(this.#tempDir, `${randomUUID()}.part`);
-      const size = await writeDurably(temp, body, opts.signal);
+      const size = await writeDurably(temp, body, opts.signal).catch(async (err: unknown) => {
+        // Only opening the temp file can fail so (before any byte is read): .tmp was removed
+        // from outside since it was made; make it again.
+        if (!isMissing(err)) throw err;
+        this.#tempDirMade = false;
+        await this.#ensureTempDir();
+        return writeDurably(temp!, body, opts.signal);
+      });
       await this.#publish(temp, target, key);
       temp = undefined;
       return { size };
@@ -222,6 +231,12 @@ export class FsStorage implements Storage {
     return removed;
   }
 
+  async #ensureTempDir(): Promise<void> {
+    if (this.#tempDirMade) return;
+    await mkdir(this.#tempDir, { recursive: true, mode: DIR_MODE });
+    this.#tempDirMade = true;
+  }
+
   #pathOf(key: string): string {
     assertValidKey(key);
     const file = path.join(this.root, ...key.split('/'));
@@ -240,7 +255,12 @@ export class FsStorage implements Storage {
     // rename() would silently replace an existing object; link() fails with EEXIST instead, and
     // atomically, so two puts racing for one key cannot both win.
     try {
-      await link(source, target);
+      await link(source, target).catch(async (err: unknown) => {
+        // A folder known to exist (so not made again) was removed from outside: make it again.
+        if (!durable || errorCode(err) !== 'ENOENT' || !this.#durableDirs.delete(dir)) throw err;
+        await this.#ensureDurableDir(dir);
+        await link(source, target);
+      });
     } catch (err) {
       const code = errorCode(err);
       if (code === 'EEXIST') throw new ObjectExistsError(key);
@@ -303,8 +323,9 @@ export class FsStorage implements Storage {
    * have reached its own fsync yet.
    */
   async #ensureDurableDir(dir: string): Promise<void> {
-    await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    // Directories are never removed, so one this process made durable needs no mkdir either.
     if (this.#durableDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
     const top = path.dirname(this.root);
     for (let d = path.dirname(dir); ; d = path.dirname(d)) {
       await fsyncDir(d);

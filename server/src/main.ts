@@ -4,7 +4,7 @@ import { bootstrapFirstAdmin } from './admin/bootstrap.js';
 import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createJobRunner, createServices } from './services.js';
+import { createJobRunner, createServices, wakeOnUpload } from './services.js';
 import { sweepUploads } from './files/upload-sweeper.js';
 import { createStorageOrExit } from './storage/create-storage.js';
 import { makeDataDirPrivate } from './storage/private-data-dir.js';
@@ -58,7 +58,7 @@ if (runner) {
   // With SQLite this is the only worker: jobs marked running died with the previous process.
   if (handle.dialect === 'sqlite') await services.repos.jobs.requeueRunning();
   await runner.sweepWorkRoot();
-  services.files.onUploaded(() => runner.nudge());
+  wakeOnUpload(services, runner);
   runner.start();
 }
 

@@ -27,8 +27,8 @@ import { createSharedTus } from './files/tus-shared.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
-import { processUploadJob } from './files/process-upload.job.js';
-import { processDeliveryJob } from './files/process-delivery.job.js';
+import { PROCESS_UPLOAD, processUploadJob } from './files/process-upload.job.js';
+import { PROCESS_DELIVERY, processDeliveryJob } from './files/process-delivery.job.js';
 import { DeliveriesRepository } from './files/deliveries.repository.js';
 import { DeliveriesService } from './files/deliveries.service.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
@@ -186,6 +186,15 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
 }
 
 /** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
+/**
+ * Each committed upload wakes one idle lane of the kind its job is (a delivery's completion, a
+ * delivery job; any other upload, an upload job): a lane of another kind would only run a claim
+ * that finds nothing, one per small upload.
+ */
+export function wakeOnUpload(services: Services, runner: JobRunner): void {
+  services.files.onUploaded((_file, via) => runner.nudge(via === 'delivery' ? PROCESS_DELIVERY.name : PROCESS_UPLOAD.name));
+}
+
 export async function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): Promise<JobRunner> {
   const runner = new JobRunner(
     services.repos.jobs,

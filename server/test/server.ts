@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config/config.js';
 import { openDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { createJobRunner, createServices, type Services } from '../src/services.js';
+import { createJobRunner, createServices, wakeOnUpload, type Services } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -55,7 +55,7 @@ export async function startTestServer(
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {
-    services.files.onUploaded(() => runner.nudge());
+    wakeOnUpload(services, runner);
     runner.start();
   }
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startSha256, WORKER_MIN_BYTES } from './sha256-worker.js';
+import { IDLE_RETIRE_MS, sha256WorkerRunning, startSha256, WORKER_MIN_BYTES } from './sha256-worker.js';
 
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
 
@@ -62,5 +62,27 @@ describe('SHA-256 of a small upload', () => {
     await Promise.all([feed(inline, chunks), feed(onWorker, chunks)]);
     expect(await inline.digest()).toBe(sha256(...chunks));
     expect(await onWorker.digest()).toBe(sha256(...chunks));
+  });
+
+  it('stops the worker once idle, keeps it while a job is open, and starts another for the next large upload', async () => {
+    const chunks = [randomBytes(200 * 1024)];
+    const open = startSha256();
+    await feed(open, chunks);
+    const idle = () => new Promise((resolve) => setTimeout(resolve, IDLE_RETIRE_MS + 500));
+    await idle();
+    // A job still open keeps it, however long it waits for its next bytes.
+    expect(sha256WorkerRunning()).toBe(true);
+    expect(await open.digest()).toBe(sha256(...chunks));
+    await idle();
+    expect(sha256WorkerRunning()).toBe(false);
+
+    const next = startSha256();
+    expect(sha256WorkerRunning()).toBe(true);
+    await feed(next, chunks);
+    expect(await next.digest()).toBe(sha256(...chunks));
+    // A cancelled job ends as a digested one does.
+    startSha256().cancel();
+    await idle();
+    expect(sha256WorkerRunning()).toBe(false);
   });
 });

@@ -92,6 +92,11 @@ class HashWorker {
   #head = 0;
   #nextJob = 1;
   #failure: Error | undefined;
+  /** Jobs started and neither digested nor cancelled. */
+  #active = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
+  /** Set when it was stopped for being idle: the next large upload starts another. */
+  #retired = false;
   /** Records waiting for room, written in order once there is some. */
   #room: Promise<void> = Promise.resolve();
   #waiting = 0;
@@ -117,17 +122,21 @@ class HashWorker {
       this.#digests.delete(job);
     });
     this.#worker.on('error', (err: Error) => this.#fail(err));
-    this.#worker.on('exit', (code) => this.#fail(new Error(`the SHA-256 worker exited (${code})`)));
+    this.#worker.on('exit', (code) => {
+      if (!this.#retired) this.#fail(new Error(`the SHA-256 worker exited (${code})`));
+    });
   }
 
+  /** Whether it can take no more jobs: it failed, or was retired. */
   get failed(): boolean {
-    return this.#failure !== undefined;
+    return this.#failure !== undefined || this.#retired;
   }
 
   job(): Sha256Job {
     const id = this.#nextJob;
     this.#nextJob = (this.#nextJob + 1) | 0 || 1;
     let done = false;
+    this.#began();
     return {
       update: (chunk) => {
         if (done) return Promise.reject(new Error('this SHA-256 has already been taken'));
@@ -141,6 +150,7 @@ class HashWorker {
         this.#worker.ref();
         const settled = () => {
           if (this.#digests.size === 0) this.#worker.unref();
+          this.#ended();
         };
         result.then(settled, settled);
         void Promise.resolve(this.#put(id, FINISH, undefined)).catch((err: unknown) => this.#rejectJob(id, err));
@@ -151,8 +161,30 @@ class HashWorker {
         if (done) return;
         done = true;
         void Promise.resolve(this.#put(id, CANCEL, undefined)).catch(() => undefined);
+        this.#ended();
       },
     };
+  }
+
+  #began(): void {
+    this.#active += 1;
+    clearTimeout(this.#idleTimer);
+  }
+
+  /**
+   * Its isolate holds ~10–20 MB for as long as it lives. A server receives a large upload now and
+   * then: idle for IDLE_RETIRE_MS, the worker is stopped and its memory given back, and the next
+   * large upload starts another (tens of milliseconds, against seconds of hashing).
+   */
+  #ended(): void {
+    this.#active -= 1;
+    if (this.#active > 0) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      if (this.#active > 0 || this.#failure) return;
+      this.#retired = true;
+      void this.#worker.terminate();
+    }, IDLE_RETIRE_MS).unref();
   }
 
   /**
@@ -243,6 +275,14 @@ function copyInto(target: Buffer, at: number, source: Uint8Array, start: number,
 }
 
 let shared: HashWorker | undefined;
+
+/** How long the worker may sit without a job before it is stopped. */
+export const IDLE_RETIRE_MS = 2_000;
+
+/** Whether a SHA-256 worker is running now and taking jobs (for tests). */
+export function sha256WorkerRunning(): boolean {
+  return shared !== undefined && !shared.failed;
+}
 
 /**
  * Below this many bytes a digest is taken on the calling thread: it costs a few milliseconds there,

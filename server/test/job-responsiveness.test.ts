@@ -19,8 +19,9 @@ const ENTRIES = 100_001;
  * The documented bound (docs/processing.md, "Responsiveness"): a peak resident set (VmHWM) under
  * 200 MB (10^6 bytes), whatever the entry count. With the native tar path and `npm start`'s marking
  * triggers (which stopped the full collections --optimize-for-size ran while an upload streamed
- * in), runs on this 2-core machine peak at 170–183 MB (zip) and 182–189 MB (tar), of which the
- * server holds 135–137 MB (zip) and 152–153 MB (tar) once the upload is received. Before: 185–214 MB
+ * in), runs on this 2-core machine peak at 166–188 MB (zip) and 182–198 MB (tar), and the tar at
+ * 175–180 MB since the SHA-256 worker that hashed its 102 MB upload is stopped once idle; the server
+ * holds 134–140 MB (zip) and 151–155 MB (tar) once the upload is received. Before: 185–214 MB
  * for the zip, and a tar of these entries peaked at 322–393 MB (7-Zip's listing of every entry and
  * one run over the whole archive). What processing adds to what the server held before it is
  * bounded too, so a change that makes processing grow with the entry count fails even where the

@@ -67,7 +67,7 @@ function percentile(values: number[], p: number): number {
  * and each case takes a minute or two of CI's time. RESPONSIVENESS_CASES=tar,zip chooses others when
  * measuring by hand (each name on every database).
  */
-type Case = { archive: 'many.zip' | 'many.tar' | 'many.tar.gz'; dialect: Dialect };
+type Case = { archive: 'many.zip' | 'many.tar' | 'many.tar.gz' | 'many.7z'; dialect: Dialect };
 const chosen = process.env.RESPONSIVENESS_CASES?.split(',').map((name) => `many.${name}`);
 const cases: Case[] = dialects().flatMap((dialect): Case[] =>
   chosen !== undefined
@@ -87,6 +87,8 @@ beforeAll(() => {
   if (wanted.has('many.zip')) execFileSync('bsdtar', ['--format', 'zip', '-cf', 'many.zip', '@spec.mtree'], { cwd: scratch });
   if (wanted.has('many.tar')) execFileSync('bsdtar', ['--format', 'ustar', '-cf', 'many.tar', '@spec.mtree'], { cwd: scratch });
   if (wanted.has('many.tar.gz')) execFileSync('bsdtar', ['--format', 'ustar', '-czf', 'many.tar.gz', '@spec.mtree'], { cwd: scratch });
+  // By hand only: 7-Zip lists a 7z whole, and such a 7z still goes past the bound (issue 12).
+  if (wanted.has('many.7z')) execFileSync('bsdtar', ['--format', '7zip', '-cf', 'many.7z', '@spec.mtree'], { cwd: scratch });
 }, 300_000);
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 

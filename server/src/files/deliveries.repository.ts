@@ -6,7 +6,7 @@ import { nowIso } from '../db/database.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow } from '../db/schema.js';
 import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
-import { PreparedQueries } from './prepared-queries.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 import { PROCESS_DELIVERY } from './process-delivery.job.js';
 
 /** Rolls back a member's transaction whose upload record was no longer open. */

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import type { TusUploadRow } from '../db/schema.js';
-import { PreparedQueries } from './prepared-queries.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 
 export interface NewTusUpload {
   id: string;

@@ -1,8 +1,9 @@
 // Jobs are rows: any process that can reach the database can claim one. On PostgreSQL a claim
 // skips rows another worker holds (FOR UPDATE SKIP LOCKED); SQLite serialises writers anyway.
-import { sql, type CompiledQuery, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { nowIso } from '../db/database.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 import type { Database, JobRow } from '../db/schema.js';
 import { JobCancelled, type JobType } from './job-kind.js';
 
@@ -29,10 +30,6 @@ export async function enqueueJob<P>(db: Kysely<Database>, type: JobType<P>, payl
     .execute();
 }
 
-/** Stand-ins for the times in a claim built once (JobsRepository.claim); no time looks like them. */
-const NOW = '\u0000now';
-const LEASE_UNTIL = '\u0000lease_until';
-
 export interface QueueDepth {
   waiting: number;
   delayed: number;
@@ -45,12 +42,14 @@ export interface QueueDepth {
 const CANCEL_BATCH = 500;
 
 export class JobsRepository {
-  readonly #claims = new Map<string, CompiledQuery<JobRow>>();
+  readonly #prepared: PreparedQueries;
 
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   /**
    * Takes a job that is due, or one whose worker stopped renewing its lease, taking turns between
@@ -60,19 +59,12 @@ export class JobsRepository {
    * one job, however many slots there are.
    */
   async claim(workerId: string, leaseMs: number, name: string): Promise<JobRow | undefined> {
-    // Built once per kind and worker: Kysely took longer to build this query than SQLite to run it,
-    // two or three times per upload. Only the times change between claims.
-    const key = `${workerId} ${name}`;
-    let compiled = this.#claims.get(key);
-    if (compiled === undefined) {
-      compiled = this.#claimQuery(workerId, name, NOW, LEASE_UNTIL).compile();
-      this.#claims.set(key, compiled);
-    }
+    // Built once per kind and worker (PreparedQueries): only the times change between claims.
     const now = new Date();
-    const [nowText, leaseUntil] = [nowIso(now), nowIso(new Date(now.getTime() + leaseMs))];
-    const parameters = compiled.parameters.map((p) => (p === NOW ? nowText : p === LEASE_UNTIL ? leaseUntil : p));
-    const result = await this.db.executeQuery<JobRow>({ ...compiled, parameters });
-    return result.rows[0];
+    const rows = await this.#prepared.rows(`claim ${workerId} ${name}`, [nowIso(now), nowIso(new Date(now.getTime() + leaseMs))], ([nowText, leaseUntil]) =>
+      this.#claimQuery(workerId, name, nowText!, leaseUntil!),
+    );
+    return rows[0];
   }
 
   #claimQuery(workerId: string, name: string, nowText: string, leaseUntil: string) {

@@ -1,9 +1,14 @@
-// Queries run once per file of a folder, built by Kysely once and then run with new values.
-// Building a query (its operation tree, then the SQL text) cost more than SQLite took to run it,
-// and a folder of 2,000 small files runs each of them 2,000 times (docs/performance.md, "Many
-// small files"); the jobs' claim query is kept the same way (jobs.repository.ts).
-import type { CompiledQuery, Kysely, QueryResult, RawBuilder } from 'kysely';
-import type { Database } from '../db/schema.js';
+// Queries on hot paths, built by Kysely once and then run with new values: a folder's per-file
+// queries (a folder of 2,000 small files runs each 2,000 times) and the jobs' claim (two or three
+// times per upload). Building a query (its operation tree, then the SQL text) cost more than
+// SQLite took to run it (docs/performance.md, "Many small files").
+import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Database } from './schema.js';
+
+/** A query as `sql` or a query builder makes it (a builder's compile takes no argument). */
+export interface Compilable<Row> {
+  compile(executorProvider: Kysely<Database>): CompiledQuery<Row>;
+}
 
 /** Stands for the value at its index while a query is built; never a value a caller could send. */
 const MARK = '\u0000portal-value-';
@@ -18,16 +23,16 @@ export class PreparedQueries {
    * one placeholder per value in order; `key` must name one SQL text (include anything that changes
    * it, such as the length of an `in` list). `on` runs it inside a transaction.
    */
-  async rows<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => RawBuilder<Row>, on?: Kysely<Database>): Promise<Row[]> {
+  async rows<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on?: Kysely<Database>): Promise<Row[]> {
     return (await this.#execute<Row>(key, values, build, on)).rows;
   }
 
   /** As `rows`, for a statement answering no rows: how many rows it changed. */
-  async run(key: string, values: readonly unknown[], build: (v: readonly string[]) => RawBuilder<unknown>, on?: Kysely<Database>): Promise<number> {
+  async run(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<unknown>, on?: Kysely<Database>): Promise<number> {
     return Number((await this.#execute(key, values, build, on)).numAffectedRows ?? 0);
   }
 
-  #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => RawBuilder<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
+  #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
     let compiled = this.#compiled.get(key) as CompiledQuery<Row> | undefined;
     if (compiled === undefined) {
       compiled = build(values.map((_, i) => `${MARK}${i}`)).compile(this.db);

@@ -90,7 +90,18 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** A whole upload through tus-js-client (the web app's client), in 1 MiB chunks; answers the file id. */
+/** tus-js-client's settings for sending `name` to `node` (the web app's client), in 1 MiB chunks. */
+function tusOptions(node: ApiNode, name: string, projectId: number): tus.UploadOptions {
+  return {
+    endpoint: `${node.api}/uploads`,
+    chunkSize: MiB,
+    retryDelays: null,
+    headers: { Authorization: `Bearer ${node.token}` },
+    metadata: { filename: name, studypetitionid: String(projectId) },
+  };
+}
+
+/** A whole upload through tus-js-client; answers the file id. */
 function tusUpload(
   node: ApiNode,
   name: string,
@@ -102,11 +113,7 @@ function tusUpload(
   let fileId: number | undefined;
   return new Promise<number>((resolve, reject) => {
     const u = new tus.Upload(data, {
-      endpoint: `${node.api}/uploads`,
-      chunkSize: MiB,
-      retryDelays: null,
-      headers: { Authorization: `Bearer ${node.token}` },
-      metadata: { filename: name, studypetitionid: String(projectId) },
+      ...tusOptions(node, name, projectId),
       ...options,
       onAfterResponse: (req, res) => {
         onAnswer(req, res);
@@ -297,11 +304,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
     let url: string | null = null;
     await new Promise<void>((resolve, reject) => {
       const first = new tus.Upload(bytes, {
-        endpoint: `${a.api}/uploads`,
-        chunkSize: MiB,
-        retryDelays: null,
-        headers: { Authorization: `Bearer ${a.token}` },
-        metadata: { filename: 'survivor.dcm', studypetitionid: String(projectId) },
+        ...tusOptions(a, 'survivor.dcm', projectId),
         onChunkComplete: (_size, accepted) => {
           if (accepted >= 4 * MiB && !killed) killed = stop(a, 'SIGKILL');
         },

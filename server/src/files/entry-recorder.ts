@@ -82,7 +82,7 @@ export class EntryRecorder {
   }
 
   /**
-   * Makes every stored entry durable, leaving the rows not yet written for `writeLastRows`, which
+   * Makes every stored entry durable, leaving the rows not yet written for `writeRows`, which
    * the job runs in the transaction that also marks the upload and its job finished.
    */
   async flushObjects(): Promise<void> {
@@ -92,11 +92,7 @@ export class EntryRecorder {
   }
 
   /** The rows not yet written, in the caller's transaction (after flushObjects), or in their own. */
-  writeLastRows(trx?: Db): Promise<void> {
-    return this.writeRows(trx);
-  }
-
-  private async writeRows(trx?: Db): Promise<void> {
+  async writeRows(trx?: Db): Promise<void> {
     const rows = this.rows;
     this.rows = [];
     await this.entries.insertMany(rows, trx);

@@ -128,7 +128,7 @@ export async function processUpload(
     // The last rows, the outcome and the job's end in one transaction (for a single DICOM file its
     // only row): one write instead of three, and a crash leaves all of them or none.
     const finish = async (trx?: Db) => {
-      await recorder.writeLastRows(trx);
+      await recorder.writeRows(trx);
       if (result.status === 'ready') result.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id, trx);
       await deps.files.setProcessing(file.id, result, trx);
     };

@@ -93,17 +93,12 @@ export class JobRunner {
   }
 
   /**
-   * A job was just queued: look now rather than at the next poll. One job needs one lane: waking
-   * every idle lane of every kind cost a claim query each per upload, most of them finding nothing.
-   * Given the job's kind, only a lane of that kind looks (a lane of each other kind would run a
-   * claim that finds nothing: one per small upload); without it, one lane of each kind.
+   * A job of `kind` was just queued: one idle lane of that kind looks now rather than at the next
+   * poll. Waking every idle lane of every kind cost a claim query each per upload, most of them
+   * finding nothing.
    */
-  nudge(kind?: string): void {
-    if (kind !== undefined) {
-      this.#idleLanes.get(kind)?.shift()?.();
-      return;
-    }
-    for (const lanes of this.#idleLanes.values()) lanes.shift()?.();
+  nudge(kind: string): void {
+    this.#idleLanes.get(kind)?.shift()?.();
   }
 
   /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */

@@ -480,3 +480,4 @@ export const ZAuditQuery = z.object({
 export type TAuditQuery = z.infer<typeof ZAuditQuery>;
 export const ZAuditList = z.object({ data: z.array(ZAuditEntry), page: ZListPage });
 export * from './sso.js';
+export * from './delivery-bundle.js';

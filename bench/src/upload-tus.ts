@@ -1,13 +1,15 @@
 // The resumable path, tus 1.0 at /api/v1/uploads, as the web app drives it (tus-js-client's
 // requests, written out): a creation with Upload-Length and Upload-Metadata, then the file in
-// PATCH requests of one chunk each (16 MiB, the web app's chunk size), one after the other. The
+// PATCH requests of one chunk each (the web app's chunk size, tus-chunk.ts), one after the other. The
 // last answer names the new file (Portal-File-Id), which is then read back for its size and
 // SHA-256.
+import { CHUNK_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
 import { streamRequest, jsonRequest, type HttpAnswer } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import type { Portal, StoredFile } from './upload-portal.js';
 
-export const TUS_CHUNK_BYTES = 16 * 1024 * 1024;
+/** The web app's chunk size, so the benchmark sends files as the web app does. */
+export const TUS_CHUNK_BYTES = CHUNK_BYTES;
 
 export async function createTusUpload(portal: Portal, input: InputFile): Promise<string> {
   const metadata = [

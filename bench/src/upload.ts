@@ -7,7 +7,7 @@
 //   BENCH_SIZES_MB=1024,4096          sizes in MiB (default 1 GiB and 4 GiB)
 //   BENCH_PATHS=pipe,multipart,tus    which paths (pipe-16k: the pipe with the old baseline's buffer)
 //   BENCH_RUNS=3                      rounds per size
-//   BENCH_TUS_CHUNK_MB=16             tus chunk size in MiB (the web app's)
+//   BENCH_TUS_CHUNK_MB=64             tus chunk size in MiB (default: the web app's, tus-chunk.ts)
 //   BENCH_RESUME=1                    with tus: also cut one tus upload mid-chunk, resume it, count
 //                                     the bytes that reached the server (0: skip)
 //   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
@@ -38,7 +38,7 @@ import {
   S3_PATHS,
 } from './upload-report.js';
 import { measureResume } from './upload-resume.js';
-import { uploadTus } from './upload-tus.js';
+import { TUS_CHUNK_BYTES, uploadTus } from './upload-tus.js';
 
 const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus', 'multipart-s3', 'tus-s3'];
 
@@ -61,7 +61,7 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   if (paths.length === 0 || unknown.length > 0) throw new Error(`BENCH_PATHS takes ${PATHS.join(', ')}; got ${unknown.join(', ')}`);
   const runs = Number(env.BENCH_RUNS ?? '3');
   if (!Number.isInteger(runs) || runs <= 0) throw new Error(`BENCH_RUNS must be a positive whole number, got ${env.BENCH_RUNS}`);
-  const chunkMiB = Number(env.BENCH_TUS_CHUNK_MB ?? '16');
+  const chunkMiB = env.BENCH_TUS_CHUNK_MB === undefined ? TUS_CHUNK_BYTES / 1024 / 1024 : Number(env.BENCH_TUS_CHUNK_MB);
   if (!(chunkMiB > 0)) throw new Error(`BENCH_TUS_CHUNK_MB must be a positive number of MiB, got ${env.BENCH_TUS_CHUNK_MB}`);
   return {
     sizesMiB: sizes,

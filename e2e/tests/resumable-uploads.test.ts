@@ -5,6 +5,7 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page, Request, Response, Route } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
@@ -14,8 +15,6 @@ import { eventually, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'marie', password: 'R4dium!Polonium' };
 const MiB = 1024 * 1024;
-/** The web app's tus chunk (web/src/features/upload/api/tus-upload.ts). */
-const CHUNK = 16 * MiB;
 
 let portal: Portal;
 let browser: Browser;
@@ -207,7 +206,9 @@ describe('resumable uploads', () => {
       received.push({ offset: Number(request.headers()['upload-offset']), bytes: request.postDataBuffer()?.length ?? 0 });
     };
     page.on('requestfinished', onFinished);
-    const held = await holdPatchAt(page, 3 * CHUNK);
+    // The file is a chunk and a half: the server holds the first chunk when the page goes.
+    expect(CHUNK).toBeLessThan((await stat(resumeTar)).size);
+    const held = await holdPatchAt(page, CHUNK);
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
     await held.arrived;
     await uploadRow(dialog, 'resume-me.tar').getByText('Uploading', { exact: true }).waitFor();
@@ -227,7 +228,7 @@ describe('resumable uploads', () => {
 
     dialog = await openUploadDialog(page);
     await dialog.getByLabel('Select Files').setInputFiles(resumeTar);
-    const resumeHeld = await holdPatchAt(page, 3 * CHUNK);
+    const resumeHeld = await holdPatchAt(page, CHUNK);
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
     await resumeHeld.arrived;
     const row = uploadRow(dialog, 'resume-me.tar');
@@ -242,7 +243,7 @@ describe('resumable uploads', () => {
     const total = received.reduce((sum, r) => sum + r.bytes, 0);
     expect(total).toBeLessThan(2 * size);
     // Nothing before the held chunk was sent twice: the resumed session started at the server's offset.
-    expect(received.map((r) => r.offset)).toEqual([0, CHUNK, 2 * CHUNK, 3 * CHUNK, 4 * CHUNK, 5 * CHUNK, 6 * CHUNK]);
+    expect(received.map((r) => r.offset)).toEqual([0, CHUNK]);
     expect(total).toBe(size);
     const [stored] = await listFiles(projectId);
     expect(stored?.sha256).toBe(await sha256(resumeTar));

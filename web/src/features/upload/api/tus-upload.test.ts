@@ -3,7 +3,7 @@ import { storeSession, TOKEN_KEY } from '../../../lib/storage';
 import { fakeTusServer } from '../testing/fake-tus-server';
 import { defaultOptions } from 'tus-js-client';
 import { deliveryApi } from './deliveries';
-import { createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, type UploadJob } from './tus-upload';
+import { CHUNK_BYTES, createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
 const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
@@ -54,6 +54,21 @@ describe('the tus transport', () => {
     expect(await transport(inFolder, noCallbacks).result).toEqual({ fileId: null });
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /uploads', 'POST /deliveries', 'POST /uploads']);
     expect(server.state.completed.at(-1)?.upload).toMatchObject({ delivery: String(deliveryId), relativePath: 'DICOM/IM2', length: 4 });
+  });
+
+  it('creates a file over 1 MiB before sending it, even when it fits in one chunk, so an interrupted send can resume', async () => {
+    const server = fakeTusServer();
+    const size = WITH_CREATION_MAX_BYTES + 1;
+    const result = await createTusTransport({ retryDelays: [] })(job('series.zip', size), noCallbacks).result;
+    expect(result).toEqual({ fileId: 100 });
+    expect(size).toBeLessThan(CHUNK_BYTES);
+    expect(server.requests.map((r) => `${r.method} ${r.offset ?? ''}`)).toEqual(['POST ', 'PATCH 0']);
+    expect(server.state.bytesReceived).toBe(size);
+
+    // At 1 MiB it still goes with its creation (the server takes such a file whole).
+    const whole = await createTusTransport({ retryDelays: [] })(job('IM1.dcm', WITH_CREATION_MAX_BYTES), noCallbacks).result;
+    expect(whole).toEqual({ fileId: 101 });
+    expect(server.requests.slice(2).map((r) => r.method)).toEqual(['POST']);
   });
 
   it('reads the token at each request, so a new sign-in is used at once', async () => {

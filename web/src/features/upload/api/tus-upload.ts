@@ -2,14 +2,10 @@ import { AxiosError, type AxiosResponse } from 'axios';
 import { defaultOptions, Upload, type DetailedError, type HttpStack, type PreviousUpload } from 'tus-js-client';
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { readStoredUser } from '../../../lib/storage';
+import { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
 import { apiClientHttpStack, TUS_ENDPOINT } from './tus-http-stack';
 
-/**
- * 16 MiB: big enough that per-request overhead is small against a hospital link's throughput, small
- * enough that a resume re-sends little. The browser slices the File lazily, so four files at a time
- * hold no more than a few chunks in memory.
- */
-export const CHUNK_BYTES = 16 * 1024 * 1024;
+export { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
 
 /** Backoff between attempts after a network error or a 5xx; the counter restarts whenever bytes get through. */
 export const RETRY_DELAYS_MS = [1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000];
@@ -140,9 +136,9 @@ export function createTusTransport(options: TusOptions = {}): Transport {
         ? { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath }
         : { filename: job.file.name, studypetitionid: String(job.projectId) },
       chunkSize,
-      // A file that fits in one chunk goes with its creation: one request instead of two, which for
-      // a folder of small files (a CD export) halves the requests and the server's work per file.
-      uploadDataDuringCreation: job.file.size <= chunkSize,
+      // A small file goes with its creation: one request instead of two, which for a folder of
+      // small files (a CD export) halves the requests and the server's work per file.
+      uploadDataDuringCreation: job.file.size <= Math.min(chunkSize, WITH_CREATION_MAX_BYTES),
       retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
       onShouldRetry: (error) => isRetryable(error),
       httpStack: options.httpStack ?? apiClientHttpStack,

@@ -124,8 +124,10 @@ async function sendDelivery(portal: Portal, files: FileSet, inFlight: number): P
     ...alone.map((file) => () => sendAlone(portal, id, file, files.dir)),
   ];
   await inPool(sends, inFlight, (send) => send());
+  const completing = process.hrtime.bigint();
   const completed = await jsonRequest(`${portal.base}/deliveries/${id}/complete`, 'POST', undefined, portal.token);
   if (completed.status !== 200) throw new Error(`completing the delivery answered ${completed.status}: ${JSON.stringify(completed.json)}`);
+  console.log(`  delivery: ${bundles.length} bundles and ${alone.length} files alone; completion answered in ${(Number(process.hrtime.bigint() - completing) / 1e9).toFixed(2)} s`);
 }
 
 const tusMetadata = (pairs: [string, string][]) => pairs.map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');

@@ -194,8 +194,10 @@ export class DeliveriesService {
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
     try {
-      // Not synced: completion syncs all of a delivery's objects at once, before it is visible.
-      const stored = await this.storage.putFile(key, input.path, { durable: false });
+      // Durable as it is stored, unlike a small file sent alone: one sync per bundle of up to
+      // 16 MiB costs little, overlaps with the other bundles still arriving, and leaves completion
+      // nothing to wait for (its one sync of everything dirty took seconds on a busy disk).
+      const stored = await this.storage.putFile(key, input.path, { durable: true });
       if (stored.size !== input.size) throw unprocessable('The bundle ended with a different size than announced; send it again');
       const rows = members.map((m) => ({ delivery_id: input.deliveryId, relative_path: m.relativePath, size: m.size, sha256: m.sha256, storage_key: key, storage_offset: m.offset }));
       const outcome = await this.deliveries.addBundle(rows, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
@@ -328,7 +330,7 @@ export class DeliveriesService {
   }
 
   /**
-   * The one durability point of a delivery's files, before its row can appear: each file arrived
+   * The one durability point of a delivery's files sent alone, before its row can appear: each file arrived
    * without an fsync of its own (one per file was most of a small file's cost), so all are synced
    * here in one go. A file a crash of the machine took since it arrived is dropped, and completion
    * refused, so that the sender sends it again rather than the delivery showing it damaged.
@@ -369,7 +371,8 @@ export class DeliveriesService {
           `(${some}${lost.length > 3 ? ' and others' : ''}); send ${lost.length === 1 ? 'it' : 'them'} again, then complete the delivery`,
       );
     }
-    await this.storage.flush();
+    // Bundles were made durable as they were stored; files sent alone were not.
+    if (members.some((m) => m.storage_offset === null)) await this.storage.flush();
   }
 
   async #require(actor: Actor, id: number): Promise<DeliveryWithTotals> {

@@ -16,7 +16,7 @@ import { call, login } from '../http.js';
 import { startServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, listFiles, sha256, storedFiles } from '../uploads.js';
+import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
 
 type Folder = Record<string, Buffer>;
 
@@ -101,6 +101,8 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
       // A path ustar cannot hold travels in a pax record.
       [`DICOM/ST1/${'LONG'.repeat(30)}/IM3`]: dicomFixture(CT[2]!),
       'README.TXT': Buffer.from('Exported by the imaging workstation.\n'),
+      // An archive in a bundle is opened as a nested archive; its stored entries are read in place, inside the bundle.
+      'EXTRA/series.zip': makeArchive(scratch, { IM7: dicomFixture('s07_CT_series5N_3353.dcm') }, 'zip -q -0 series.zip IM7', 'series.zip'),
     };
     const byBsdtar: Folder = { 'DICOM/ST2/SE1/IM1': dicomFixture('s10_MR_small_implicit.dcm'), 'DICOM/ST2/SE1/IM2': dicomFixture(CT[3]!) };
     const alone: Folder = { 'DICOM/ST3/IM1': dicomFixture('s01_CT_small.dcm') };
@@ -115,7 +117,7 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
 
     const folder = { ...packed, ...byBsdtar, ...alone };
     const total = Object.values(folder).reduce((sum, data) => sum + data.length, 0);
-    expect((await getDelivery(id)).body.data[0]).toMatchObject({ status: 'open', files: 8, bytes: total });
+    expect((await getDelivery(id)).body.data[0]).toMatchObject({ status: 'open', files: 9, bytes: total });
     // The bundle's files share one stored object, each at its offset; the file sent alone has its own.
     const members = await membersOf(id);
     expect(new Set(members.map((m) => m.storage_key)).size).toBe(3);
@@ -123,7 +125,7 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
     for (const m of members) expect(m.sha256, m.relative_path).toBe(sha256(folder[m.relative_path]!));
 
     const completed = await complete(id);
-    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 8, bytes: total });
+    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 9, bytes: total });
     const fileId: number = completed.body.data[0].file_id;
     const row = await waitProcessed(projectId, fileId);
     expect((await listFiles(server.api, token, projectId)).body.data).toHaveLength(1);
@@ -131,17 +133,18 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
       kind: 'folder',
       file: 'PATIENT_CD',
       filesize: total,
-      processing: { status: 'ready', summary: { entries: 8, studies: 3, instances: 6, duplicates: 0, dicomdirs: 1, other: 2, unreadable: 0, skipped: 0 } },
+      processing: { status: 'ready', summary: { entries: 9, studies: 3, instances: 7, duplicates: 0, dicomdirs: 1, other: 2, unreadable: 0, skipped: 0 } },
     });
 
     const contents = (await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=500`, { token })).body.data;
-    expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual(Object.keys(folder).sort());
+    const inZip = dicomFixture('s07_CT_series5N_3353.dcm');
+    expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual([...Object.keys(folder).filter((p) => !p.endsWith('.zip')), 'EXTRA/series.zip/IM7'].sort());
     const tree = contents.studies.flatMap((s: { series: { modality: string; instances: number }[] }) => s.series.map((x) => `${x.modality}:${x.instances}`));
-    expect(tree.sort()).toEqual(['CT:1', 'CT:4', 'MR:1']);
+    expect(tree.sort()).toEqual(['CT:1', 'CT:5', 'MR:1']);
     // Each entry downloads as what was sent: its range of the bundle.
     for (const entry of contents.entries as { id: number; path: string; sha256: string }[]) {
       const response = await fetch(`${server.api}/study-petitions-files/${fileId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } });
-      expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(sha256(folder[entry.path]!));
+      expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(sha256(folder[entry.path] ?? inZip));
     }
 
     const zip = await download(server.api, token, fileId);

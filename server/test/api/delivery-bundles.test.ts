@@ -8,13 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleSize, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { openDatabase, type Dialect } from '../../src/db/database.js';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
+import type { TestStorageBackend } from '../storage-registry.js';
 import { createUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
 import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
 
@@ -46,7 +47,14 @@ function bsdtarBundle(scratch: string, files: Folder, extra?: (dir: string) => v
 
 const CT = ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm', 's05_CT_series5N_2693.dcm', 's06_CT_series5N_3023.dcm'];
 
-describe.each(dialects())('delivery bundles on %s', (dialect) => {
+// Both databases on the filesystem; and S3 with the shared tus store (several API nodes), where a
+// bundle arrives as chunk objects and its files are read as ranges of an S3 object.
+const SETUPS: [string, Dialect, TestStorageBackend, Record<string, string>][] = [
+  ...dialects().map((dialect): [string, Dialect, TestStorageBackend, Record<string, string>] => [dialect, dialect, 'filesystem', {}]),
+  ['postgres, S3 and the shared tus store', 'postgres', 's3', { TUS_STORE: 'shared' }],
+];
+
+describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) => {
   let server: TestServer;
   let company: CompanyRow;
   let token: string;
@@ -54,7 +62,7 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
   let scratch: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { UPLOAD_MAX_OPEN_PER_USER: '50' }, { jobs: true });
+    server = await startTestServer(dialect, { UPLOAD_MAX_OPEN_PER_USER: '50', ...env }, { jobs: true, storage });
     company = await makeCompany(server.services);
     token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
     stranger = await login(server.api, (await makeUser(server.services, { company: await makeCompany(server.services) })).username, PASSWORD);

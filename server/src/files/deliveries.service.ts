@@ -189,7 +189,7 @@ export class DeliveriesService {
    * arriving alone; 409 once the delivery was completed or removed meanwhile.
    */
   async addBundle(uploadId: string, input: { deliveryId: number; path: string; size: number }): Promise<void> {
-    const members = await readBundle(input.path, input.size);
+    const { members, sha256 } = await readBundle(input.path, input.size);
     const key = newUploadKey();
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
@@ -200,7 +200,7 @@ export class DeliveriesService {
       const stored = await this.storage.putFile(key, input.path, { durable: true });
       if (stored.size !== input.size) throw unprocessable('The bundle ended with a different size than announced; send it again');
       const rows = members.map((m) => ({ delivery_id: input.deliveryId, relative_path: m.relativePath, size: m.size, sha256: m.sha256, storage_key: key, storage_offset: m.offset }));
-      const outcome = await this.deliveries.addBundle(rows, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
+      const outcome = await this.deliveries.addBundle(rows, { size: input.size, sha256 }, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
       if (outcome === 'closed') throw conflict(COMPLETED_MESSAGE);
       if (outcome === 'gone') throw notFound('Upload not found');
       if (typeof outcome === 'object') throw pathTaken(outcome.taken);
@@ -324,6 +324,7 @@ export class DeliveriesService {
         removedKeys.add(member.storage_key);
         await this.deliveries.removeMember(member.id);
       }
+      await this.deliveries.removeBundles(id);
       if (await this.deliveries.removeOpen(id)) removed += 1;
     }
     return removed;
@@ -364,6 +365,7 @@ export class DeliveriesService {
       if (objects.delete(member.storage_key)) await this.storage.delete(member.storage_key);
       await this.deliveries.removeMember(member.id);
     }
+    if (lost.length > 0) await this.deliveries.removeBundles(lost[0]!.delivery_id, { unused: true });
     if (lost.length > 0) {
       const some = lost.slice(0, 3).map((m) => `"${m.relative_path}"`).join(', ');
       throw conflict(

@@ -116,11 +116,13 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
     const alone: Folder = { 'DICOM/ST3/IM1': dicomFixture('s01_CT_small.dcm') };
 
     // Not a row of its own, and nothing to resume: the bundle's files are the delivery's now.
-    const first = await sendBundle(id, pack(packed));
+    const packedBundle = pack(packed);
+    const first = await sendBundle(id, packedBundle);
     expect(first.status).toBe(201);
     expect(first.headers.get('portal-file-id')).toBeNull();
     expect((await headUpload(uploadUrl(server.api, first), token)).status).toBe(404);
-    expect((await sendBundle(id, bsdtarBundle(scratch, byBsdtar), { meta: { filename: 'bundle-2.tar', delivery: String(id), bundle: 'tar' } })).status).toBe(201);
+    const bsdtarred = bsdtarBundle(scratch, byBsdtar);
+    expect((await sendBundle(id, bsdtarred, { meta: { filename: 'bundle-2.tar', delivery: String(id), bundle: 'tar' } })).status).toBe(201);
     expect((await sendAlone(id, 'DICOM/ST3/IM1', alone['DICOM/ST3/IM1']!)).status).toBe(201);
 
     const folder = { ...packed, ...byBsdtar, ...alone };
@@ -131,6 +133,9 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
     expect(new Set(members.map((m) => m.storage_key)).size).toBe(3);
     expect(members.filter((m) => m.storage_offset === null).map((m) => m.relative_path)).toEqual(['DICOM/ST3/IM1']);
     for (const m of members) expect(m.sha256, m.relative_path).toBe(sha256(folder[m.relative_path]!));
+    // Each bundle's object is recorded whole too (what moving the install copies and checks).
+    const bundles = await server.services.handle.db.selectFrom('delivery_bundles').select(['size', 'sha256']).where('delivery_id', '=', id).execute();
+    expect(bundles.map((b) => [Number(b.size), b.sha256]).sort()).toEqual([[packedBundle.length, sha256(packedBundle)], [bsdtarred.length, sha256(bsdtarred)]].sort());
 
     const completed = await complete(id);
     expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 9, bytes: total });

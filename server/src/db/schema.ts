@@ -131,7 +131,7 @@ export interface DeliveryTable {
   expires_at: string | null;
 }
 
-/** A file of a delivery that arrived whole. */
+/** A file of a delivery that arrived whole, alone or in a bundle. */
 export interface DeliveryFileTable {
   id: Generated<number>;
   delivery_id: number;
@@ -140,7 +140,20 @@ export interface DeliveryFileTable {
   /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
   size: number | string;
   sha256: string;
+  /** Shared by the files of one bundle (migration 019). */
   storage_key: string;
+  /** Where the file's bytes start in the object: null when the object is the file alone. */
+  storage_offset: number | string | null;
+  created_at: string;
+}
+
+/** A tar bundle of a delivery's files: one stored object, its files rows of delivery_files at their offsets. */
+export interface DeliveryBundleTable {
+  storage_key: string;
+  delivery_id: number;
+  company_id: number;
+  size: number | string;
+  sha256: string;
   created_at: string;
 }
 
@@ -302,6 +315,7 @@ export interface Database {
   tus_chunks: TusChunkTable;
   deliveries: DeliveryTable;
   delivery_files: DeliveryFileTable;
+  delivery_bundles: DeliveryBundleTable;
   file_entries: FileEntryTable;
   jobs: JobTable;
   download_links: DownloadLinkTable;

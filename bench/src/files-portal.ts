@@ -10,6 +10,7 @@ import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
 import { cpuSeconds, peakRssBytes, stopChild, threadCpuSeconds } from './upload-process.js';
 import { startPortal, type Portal } from './upload-portal.js';
+import { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
 
 export type PortalCase = 'delivery' | 'single' | 'zip';
 
@@ -101,13 +102,11 @@ function sendBuffer(method: string, url: string, headers: Record<string, string>
   });
 }
 
-/** tus chunks as the web app's Select Folder sends them (web/src/features/upload, tus-upload.ts). */
-const WEB_CHUNK_BYTES = 16 * 1024 * 1024;
 
 /**
  * As the web app's Select Folder sends a folder: its files in path order through the contract's
  * planBundles, each bundle one tus upload (metadata `bundle=tar`; with its creation when it fits in
- * one chunk, else a creation and then its chunks), each file over 1 MiB alone as before; then the
+ * its creation when it is at most 1 MiB, else a creation and then its chunks), each file over 1 MiB alone as before; then the
  * delivery's completion.
  */
 async function sendDelivery(portal: Portal, files: FileSet, inFlight: number): Promise<void> {
@@ -157,10 +156,10 @@ async function sendAlone(portal: Portal, delivery: number, file: { name: string;
   await sendTus(portal, metadata, data, file.name);
 }
 
-/** One tus upload as tus-js-client sends it with the web app's settings: the first chunk with the creation when all of it fits, else chunk by chunk. */
+/** One tus upload as tus-js-client sends it with the web app's settings (tus-chunk.ts): with its creation when it is that small, else created first, then chunk by chunk. */
 async function sendTus(portal: Portal, metadata: string, data: Buffer, name: string): Promise<void> {
   const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${portal.token}` };
-  const whole = data.length <= WEB_CHUNK_BYTES;
+  const whole = data.length <= Math.min(CHUNK_BYTES, WITH_CREATION_MAX_BYTES);
   const created = await postBuffer(
     `${portal.base}/uploads`,
     { ...headers, 'upload-length': String(data.length), 'upload-metadata': metadata, ...(whole ? { 'content-type': 'application/offset+octet-stream' } : {}) },
@@ -171,7 +170,7 @@ async function sendTus(portal: Portal, metadata: string, data: Buffer, name: str
   const location = created.headers.location;
   while (offset < data.length) {
     if (location === undefined) throw new Error(`creating ${name} answered no Location`);
-    const chunk = data.subarray(offset, offset + WEB_CHUNK_BYTES);
+    const chunk = data.subarray(offset, offset + CHUNK_BYTES);
     const patched = await sendBuffer('PATCH', new URL(location, portal.base).toString(), { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, chunk);
     if (patched.status !== 204) throw new Error(`sending ${name} at ${offset} answered ${patched.status}: ${patched.body.slice(0, 500)}`);
     offset = Number(patched.headers['upload-offset']);

@@ -20,6 +20,7 @@ import * as m014 from './migrations/014-sso.js';
 import * as m015 from './migrations/015-lookups-by-index.js';
 import * as m017 from './migrations/017-tus-offsets.js';
 import * as m018 from './migrations/018-fewer-file-indexes.js';
+import * as m019 from './migrations/019-delivery-bundles.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   '015-lookups-by-index': m015,
   '017-tus-offsets': m017,
   '018-fewer-file-indexes': m018,
+  '019-delivery-bundles': m019,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

@@ -131,7 +131,7 @@ export interface DeliveryTable {
   expires_at: string | null;
 }
 
-/** A file of a delivery that arrived whole. */
+/** A file of a delivery that arrived whole, alone or in a bundle. */
 export interface DeliveryFileTable {
   id: Generated<number>;
   delivery_id: number;
@@ -140,7 +140,10 @@ export interface DeliveryFileTable {
   /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
   size: number | string;
   sha256: string;
+  /** Shared by the files of one bundle (migration 019). */
   storage_key: string;
+  /** Where the file's bytes start in the object: null when the object is the file alone. */
+  storage_offset: number | string | null;
   created_at: string;
 }
 

@@ -7,10 +7,21 @@ import type { DeliveryFileRow, DeliveryRow, ProjectFileRow } from '../db/schema.
 import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
+import { PathSet } from './delivery-bundle.js';
 import { PROCESS_DELIVERY } from './process-delivery.job.js';
 
 /** Rolls back a member's transaction whose upload record was no longer open. */
 class UploadGone extends Error {}
+
+/** Rolls back a bundle's transaction: one of its paths is taken. */
+class PathClash extends Error {
+  constructor(readonly taken: string) {
+    super(`path taken: ${taken}`);
+  }
+}
+
+/** A bundle's files inserted per statement (8 values each, within both engines' limits). */
+const BUNDLE_INSERT_ROWS = 500;
 
 export type DeliveryWithTotals = DeliveryRow & { files: number; bytes: number };
 
@@ -20,6 +31,8 @@ export interface NewMember {
   size: number;
   sha256: string;
   storage_key: string;
+  /** Where its bytes start in the object, for a file that arrived in a bundle. */
+  storage_offset?: number;
 }
 
 export class DeliveriesRepository {
@@ -138,6 +151,55 @@ export class DeliveriesRepository {
       })
       .catch((err: unknown) => {
         if (err instanceof UploadGone) return 'gone' as const;
+        throw err;
+      });
+  }
+
+  /**
+   * Records the files of a bundle (their rows share its object, each at its offset) in one
+   * transaction, while the delivery is still open ('closed' otherwise), ending the record of the
+   * upload it arrived by ('gone' when it was no longer open) and the object's pending record. When
+   * a path is taken by a file of the delivery, arrived or arriving alone (the rule of `pathTaken`),
+   * nothing is written and that path is answered.
+   */
+  addBundle(members: readonly NewMember[], expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone' | { taken: string }> {
+    const deliveryId = members[0]!.delivery_id;
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const now = nowIso();
+        const renewed = await trx
+          .updateTable('deliveries')
+          .set({ updated_at: now, expires_at: nowIso(expiresAt) })
+          .where('id', '=', deliveryId)
+          .where('state', '=', 'open')
+          .returning('company_id')
+          .executeTakeFirst();
+        if (renewed === undefined) return 'closed' as const;
+        const ended = await trx.deleteFrom('tus_uploads').where('id', '=', uploadId).where('state', '=', 'open').executeTakeFirst();
+        if (Number(ended.numDeletedRows) !== 1) throw new UploadGone();
+        // The delivery's paths read once (a few thousand at most), not one query per member.
+        const there = await trx.selectFrom('delivery_files').select('relative_path').where('delivery_id', '=', deliveryId).execute();
+        const arriving = await trx
+          .selectFrom('tus_uploads')
+          .select('relative_path')
+          .where('delivery_id', '=', deliveryId)
+          .where('relative_path', 'is not', null)
+          .where('expires_at', '>', now)
+          .execute();
+        const paths = new PathSet();
+        for (const row of [...there, ...arriving]) paths.add(row.relative_path!);
+        for (const member of members) if (!paths.add(member.relative_path)) throw new PathClash(member.relative_path);
+        for (let at = 0; at < members.length; at += BUNDLE_INSERT_ROWS) {
+          const rows = members.slice(at, at + BUNDLE_INSERT_ROWS).map((m) => ({ ...m, storage_offset: m.storage_offset ?? null, company_id: renewed.company_id, created_at: now }));
+          await trx.insertInto('delivery_files').values(rows).execute();
+        }
+        await trx.deleteFrom('pending_uploads').where('storage_key', '=', members[0]!.storage_key).execute();
+        return 'added' as const;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof UploadGone) return 'gone' as const;
+        if (err instanceof PathClash) return { taken: err.taken };
         throw err;
       });
   }

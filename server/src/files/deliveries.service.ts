@@ -9,7 +9,6 @@ import { can, companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
-import { normalizeEntryPath } from '../ingest/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
@@ -17,6 +16,8 @@ import type { DeliveriesRepository, DeliveryWithTotals, NewMember } from './deli
 import type { FilesService } from './files.service.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
 import { GroupCommit } from './deliveries-group-commit.js';
+import { readBundle } from './delivery-bundle.js';
+import { checkRelativePath, pathTaken } from './delivery-paths.js';
 import { storeLocalFile } from './upload-pipeline.js';
 import { checkFileName } from './upload-rules.js';
 
@@ -28,11 +29,12 @@ export interface DeliveriesOptions {
 }
 
 const NOT_FOUND = 'Delivery not found';
-const MAX_PATH_CHARS = 1024;
 /** Files looked at together when a delivery is completed. */
 const STAT_BATCH = 64;
 /** Files that arrived whole recorded in one transaction at most (a multi-row insert). */
 const MEMBER_BATCH = 128;
+
+export { checkRelativePath } from './delivery-paths.js';
 
 export const COMPLETED_MESSAGE = 'This delivery is already complete, so no more files can be added to it; create a new delivery for further files';
 
@@ -112,6 +114,19 @@ export class DeliveriesService {
   }
 
   /**
+   * Before a bundle of the delivery's files (a tar, contract/src/delivery-bundle.ts) stores a byte:
+   * the same rules as for a file of it, but its members' paths are known only once it arrived
+   * whole (addBundle checks them then).
+   */
+  async authorizeBundle(actor: Actor, deliveryRef: string): Promise<{ deliveryId: number; projectId: number; relativePath: null }> {
+    const delivery = await this.deliveries.findRow(parseId(deliveryRef.trim(), 'Delivery'), companyScope(actor));
+    if (!delivery) throw notFound(NOT_FOUND);
+    if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
+    if (!can(actor, 'create', delivery.company_id)) throw forbidden();
+    return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath: null };
+  }
+
+  /**
    * Recording an upload failed: when two uploads asked for the same path at once, the database's
    * unique index refused the second, which is then told so (422) like any taken path.
    */
@@ -162,6 +177,47 @@ export class DeliveriesService {
         await this.pending.end(key);
       }
     }
+  }
+
+  /**
+   * A bundle of the delivery's files arrived whole (in a local file, the tus store's), through a
+   * request that checked the actor's access: its members are read and checked (readBundle: 422
+   * naming a member whose path a file sent alone would be refused, or that is not a file), the
+   * bundle is moved into storage as one object, and every member becomes a file of the delivery at
+   * its path, a range of that object, all in the one transaction that ends the upload's record
+   * (`uploadId`): all of them or none. 422 when a path is taken by a file already there or
+   * arriving alone; 409 once the delivery was completed or removed meanwhile.
+   */
+  async addBundle(uploadId: string, input: { deliveryId: number; path: string; size: number }): Promise<void> {
+    const members = await readBundle(input.path, input.size);
+    const key = newUploadKey();
+    await this.pending.begin(key, this.options.uploadLeaseMs);
+    let added = false;
+    try {
+      // Not synced: completion syncs all of a delivery's objects at once, before it is visible.
+      const stored = await this.storage.putFile(key, input.path, { durable: false });
+      if (stored.size !== input.size) throw unprocessable('The bundle ended with a different size than announced; send it again');
+      const rows = members.map((m) => ({ delivery_id: input.deliveryId, relative_path: m.relativePath, size: m.size, sha256: m.sha256, storage_key: key, storage_offset: m.offset }));
+      const outcome = await this.deliveries.addBundle(rows, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
+      if (outcome === 'closed') throw conflict(COMPLETED_MESSAGE);
+      if (outcome === 'gone') throw notFound('Upload not found');
+      if (typeof outcome === 'object') throw pathTaken(outcome.taken);
+      added = true;
+    } finally {
+      if (!added) {
+        await this.storage.delete(key);
+        await this.pending.end(key);
+      }
+    }
+  }
+
+  /**
+   * Recording a bundle failed: when a file of another bundle or one sent alone took one of its
+   * paths at the same moment, the database's unique index refused it, which is then told so (422).
+   */
+  async #explainBundleFailure(deliveryId: number, members: readonly { relativePath: string }[], err: unknown): Promise<never> {
+    for (const member of members) if (await this.deliveries.pathTaken(deliveryId, member.relativePath)) throw pathTaken(member.relativePath);
+    throw err;
   }
 
   /**
@@ -259,8 +315,11 @@ export class DeliveriesService {
       // A file arriving right now renews the expiry as it is recorded.
       if (this.#arrivingHere.has(id)) continue;
       for (const upload of await this.deliveries.uploadsOf(id)) await removeUpload(upload);
+      // A bundle's files share its object: each object is removed once, before its rows.
+      const removedKeys = new Set<string>();
       for (const member of await this.deliveries.members(id)) {
-        await this.storage.delete(member.storage_key);
+        if (!removedKeys.has(member.storage_key)) await this.storage.delete(member.storage_key);
+        removedKeys.add(member.storage_key);
         await this.deliveries.removeMember(member.id);
       }
       if (await this.deliveries.removeOpen(id)) removed += 1;
@@ -275,16 +334,32 @@ export class DeliveriesService {
    * refused, so that the sender sends it again rather than the delivery showing it damaged.
    */
   async #makeDurable(members: readonly DeliveryFileRow[]): Promise<void> {
+    // Each object once, with the size its files need: a file alone is its whole object, a bundle's
+    // files end within theirs.
+    const objects = new Map<string, { size: number; alone: boolean; members: DeliveryFileRow[] }>();
+    for (const member of members) {
+      const end = Number(member.storage_offset ?? 0) + Number(member.size);
+      const object = objects.get(member.storage_key) ?? { size: 0, alone: member.storage_offset === null, members: [] };
+      object.size = Math.max(object.size, end);
+      object.members.push(member);
+      objects.set(member.storage_key, object);
+    }
+    const keys = [...objects.keys()];
     const lost: DeliveryFileRow[] = [];
-    for (let at = 0; at < members.length; at += STAT_BATCH) {
-      const batch = members.slice(at, at + STAT_BATCH);
-      const stored = await Promise.all(batch.map((m) => this.storage.stat(m.storage_key)));
-      batch.forEach((member, i) => {
-        if (stored[i]?.size !== Number(member.size)) lost.push(member);
+    for (let at = 0; at < keys.length; at += STAT_BATCH) {
+      const batch = keys.slice(at, at + STAT_BATCH);
+      const stored = await Promise.all(batch.map((key) => this.storage.stat(key)));
+      batch.forEach((key, i) => {
+        const object = objects.get(key)!;
+        const size = stored[i]?.size;
+        if (size === undefined || (object.alone ? size !== object.size : size < object.size)) {
+          lost.push(...object.members);
+        }
       });
     }
     for (const member of lost) {
-      await this.storage.delete(member.storage_key);
+      // One delete per object is enough; a repeated one finds nothing and succeeds.
+      if (objects.delete(member.storage_key)) await this.storage.delete(member.storage_key);
       await this.deliveries.removeMember(member.id);
     }
     if (lost.length > 0) {
@@ -313,28 +388,6 @@ export class DeliveriesService {
   #expiry(): Date {
     return new Date(Date.now() + this.options.expiryMs);
   }
-}
-
-function pathTaken(relativePath: string) {
-  return unprocessable(`The delivery already has a file at "${relativePath}" (or a folder or file in its way); each file of a folder needs its own path`);
-}
-
-/** The path of a file inside its folder, by the rules for archive entry names; 422 naming the problem. */
-export function checkRelativePath(raw: string | null | undefined): string {
-  if (raw === undefined || raw === null || raw.trim() === '') {
-    throw unprocessable('Send the path of the file inside the folder (relativePath) with every file of a delivery');
-  }
-  if ([...raw].length > MAX_PATH_CHARS) throw unprocessable(`The path of a file inside the folder must be at most ${MAX_PATH_CHARS} characters`);
-  const normalized = normalizeEntryPath(raw);
-  if (!normalized.ok) {
-    throw unprocessable(`The path "${printable(raw)}" cannot be accepted (${normalized.reason}); send paths relative to the folder, like "series1/IM0001"`);
-  }
-  return normalized.path;
-}
-
-/** A path shown in a message: control characters would break the line a person reads. */
-function printable(raw: string): string {
-  return [...raw].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? '?' : c)).join('').slice(0, 200);
 }
 
 /** The delivery's content in one SHA-256: each file's path and SHA-256, in path order. */

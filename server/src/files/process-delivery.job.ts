@@ -2,12 +2,26 @@
 // members are already stored one by one. Each file is read once: a DICOM file is indexed from its
 // stored object (its SHA-256 is the one computed while it arrived), an archive is opened as a nested
 // archive is, anything else is kept as 'other'. Entries are recorded in batches and made durable
-// with one flush at the end; one summary covers the whole delivery.
+// with one flush at the end; one summary covers the whole delivery. Files that arrived in a bundle
+// are read in place: each bundle's object is opened once, and each file's head and DICOM header are
+// read at its offset.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { DeliveryFileRow } from '../db/schema.js';
-import { describeStoredFile, ingestUpload, resolveLimits, SummaryBuilder, type IngestedEntry, type IngestLimits } from '../ingest/index.js';
+import {
+  describeStoredFile,
+  describeStoredMember,
+  ingestUpload,
+  resolveLimits,
+  SummaryBuilder,
+  type IngestedEntry,
+  type IngestLimits,
+  type StoredFileKind,
+} from '../ingest/index.js';
+import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
-import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, fileJobType, givenUpMessage, type TFileJobPayload, type UploadsToProcess } from './process-upload.job.js';
@@ -46,29 +60,66 @@ export async function processDelivery(
     await recorder.recordEntry(file, seq, entry, { storageKey, offset });
   };
 
-  for (const member of await deps.members.membersOfFile(file.id)) {
-    signal.throwIfAborted();
-    const local = await deps.storage.openLocal(member.storage_key);
-    try {
-      const described = await describeStoredFile(local.path, limits.maxDicomHeaderBytes);
-      if (!described.archive) {
-        const { kind, reason, dicom } = described;
-        const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom, inUploadAt: null };
-        await record(entry, member.storage_key, null);
+  const members = await deps.members.membersOfFile(file.id);
+  const bundles = new OpenBundles(deps.storage, members);
+  try {
+    for (const member of members) {
+      signal.throwIfAborted();
+      if (member.storage_offset !== null) {
+        await describeBundled(member, await bundles.open(member.storage_key));
+        await bundles.done(member.storage_key);
         continue;
       }
-      await openArchiveMember(member, local.path);
-    } finally {
-      await local.release();
+      const local = await deps.storage.openLocal(member.storage_key);
+      try {
+        const described = await describeStoredFile(local.path, limits.maxDicomHeaderBytes);
+        if (!described.archive) {
+          await recordLeaf(member, described, null);
+          continue;
+        }
+        await openArchiveMember(member, local.path, 0);
+      } finally {
+        await local.release();
+      }
     }
+  } finally {
+    await bundles.closeAll();
   }
   await recorder.finish();
   const built = summary.build();
   built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
   await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
 
-  /** An archive in the folder is opened as a nested archive: its entries are named under its path. */
-  async function openArchiveMember(member: DeliveryFileRow, localPath: string): Promise<void> {
+  async function recordLeaf(member: DeliveryFileRow, described: Exclude<StoredFileKind, { archive: true }>, offset: number | null): Promise<void> {
+    const { kind, reason, dicom } = described;
+    const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom, inUploadAt: null };
+    await record(entry, member.storage_key, offset);
+  }
+
+  /**
+   * A file that arrived in a bundle, read in place in the bundle's object (opened once for all its
+   * files): its first bytes and, for DICOM, its header at its offset. An archive among them is
+   * copied out to the job's scratch folder and opened as a nested archive.
+   */
+  async function describeBundled(member: DeliveryFileRow, bundle: { path: string; handle: FileHandle }): Promise<void> {
+    const offset = Number(member.storage_offset);
+    const size = Number(member.size);
+    const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes);
+    if (!described.archive) return recordLeaf(member, described, offset);
+    const copy = path.join(await workDir(), `member-${seq + 1}`);
+    await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));
+    try {
+      await openArchiveMember(member, copy, offset);
+    } finally {
+      await rm(copy, { force: true });
+    }
+  }
+
+  /**
+   * An archive in the folder is opened as a nested archive: its entries are named under its path.
+   * `localPath` holds its bytes; those start `memberOffset` bytes into its stored object.
+   */
+  async function openArchiveMember(member: DeliveryFileRow, localPath: string, memberOffset: number): Promise<void> {
     const memberLimits = { ...limits, maxDepth: Math.max(limits.maxDepth - 1, 1), maxEntries: Math.max(limits.maxEntries - seq, 0) };
     const result = await ingestUpload(
       { inputPath: localPath, originalName: path.posix.basename(member.relative_path), workDir: await workDir(), limits: memberLimits, signal, threads: 1 },
@@ -82,7 +133,7 @@ export async function processDelivery(
           await recorder.store(storageKey, entry.tempPath, entry.size);
           moved = true;
         }
-        await record(inner, storageKey, entry.inUploadAt);
+        await record(inner, storageKey, entry.inUploadAt === null ? null : memberOffset + entry.inUploadAt);
         return moved ? 'moved' : undefined;
       },
     );
@@ -103,4 +154,49 @@ export function processDeliveryJob(deps: ProcessDeliveryDeps): JobKind<TProcessD
     handle: (payload, context) => processDelivery(deps, payload, context),
     onGiveUp: ({ fileId }, { attempts }) => deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
   });
+}
+
+/** The bundles of a delivery, each opened once and closed after its last file was read. */
+class OpenBundles {
+  readonly #left = new Map<string, number>();
+  readonly #open = new Map<string, { local: LocalCopy; handle: FileHandle; path: string }>();
+
+  constructor(
+    private readonly storage: Storage,
+    members: readonly DeliveryFileRow[],
+  ) {
+    for (const m of members) if (m.storage_offset !== null) this.#left.set(m.storage_key, (this.#left.get(m.storage_key) ?? 0) + 1);
+  }
+
+  async open(key: string): Promise<{ path: string; handle: FileHandle }> {
+    const known = this.#open.get(key);
+    if (known) return known;
+    const local = await this.storage.openLocal(key);
+    const handle = await open(local.path, 'r').catch(async (err: unknown) => {
+      await local.release();
+      throw err;
+    });
+    const opened = { local, handle, path: local.path };
+    this.#open.set(key, opened);
+    return opened;
+  }
+
+  /** One file of the bundle was read: the last one closes it. */
+  async done(key: string): Promise<void> {
+    const left = (this.#left.get(key) ?? 1) - 1;
+    this.#left.set(key, left);
+    if (left === 0) await this.#close(key);
+  }
+
+  async closeAll(): Promise<void> {
+    for (const key of [...this.#open.keys()]) await this.#close(key);
+  }
+
+  async #close(key: string): Promise<void> {
+    const opened = this.#open.get(key);
+    if (!opened) return;
+    this.#open.delete(key);
+    await opened.handle.close();
+    await opened.local.release();
+  }
 }

@@ -63,6 +63,8 @@ export class WholeFileMemory {
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
 /** Upload-Metadata naming a delivery (the value is checked with the rest of the metadata). */
 const DELIVERY_KEY = /(?:^|,)\s*delivery\s+\S/;
+/** Upload-Metadata naming a bundle of a delivery's files (contract/src/delivery-bundle.ts). */
+const BUNDLE_KEY = /(?:^|,)\s*bundle(?:\s|,|$)/;
 
 /** Whether `request` is a delivery's file sent whole with its creation, the case taken here. */
 export function isWholeDeliveryFile(request: FastifyRequest): boolean {
@@ -74,7 +76,8 @@ export function isWholeDeliveryFile(request: FastifyRequest): boolean {
   if (typeof length !== 'string' || !/^[1-9]\d{0,15}$/.test(length) || h['content-length'] !== length) return false;
   if (Number(length) > WHOLE_FILE_MAX_BYTES) return false;
   const metadata = h['upload-metadata'];
-  return typeof metadata === 'string' && DELIVERY_KEY.test(metadata);
+  // A bundle of a folder's files is read whole once it arrived (DeliveriesService.addBundle): tus's.
+  return typeof metadata === 'string' && DELIVERY_KEY.test(metadata) && !BUNDLE_KEY.test(metadata);
 }
 
 export interface WholeFileOptions {

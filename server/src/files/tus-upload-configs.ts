@@ -4,6 +4,7 @@
 // every upload in tus_uploads before tus sees it (tus-uploads.service.ts), so that record answers
 // instead: from memory for the uploads this process created, from the database for the others
 // (after a restart, or created by another process on the same database).
+import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE } from '@portal/contract';
 import { Upload, type KvStore } from '@tus/utils';
 import type { TusUploadRow } from '../db/schema.js';
 
@@ -49,5 +50,7 @@ function metadataOf(row: TusUploadRow): Record<string, string | null> {
   const metadata: Record<string, string | null> = { filename: row.file_name, studypetitionid: String(row.project_id) };
   if (row.delivery_id !== null) metadata.delivery = String(row.delivery_id);
   if (row.relative_path !== null) metadata.relativePath = row.relative_path;
+  // A delivery's upload without a path is a bundle of its files (tus-uploads.service.ts).
+  else if (row.delivery_id !== null) metadata[BUNDLE_METADATA_KEY] = BUNDLE_METADATA_VALUE;
   return metadata;
 }

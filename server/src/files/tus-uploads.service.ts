@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TProjectFile } from '@portal/contract';
+import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE, type TProjectFile } from '@portal/contract';
 import { Metadata, type DataStore } from '@tus/utils';
 import type { Actor } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
-import { AppError, badRequest, notFound } from '../errors/app-error.js';
+import { AppError, badRequest, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
@@ -40,7 +40,7 @@ export interface TusUploadsOptions {
 /** Upload-Metadata longer than this is refused: four short values need far less. */
 export const MAX_METADATA_CHARS = 8192;
 /** The metadata kept with an upload; other keys are accepted and dropped. */
-const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath'] as const;
+const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath', BUNDLE_METADATA_KEY] as const;
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 const NOT_FOUND = 'Upload not found';
 
@@ -123,7 +123,8 @@ export class TusUploadsService {
       relative_path: inDelivery?.relativePath ?? null,
     };
     const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
-    const row = await (inDelivery ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(inDelivery.deliveryId, inDelivery.relativePath, err)) : recorded);
+    const atPath = inDelivery?.relativePath == null ? undefined : { deliveryId: inDelivery.deliveryId, relativePath: inDelivery.relativePath };
+    const row = await (atPath ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(atPath.deliveryId, atPath.relativePath, err)) : recorded);
     return row;
   }
 
@@ -135,7 +136,7 @@ export class TusUploadsService {
    */
   async authorizeWholeDeliveryFile(actor: Actor, headers: CreationHeaders): Promise<WholeDeliveryFile | undefined> {
     const { inDelivery, size } = await this.#checkCreation(actor, headers);
-    if (!inDelivery) return undefined;
+    if (inDelivery?.relativePath == null) return undefined;
     const id = newUploadId();
     const name = `${id}${WHOLE_FILE_SUFFIX}`;
     this.#wholeFiles.add(name);
@@ -172,9 +173,17 @@ export class TusUploadsService {
       throw badRequest('Send Upload-Length with the size of the file in bytes (uploads of unknown length are not supported)');
     }
     const meta = parseMetadata(headers.metadata);
-    // A file of a delivery (deliveries.service.ts) goes to the delivery's project, at its path.
-    const inDelivery = meta.delivery != null ? await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath) : undefined;
-    const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath.split('/').pop());
+    const bundle = checkBundleMetadata(meta);
+    // A file of a delivery (deliveries.service.ts) goes to the delivery's project, at its path; a
+    // bundle of its files (a tar) to the paths its members name, read once it arrived.
+    const inDelivery =
+      meta.delivery == null
+        ? undefined
+        : bundle
+          ? await this.deliveries.authorizeBundle(actor, meta.delivery)
+          : await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath);
+    const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath?.split('/').pop());
+    if (bundle && !fileName.toLowerCase().endsWith('.tar')) throw unprocessable('A bundle of a folder\'s files is a tar file: send its name (filename) ending in .tar');
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
     const projectId = inDelivery?.projectId ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create')).id;
     const size = Number(headers.uploadLength);
@@ -327,9 +336,9 @@ export class TusUploadsService {
   }
 
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
-    const inDelivery = row.delivery_id !== null && row.relative_path !== null;
-    // One request finishes an upload: a repeated final request finds it claimed (404). A file of a
-    // delivery is claimed instead by the transaction that records it.
+    const inDelivery = row.delivery_id !== null;
+    // One request finishes an upload: a repeated final request finds it claimed (404). A file or a
+    // bundle of a delivery is claimed instead by the transaction that records it.
     if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
     let sha256 = await this.#takeDigest(row);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
@@ -339,6 +348,21 @@ export class TusUploadsService {
     });
     sha256 ??= assembled?.sha256;
     const dataPath = assembled?.path ?? this.#dataPath(row.id);
+    if (row.delivery_id !== null && row.relative_path === null) {
+      // A bundle of the delivery's files: its members are recorded, or nothing of it is kept.
+      try {
+        await this.deliveries.addBundle(row.id, { deliveryId: row.delivery_id, path: dataPath, size: Number(row.size) });
+      } catch (err) {
+        await this.remove(row.id);
+        throw err;
+      } finally {
+        await assembled?.release();
+      }
+      await this.#configs.delete(row.id);
+      if (this.options.shared) await this.options.shared.store.removeBytes(row.id);
+      else await rm(dataPath, { force: true });
+      return undefined;
+    }
     if (row.delivery_id !== null && row.relative_path !== null) {
       const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: dataPath, size: Number(row.size), sha256 };
       try {
@@ -424,7 +448,7 @@ function parseMetadata(header: string | undefined): Partial<Record<string, strin
     throw badRequest('Send Upload-Metadata with the file name (filename) and the project (studypetitionid)');
   }
   if (header.length > MAX_METADATA_CHARS) {
-    throw badRequest(`Upload-Metadata is longer than ${MAX_METADATA_CHARS} characters; send only filename, studypetitionid, delivery and relativePath`);
+    throw badRequest(`Upload-Metadata is longer than ${MAX_METADATA_CHARS} characters; send only filename, studypetitionid, delivery, relativePath and bundle`);
   }
   try {
     return Metadata.parse(header);
@@ -433,6 +457,21 @@ function parseMetadata(header: string | undefined): Partial<Record<string, strin
       'Upload-Metadata is not valid: send comma-separated pairs of a key and its value in base64, each key once',
     );
   }
+}
+
+/**
+ * Whether the upload is a bundle of a delivery's files (`bundle=tar`, contract/src/delivery-bundle.ts).
+ * A delivery's upload is either one file at its path (relativePath) or a bundle, never both.
+ */
+function checkBundleMetadata(meta: Partial<Record<string, string | null>>): boolean {
+  const value = meta[BUNDLE_METADATA_KEY];
+  if (value === undefined) return false;
+  if (value !== BUNDLE_METADATA_VALUE) throw unprocessable(`Send ${BUNDLE_METADATA_KEY}=${BUNDLE_METADATA_VALUE} for a bundle of a folder's files (a tar file); no other kind of bundle is read`);
+  if (meta.delivery == null) throw unprocessable('A bundle of files belongs to a delivery: send the delivery (delivery) with it');
+  if (meta.relativePath != null) {
+    throw unprocessable('Send either the path of one file (relativePath) or a bundle of files (bundle=tar), not both: the paths of a bundle\'s files are inside it');
+  }
+  return true;
 }
 
 function describeDuration(ms: number): string {

@@ -2,7 +2,8 @@
 // bytes and, for DICOM, its header, without hashing it again (its SHA-256 was computed on arrival).
 // Archives are not opened here: the caller hands them to ingestUpload, like a nested archive.
 import { DETECT_BYTES, detectKind, isArchiveKind } from './detect/detect-kind.js';
-import { readDicomHeader } from './dicom/dicom-header.js';
+import type { FileHandle } from 'node:fs/promises';
+import { readDicomHeader, readDicomHeaderAt } from './dicom/dicom-header.js';
 import { summarizeHeader } from './entry-analysis.js';
 import { readHead } from './hash-file.js';
 import { leafKind, type LeafKind } from './leaf-kind.js';
@@ -15,4 +16,17 @@ export async function describeStoredFile(file: string, maxDicomHeaderBytes: numb
   if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
   // The same rules as a DICOM entry of an archive (ingest-upload.ts, emitLeaf).
   return { archive: false, ...leafKind(summarizeHeader(await readDicomHeader(file, maxDicomHeaderBytes))) };
+}
+
+/**
+ * As describeStoredFile, for a file stored inside a larger object (a member of a delivery's tar
+ * bundle): `size` bytes from `offset` of the open `handle`, which stays open for the next member.
+ */
+export async function describeStoredMember(handle: FileHandle, offset: number, size: number, maxDicomHeaderBytes: number): Promise<StoredFileKind> {
+  const head = Buffer.alloc(Math.min(size, DETECT_BYTES));
+  const { bytesRead } = await handle.read(head, 0, head.length, offset);
+  const kind = detectKind(head.subarray(0, bytesRead));
+  if (isArchiveKind(kind)) return { archive: true };
+  if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
+  return { archive: false, ...leafKind(summarizeHeader(await readDicomHeaderAt(handle, offset, size, maxDicomHeaderBytes))) };
 }

@@ -1,7 +1,7 @@
 // Reads a DICOM file's header (everything before Pixel Data) with dicom-parser, from a bounded
 // prefix of the file: pixel data can be gigabytes and is never read.
 import { readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import dicomParser, { type ByteArrayParser, type DataSet } from 'dicom-parser';
 import type { TDicomFields } from '@portal/contract';
@@ -256,15 +256,20 @@ class PrefixParser {
 export async function readDicomHeader(file: string, maxHeaderBytes: number): Promise<DicomHeader> {
   const handle = await open(file, 'r');
   try {
-    const parser = new PrefixParser((await handle.stat()).size, maxHeaderBytes);
-    for (;;) {
-      const buffer = Buffer.alloc(parser.want);
-      const { bytesRead } = await handle.read(buffer, 0, parser.want, 0);
-      const header = parser.offer(buffer.subarray(0, bytesRead));
-      if (header !== null) return header;
-    }
+    return await readDicomHeaderAt(handle, 0, (await handle.stat()).size, maxHeaderBytes);
   } finally {
     await handle.close();
+  }
+}
+
+/** The header of a DICOM file stored `size` bytes from `offset` of an open file (a member of a delivery's bundle). */
+export async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number): Promise<DicomHeader> {
+  const parser = new PrefixParser(size, maxHeaderBytes);
+  for (;;) {
+    const buffer = Buffer.alloc(parser.want);
+    const { bytesRead } = await handle.read(buffer, 0, parser.want, offset);
+    const header = parser.offer(buffer.subarray(0, bytesRead));
+    if (header !== null) return header;
   }
 }
 

@@ -1,0 +1,287 @@
+// A folder's small files sent to a delivery packed in tar bundles (contract/src/delivery-bundle.ts),
+// through a real listening server: bundles made with the contract's packer (as the web app makes
+// them) and with bsdtar, beside a file sent alone; every refusal of a member is the refusal a file
+// sent alone at that path gets, and nothing of a refused bundle is kept.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleSize, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import type { CompanyRow } from '../../src/db/schema.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../databases.js';
+import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
+import { call, login } from '../http.js';
+import { startServerProcess } from '../processes.js';
+import { startTestServer, type TestServer } from '../server.js';
+import { createUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
+import { dicomFixture, download, listFiles, sha256, storedFiles } from '../uploads.js';
+
+type Folder = Record<string, Buffer>;
+
+/** A bundle as the web app packs it: each file's header, its bytes, its padding, then the end. */
+function pack(files: Folder): Buffer {
+  const members = Object.entries(files).map(([p, data]) => ({ path: p, size: data.length, mtimeMs: 1_700_000_000_000 }));
+  const parts: Uint8Array[] = [];
+  for (const member of members) parts.push(tarMemberHeader(member), files[member.path]!, tarPadding(member.size));
+  parts.push(TAR_END);
+  const bundle = Buffer.concat(parts);
+  expect(bundle.length).toBe(bundleSize(members));
+  return bundle;
+}
+
+/** A bundle made by bsdtar from a folder written to disk (its folders' own entries included). */
+function bsdtarBundle(scratch: string, files: Folder, extra?: (dir: string) => void): Buffer {
+  const dir = fs.mkdtempSync(path.join(scratch, 'folder-'));
+  for (const [p, data] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.writeFileSync(path.join(dir, p), data);
+  }
+  extra?.(dir);
+  const out = path.join(scratch, `${path.basename(dir)}.tar`);
+  execFileSync('bsdtar', ['-cf', out, '-C', dir, '.']);
+  return fs.readFileSync(out);
+}
+
+const CT = ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm', 's05_CT_series5N_2693.dcm', 's06_CT_series5N_3023.dcm'];
+
+describe.each(dialects())('delivery bundles on %s', (dialect) => {
+  let server: TestServer;
+  let company: CompanyRow;
+  let token: string;
+  let stranger: string;
+  let scratch: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { UPLOAD_MAX_OPEN_PER_USER: '50' }, { jobs: true });
+    company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    stranger = await login(server.api, (await makeUser(server.services, { company: await makeCompany(server.services) })).username, PASSWORD);
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bundles-'));
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function newDelivery(name = 'CD export') {
+    const p = await makeProject(server.services, company);
+    const id: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: p.id, name } })).body.data[0].id;
+    return { projectId: p.id, id };
+  }
+  const complete = (id: number, as = token) => call(`${server.api}/deliveries/${id}/complete`, { method: 'POST', token: as });
+  const getDelivery = (id: number) => call(`${server.api}/deliveries/${id}`, { token });
+
+  /** A bundle by tus: its creation with the first `first` bytes (all by default). */
+  function sendBundle(delivery: number, bundle: Buffer, opts: { first?: number; as?: string; meta?: Record<string, string> } = {}) {
+    const metadata = encodeMetadata(opts.meta ?? { filename: 'bundle-1.tar', delivery: String(delivery), bundle: 'tar' });
+    return createUpload(server.api, opts.as ?? token, { size: bundle.length, body: bundle.subarray(0, opts.first ?? bundle.length), metadata });
+  }
+  const sendAlone = (delivery: number, relativePath: string, data: Buffer) =>
+    createUpload(server.api, token, { size: data.length, body: data, metadata: encodeMetadata({ filename: path.posix.basename(relativePath), delivery: String(delivery), relativePath }) });
+
+  async function waitProcessed(projectId: number, fileId: number) {
+    for (let i = 0; i < 600; i += 1) {
+      const row = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
+      if (row.processing.status === 'ready' || row.processing.status === 'failed') return row;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('processing did not finish');
+  }
+
+  const membersOf = (id: number) => server.services.handle.db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', id).orderBy('relative_path').execute();
+
+  it('takes bundles (the contract’s packer and bsdtar) beside a file sent alone: one row, every path in its contents, a zip of the same bytes', async () => {
+    const { projectId, id } = await newDelivery('PATIENT_CD');
+    const packed: Folder = {
+      DICOMDIR: dicomFixture('s40_DICOMDIR'),
+      'DICOM/ST1/SE1/IM1': dicomFixture(CT[0]!),
+      'DICOM/ST1/SE1/IM2': dicomFixture(CT[1]!),
+      // A path ustar cannot hold travels in a pax record.
+      [`DICOM/ST1/${'LONG'.repeat(30)}/IM3`]: dicomFixture(CT[2]!),
+      'README.TXT': Buffer.from('Exported by the imaging workstation.\n'),
+    };
+    const byBsdtar: Folder = { 'DICOM/ST2/SE1/IM1': dicomFixture('s10_MR_small_implicit.dcm'), 'DICOM/ST2/SE1/IM2': dicomFixture(CT[3]!) };
+    const alone: Folder = { 'DICOM/ST3/IM1': dicomFixture('s01_CT_small.dcm') };
+
+    // Not a row of its own, and nothing to resume: the bundle's files are the delivery's now.
+    const first = await sendBundle(id, pack(packed));
+    expect(first.status).toBe(201);
+    expect(first.headers.get('portal-file-id')).toBeNull();
+    expect((await headUpload(uploadUrl(server.api, first), token)).status).toBe(404);
+    expect((await sendBundle(id, bsdtarBundle(scratch, byBsdtar), { meta: { filename: 'bundle-2.tar', delivery: String(id), bundle: 'tar' } })).status).toBe(201);
+    expect((await sendAlone(id, 'DICOM/ST3/IM1', alone['DICOM/ST3/IM1']!)).status).toBe(201);
+
+    const folder = { ...packed, ...byBsdtar, ...alone };
+    const total = Object.values(folder).reduce((sum, data) => sum + data.length, 0);
+    expect((await getDelivery(id)).body.data[0]).toMatchObject({ status: 'open', files: 8, bytes: total });
+    // The bundle's files share one stored object, each at its offset; the file sent alone has its own.
+    const members = await membersOf(id);
+    expect(new Set(members.map((m) => m.storage_key)).size).toBe(3);
+    expect(members.filter((m) => m.storage_offset === null).map((m) => m.relative_path)).toEqual(['DICOM/ST3/IM1']);
+    for (const m of members) expect(m.sha256, m.relative_path).toBe(sha256(folder[m.relative_path]!));
+
+    const completed = await complete(id);
+    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 8, bytes: total });
+    const fileId: number = completed.body.data[0].file_id;
+    const row = await waitProcessed(projectId, fileId);
+    expect((await listFiles(server.api, token, projectId)).body.data).toHaveLength(1);
+    expect(row).toMatchObject({
+      kind: 'folder',
+      file: 'PATIENT_CD',
+      filesize: total,
+      processing: { status: 'ready', summary: { entries: 8, studies: 3, instances: 6, duplicates: 0, dicomdirs: 1, other: 2, unreadable: 0, skipped: 0 } },
+    });
+
+    const contents = (await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=500`, { token })).body.data;
+    expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual(Object.keys(folder).sort());
+    const tree = contents.studies.flatMap((s: { series: { modality: string; instances: number }[] }) => s.series.map((x) => `${x.modality}:${x.instances}`));
+    expect(tree.sort()).toEqual(['CT:1', 'CT:4', 'MR:1']);
+    // Each entry downloads as what was sent: its range of the bundle.
+    for (const entry of contents.entries as { id: number; path: string; sha256: string }[]) {
+      const response = await fetch(`${server.api}/study-petitions-files/${fileId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } });
+      expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(sha256(folder[entry.path]!));
+    }
+
+    const zip = await download(server.api, token, fileId);
+    expect(zip.status).toBe(200);
+    const unpacked = fs.mkdtempSync(path.join(scratch, 'unzip-'));
+    fs.writeFileSync(path.join(scratch, 'download.zip'), zip.bytes);
+    execFileSync('bsdtar', ['-xf', path.join(scratch, 'download.zip'), '-C', unpacked]);
+    const listed = fs.readdirSync(unpacked, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    const got = Object.fromEntries(listed.map((d) => [path.relative(unpacked, path.join(d.parentPath, d.name)), sha256(fs.readFileSync(path.join(d.parentPath, d.name)))]));
+    expect(got).toEqual(Object.fromEntries(Object.entries(folder).map(([name, data]) => [name, sha256(data)])));
+
+    expect((await download(server.api, stranger, fileId)).status).toBe(404);
+    expect((await call(`${server.api}/study-petitions-files-delete/${fileId}`, { method: 'PUT', token })).status).toBe(200);
+    expect((await listFiles(server.api, token, projectId)).body.data).toEqual([]);
+    expect((await download(server.api, token, fileId)).status).toBe(404);
+  });
+
+  it('refuses a bundle whose member a file sent alone at that path would be refused, naming it, and keeps nothing of it', async () => {
+    const { id } = await newDelivery();
+    const data = dicomFixture('s01_CT_small.dcm');
+    expect((await sendAlone(id, 'DICOM/IM1', data)).status).toBe(201);
+    expect((await sendBundle(id, pack({ 'B/IM1': data, 'B/IM2': data }))).status).toBe(201);
+    const before = { files: await membersOf(id), stored: storedFiles(server.config.dataDir).sort() };
+
+    const symlinked = bsdtarBundle(scratch, { 'L/IM1': data }, (dir) => fs.symlinkSync('IM1', path.join(dir, 'L', 'IM2')));
+    const refusals: [string, Buffer, RegExp][] = [
+      ['a path out of the folder', pack({ 'OK/IM1': data, '../x': data }), /^The path "\.\.\/x" cannot be accepted \(path traversal/],
+      ['an absolute path', pack({ '/etc/IM1': data }), /^The path "\/etc\/IM1" cannot be accepted \(absolute path\)/],
+      ['a symbolic link', symlinked, /"\.\/L\/IM2", which is a symbolic link; a bundle may hold only files/],
+      ['a path taken by a file sent alone', pack({ 'NEW/IM1': data, 'DICOM/IM1': data }), /^The delivery already has a file at "DICOM\/IM1"/],
+      ['a folder taken by a file', pack({ 'DICOM/IM1/IM2': data }), /already has a file at "DICOM\/IM1\/IM2"/],
+      ['a path taken by an earlier bundle', pack({ 'B/IM2': data }), /^The delivery already has a file at "B\/IM2"/],
+      ['the same path twice in one bundle', pack({ 'C/IM1': data, 'C/./IM1': data }), /already has a file at "C\/IM1"/],
+    ];
+    for (const [what, bundle, message] of refusals) {
+      const answer = await sendBundle(id, bundle);
+      expect(answer.status, what).toBe(422);
+      expect(answer.body.message, what).toMatch(message);
+    }
+    // The same refusal a file sent alone at that path gets.
+    expect((await sendAlone(id, '../x', data)).body.message).toBe((await sendBundle(id, pack({ '../x': data }))).body.message);
+
+    // A tar cut short: inside its second file's bytes, and just before its end marker.
+    const whole = pack({ 'T/IM1': data, 'T/IM2': data });
+    const secondData = 512 + data.length + tarPadding(data.length).length + 512;
+    for (const cut of [secondData + 100, whole.length - TAR_END.length]) {
+      const answer = await sendBundle(id, whole.subarray(0, cut));
+      expect(answer.status).toBe(422);
+      expect(answer.body.message).toMatch(/^The bundle ends before the end of "T\/IM2", so none of its files were kept/);
+    }
+    const notTar = await sendBundle(id, Buffer.concat([data, Buffer.alloc(1024)]));
+    expect(notTar).toMatchObject({ status: 422, body: { message: expect.stringMatching(/not a tar file/) } });
+
+    // Nothing of any refused bundle: no file, no object, no upload.
+    expect(await membersOf(id)).toEqual(before.files);
+    expect(storedFiles(server.config.dataDir).sort()).toEqual(before.stored);
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+    expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().where('delivery_id', '=', id).execute()).toEqual([]);
+  });
+
+  it('refuses a bundle before any byte like a file of the delivery: another company’s 404, completed 409, metadata that is not one bundle 422', async () => {
+    const { id } = await newDelivery();
+    const bundle = pack({ IM1: dicomFixture('s01_CT_small.dcm') });
+    expect(await sendBundle(id, bundle, { as: stranger })).toMatchObject({ status: 404, body: { message: 'Delivery not found' } });
+    const meta = (extra: Record<string, string>) => ({ meta: { filename: 'b.tar', delivery: String(id), ...extra } });
+    expect(await sendBundle(id, bundle, meta({ bundle: 'tar', relativePath: 'IM1' }))).toMatchObject({ status: 422, body: { message: expect.stringMatching(/either the path of one file \(relativePath\) or a bundle/) } });
+    expect(await sendBundle(id, bundle, meta({}))).toMatchObject({ status: 422, body: { message: expect.stringMatching(/relativePath.*bundle=tar/) } });
+    expect(await sendBundle(id, bundle, meta({ bundle: 'zip' }))).toMatchObject({ status: 422, body: { message: expect.stringMatching(/bundle=tar/) } });
+    expect(await sendBundle(id, bundle, { meta: { filename: 'b.zip', delivery: String(id), bundle: 'tar' } })).toMatchObject({ status: 422, body: { message: expect.stringMatching(/ending in \.tar/) } });
+    expect(tusFiles(server.config.dataDir)).toEqual([]);
+
+    expect((await sendBundle(id, bundle)).status).toBe(201);
+    expect((await complete(id)).status).toBe(200);
+    expect(await sendBundle(id, pack({ IM2: dicomFixture('s01_CT_small.dcm') }))).toMatchObject({ status: 409, body: { message: expect.stringMatching(/already complete/) } });
+  });
+
+  it('resumes a bundle interrupted mid-way from the offset the server has, and completion waits for it', async () => {
+    const { projectId, id } = await newDelivery();
+    const folder: Folder = Object.fromEntries(CT.map((name, i) => [`SE1/IM${i + 1}`, dicomFixture(name)]));
+    const bundle = pack(folder);
+    const created = await sendBundle(id, bundle, { first: 3000 });
+    expect(created.status).toBe(201);
+    const url = uploadUrl(server.api, created);
+    expect(await complete(id)).toMatchObject({ status: 409, body: { message: expect.stringMatching(/1 file of this delivery is still arriving/) } });
+    const head = await headUpload(url, token);
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(3000);
+    const half = Math.floor(bundle.length / 2);
+    expect((await patchUpload(url, token, offset, bundle.subarray(offset, half))).status).toBe(204);
+    expect((await getDelivery(id)).body.data[0]).toMatchObject({ files: 0 });
+    const last = await patchUpload(url, token, half, bundle.subarray(half));
+    expect(last.status, JSON.stringify(last.body)).toBe(204);
+    expect((await getDelivery(id)).body.data[0]).toMatchObject({ files: 4, bytes: Object.values(folder).reduce((s, d) => s + d.length, 0) });
+    const fileId: number = (await complete(id)).body.data[0].file_id;
+    expect(await waitProcessed(projectId, fileId)).toMatchObject({ processing: { status: 'ready', summary: { entries: 4, instances: 4 } } });
+  });
+});
+
+describe.each(dialects())('a bundle when the server is killed, on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(() => database.drop());
+
+  it('leaves nothing of a bundle cut off by a killed server once its delivery expired', async () => {
+    const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl, ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'Bundle!Kill-pw1', UPLOAD_EXPIRY_SECONDS: '2' };
+    const first = await startServerProcess(env);
+    const api = `${first.url}/api/v1`;
+    const token = await login(api, 'root', env.ADMIN_PASSWORD);
+    const project = (await call(`${api}/study-petitions`, { token, json: { name: 'Killed', valid: true, status: 'Pendant' } })).body.data[0];
+    const id: number = (await call(`${api}/deliveries`, { method: 'POST', token, json: { studypetitionid: project.id, name: 'CD' } })).body.data[0].id;
+    const data = dicomFixture('s01_CT_small.dcm');
+    const done = pack({ IM1: data });
+    expect((await createUpload(api, token, { size: done.length, body: done, metadata: encodeMetadata({ filename: 'a.tar', delivery: String(id), bundle: 'tar' }) })).status).toBe(201);
+    const bundle = pack({ IM2: data, IM3: data });
+    const cut = await createUpload(api, token, { size: bundle.length, body: bundle.subarray(0, 5000), metadata: encodeMetadata({ filename: 'b.tar', delivery: String(id), bundle: 'tar' }) });
+    expect(cut.status).toBe(201);
+    expect(tusFiles(database.dataDir)).not.toEqual([]);
+    expect(storedFiles(database.dataDir)).toHaveLength(1);
+    first.child.kill('SIGKILL');
+    await first.waitForExit();
+    await new Promise((r) => setTimeout(r, 2100));
+
+    const second = await startServerProcess(env);
+    try {
+      expect(tusFiles(database.dataDir)).toEqual([]);
+      expect(storedFiles(database.dataDir)).toEqual([]);
+      const handle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+      try {
+        expect(await handle.db.selectFrom('deliveries').selectAll().execute()).toEqual([]);
+        expect(await handle.db.selectFrom('delivery_files').selectAll().execute()).toEqual([]);
+        expect(await handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);
+        expect(await handle.db.selectFrom('pending_uploads').selectAll().execute()).toEqual([]);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.waitForExit();
+    }
+  });
+});

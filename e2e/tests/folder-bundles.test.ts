@@ -10,7 +10,7 @@ import { captureScreen, launchBrowser, openSession, type Session } from '../src/
 import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMALL, RT_DOSE, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { signIn, toast } from '../src/ui.js';
+import { eventually, holdRequests, signIn, toast } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
 const MiB = 1024 * 1024;
@@ -57,6 +57,11 @@ interface ListedFile {
 async function listFiles(projectId: number): Promise<ListedFile[]> {
   const answer = await fetch(`${portal.url}/api/v1/study-petitions-files?study_petition_id=${projectId}`, { headers: { authorization: `Bearer ${token}` } });
   return ((await answer.json()) as { data: ListedFile[] }).data;
+}
+
+/** A phone shows cards, not the table: the server says when the row is ready. */
+async function processed(projectId: number): Promise<void> {
+  await eventually(() => listFiles(projectId), (files) => files.length === 1 && files[0]?.processing.status === 'ready', 'the folder to be processed', 90_000);
 }
 
 async function openUploadDialog(page: Page, projectId: number, name: string): Promise<Locator> {
@@ -130,6 +135,15 @@ async function openContents(page: Page, name: string): Promise<Locator> {
   return contents;
 }
 
+/** An entry of the contents dialog: a table cell on a desktop, a card of the list on a phone. */
+function entry(contents: Locator, name: string | RegExp): Locator {
+  const exact = typeof name === 'string';
+  return contents
+    .getByRole('table', { name: 'Entries' })
+    .getByRole('cell', { name, exact })
+    .or(contents.getByRole('list', { name: 'Entries' }).getByText(name, { exact }));
+}
+
 async function closeContents(contents: Locator): Promise<void> {
   await contents.getByRole('button', { name: 'Close' }).click();
   await contents.waitFor({ state: 'detached' });
@@ -144,8 +158,20 @@ describe('a folder of small files travels in bundles', () => {
     await dialog.getByText('Selected files (6 of 6)', { exact: true }).waitFor();
 
     const tus = recordTus(page);
+    // The bundle goes with its creation: held there, its six files show as one upload on its way.
+    const held = await holdRequests(page, (url, method) => method === 'POST' && url.pathname === '/api/v1/uploads');
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await held.arrived;
+    for (const name of ['CD/DICOMDIR', ...cdImages.map((image) => `CD/DICOM/ST000001/SE000001/${image}`)]) {
+      const row = uploadRow(dialog, name);
+      await row.getByText('Uploading', { exact: true }).waitFor();
+      await row.getByText(/ · in a bundle of 6 files$/).waitFor();
+    }
+    await dialog.getByText(/^0 of 6 files · /).waitFor();
+    await captureScreen(page, 'upload-bundles-cd-uploading');
+    held.release();
     await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await held.dispose();
     tus.stop();
     // Six files, one upload: the bundle, marked as a tar of the delivery, its members named inside it.
     expect(tus.created).toHaveLength(1);
@@ -202,13 +228,11 @@ describe('a folder of small files travels in bundles', () => {
 
         // Spec §4: the dialog closes after a successful upload; its last state is looked at first.
         await dialog.waitFor({ state: 'detached' });
-        const row = filesTableRow(page, 'Export');
-        await row.getByText('Ready', { exact: true }).waitFor({ timeout: 90_000 });
+        await processed(projectId);
         expect((await listFiles(projectId)).map((f) => [f.file, f.kind])).toEqual([['Export', 'folder']]);
         const contents = await openContents(page, 'Export');
-        const entries = contents.getByRole('table', { name: 'Entries' });
-        for (const name of ['MR/IM0001', 'RT/IM0001', 'RT/IM0002']) await entries.getByRole('cell', { name, exact: true }).waitFor();
-        await entries.getByRole('cell', { name: /^scanner-export\.tar/ }).first().waitFor();
+        for (const name of ['MR/IM0001', 'RT/IM0001', 'RT/IM0002']) await entry(contents, name).waitFor();
+        await entry(contents, /^scanner-export\.tar/).first().waitFor();
         await captureScreen(page, `${screen.prefix}-contents`);
         await closeContents(contents);
       } finally {
@@ -234,14 +258,16 @@ describe('a folder of small files travels in bundles', () => {
         await held.dispose();
         await uploadRow(dialog, 'Export/scanner-export.tar').getByText('Cancelled', { exact: true }).waitFor();
         await dialog.getByText('Selected files (0 of 4)', { exact: true }).waitFor();
+        // The upload is over once the delivery is complete: the pickers come back.
+        await eventually(() => dialog.locator('button').filter({ hasText: 'Select Folder' }).isEnabled(), (enabled) => enabled, 'the upload to end');
         await captureScreen(page, `${screen.prefix}-after`);
         await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
         await dialog.waitFor({ state: 'detached' });
-        await filesTableRow(page, 'Export').getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+        await processed(projectId);
+        await page.reload();
         const contents = await openContents(page, 'Export');
-        const entries = contents.getByRole('table', { name: 'Entries' });
-        await entries.getByRole('cell', { name: 'RT/IM0002', exact: true }).waitFor();
-        expect(await entries.getByRole('cell', { name: /^scanner-export\.tar/ }).count()).toBe(0);
+        await entry(contents, 'RT/IM0002').waitFor();
+        expect(await entry(contents, /^scanner-export\.tar/).count()).toBe(0);
         await closeContents(contents);
       } finally {
         await view.context.close();

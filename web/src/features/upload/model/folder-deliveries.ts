@@ -71,12 +71,17 @@ export class FolderDeliveries {
     if (delivery) this.memory.markArrived(delivery.key, rows.map(bundleFileOf));
   }
 
-  /** Completes a delivery; it is forgotten at once, so nothing more is sent into it. */
-  async complete(folder: string): Promise<UserFacingError | null> {
+  /**
+   * Completes a delivery once `settled` has (the removal of a file left out of it: the server
+   * refuses to complete a delivery while a file of it is still arriving). It is forgotten at once,
+   * so nothing more is sent into it.
+   */
+  async complete(folder: string, settled: Promise<unknown> = Promise.resolve()): Promise<UserFacingError | null> {
     const delivery = this.open.get(folder);
     if (!delivery) return null;
     this.open.delete(folder);
     try {
+      await settled;
       await this.api.complete(delivery.id);
       this.memory.forget(delivery.key);
       return null;

@@ -16,7 +16,7 @@ interface Started {
 }
 
 /** Uploads that end when the test says so: the queue's rules are the subject here, not the wire (see tus-upload.test.ts). */
-function controlledTransport() {
+function controlledTransport(removal: () => Promise<void> = () => Promise.resolve()) {
   const started: Started[] = [];
   const transport: Transport = (job, callbacks) => {
     let settle: { resolve: (r: UploadResult) => void; reject: (e: unknown) => void } | undefined;
@@ -34,7 +34,7 @@ function controlledTransport() {
       result,
       cancel: () => {
         entry.cancelled = true;
-        return Promise.resolve();
+        return removal();
       },
       abandon: () => {
         entry.abandoned = true;
@@ -199,8 +199,8 @@ describe('a folder sent as one delivery', () => {
     ['CD/DICOMDIR', 100],
   ] as const;
 
-  function setUpFolder({ concurrency = 4, isOpen = true }: { concurrency?: number; isOpen?: boolean } = {}) {
-    const { transport, started, named } = controlledTransport();
+  function setUpFolder({ concurrency = 4, isOpen = true, removal }: { concurrency?: number; isOpen?: boolean; removal?: () => Promise<void> } = {}) {
+    const { transport, started, named } = controlledTransport(removal);
     const calls: string[] = [];
     let opened: (id: number) => void = () => undefined;
     const deliveries = {
@@ -219,14 +219,16 @@ describe('a folder sent as one delivery', () => {
     };
     const queue = new UploadQueue({ projectId: 7, transport, deliveries, concurrency, deliveryMemory: localDeliveryMemory });
     queue.add(CD.map(([n, size]) => kept(n, size)), 'CD');
+    const settled: UploadRow[][] = [];
+    queue.onSettled((rows) => settled.push(rows));
     const bundles = () => started.filter((s) => s.job.bundle);
     const members = (s: Started | undefined) => s?.job.bundle?.members.map((m) => m.path);
     const rowOf = (path: string) => queue.getSnapshot().rows.find((r) => r.path === path) as UploadRow;
-    return { queue, started, named, calls, open: (id: number) => opened(id), bundles, members, rowOf };
+    return { queue, started, named, calls, open: (id: number) => opened(id), bundles, members, rowOf, settled };
   }
 
   it('packs the small files into one bundle and sends the large one alone once the delivery is open, then completes it once', async () => {
-    const { queue, started, named, calls, open, bundles, members, rowOf } = setUpFolder();
+    const { queue, started, named, calls, open, bundles, members, rowOf, settled } = setUpFolder();
     queue.start();
     expect(started).toHaveLength(0);
     open(41);
@@ -256,6 +258,8 @@ describe('a folder sent as one delivery', () => {
     await flush();
     expect(calls).toEqual(['open 7 CD', 'complete 41']);
     expect(queue.getSnapshot().active).toBe(false);
+    // The batch ends once, after its delivery is complete: one 'Files uploaded successfully'.
+    expect(settled).toHaveLength(1);
   });
 
   it('leaves a file cancelled before its bundle starts out of the bundle, and completes the delivery without it', async () => {
@@ -293,6 +297,26 @@ describe('a folder sent as one delivery', () => {
     await flush();
     expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'cancelled', 'CD/DICOM/IM2': 'done', 'CD/DICOMDIR': 'done' });
     expect(calls).toEqual(['open 7 CD']);
+  });
+
+  it('completes the delivery without a file cancelled on its way only once the server has removed its upload', async () => {
+    let removed: () => void = () => undefined;
+    const { queue, open, bundles, named, calls } = setUpFolder({ removal: () => new Promise<void>((resolve) => (removed = resolve)) });
+    queue.start();
+    open(41);
+    await flush();
+    bundles()[0]?.succeed(0);
+    await flush();
+    queue.cancel('CD/DICOM/BIG:2097152:1');
+    expect(named('CD/DICOM/BIG').cancelled).toBe(true);
+    await flush();
+    // The server refuses to complete a delivery while a file of it is arriving: the removal goes first.
+    expect(calls).toEqual(['open 7 CD']);
+    expect(queue.getSnapshot().active).toBe(true);
+    removed();
+    await flush();
+    expect(calls).toEqual(['open 7 CD', 'complete 41']);
+    expect(queue.getSnapshot().active).toBe(false);
   });
 
   it('fails every file of a bundle that could not be sent, and a retry of one sends the same bundle again', async () => {

@@ -73,6 +73,8 @@ export class UploadQueue {
   /** Planned sends not started yet, in order. */
   private pending: Send[] = [];
   private readonly running = new Map<number, Running>();
+  /** Per folder, the removals of stopped sends its delivery's completion waits for. */
+  private readonly removing = new Map<string, Promise<unknown>>();
   private nextSendId = 1;
   private batch = new Set<string>();
   private readonly listeners = new Set<() => void>();
@@ -168,7 +170,7 @@ export class UploadQueue {
       this.stopSend(running);
       this.requeue(running.send.keys.filter((k) => k !== key));
     }
-    this.update([key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
+    this.change([key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
     this.completeDeliveries();
     this.pump();
   }
@@ -196,12 +198,15 @@ export class UploadQueue {
   private stopSend(running: Running): void {
     this.running.delete(running.send.id);
     // The server side is removed in the background; if that request fails, the upload expires there.
-    running.upload.cancel().catch(() => undefined);
+    const removed = running.upload.cancel().catch(() => undefined);
+    const folder = running.send.folder;
+    if (folder === null) return;
+    this.removing.set(folder, Promise.all([this.removing.get(folder), removed]));
   }
 
   /** Back to waiting for a send: the next pump plans them again. */
   private requeue(keys: readonly string[]): void {
-    this.update(keys, (r) => ({ ...r, checked: true, status: 'queued', error: null, sent: 0, resumed: false }));
+    this.change(keys, (r) => ({ ...r, checked: true, status: 'queued', error: null, sent: 0, resumed: false }));
   }
 
   private rowsOf(keys: readonly string[]): UploadRow[] {
@@ -281,7 +286,7 @@ export class UploadQueue {
     // A cancelled upload's late answer must not overwrite what the user chose.
     if (this.running.get(entry.send.id) !== entry) return;
     this.running.delete(entry.send.id);
-    this.update(keys, change);
+    this.change(keys, change);
     this.completeDeliveries();
     this.pump();
   }
@@ -294,7 +299,7 @@ export class UploadQueue {
       const ready = rows.some((r) => r.status === 'done') && rows.every((r) => r.status === 'done' || !r.checked);
       if (!ready) continue;
       this.completing += 1;
-      void this.deliveries.complete(folder).then((error) => {
+      void this.deliveries.complete(folder, this.removing.get(folder)).then((error) => {
         this.completing -= 1;
         if (error) this.deliveryFailure = { folder, error };
         this.publish();
@@ -335,7 +340,7 @@ export class UploadQueue {
       for (const send of planFolder(waiting.filter((r) => r.folder === folder), folder, nextId)) {
         // After a reload, what arrived in the same delivery before it is not sent again.
         const arrived = this.rowsOf(send.keys).filter((r) => arrivedBefore(delivery, r));
-        if (arrived.length > 0) this.update(arrived.map((r) => r.key), (r) => ({ ...r, status: 'done', checked: false, sent: r.file.size, resumed: true }));
+        if (arrived.length > 0) this.change(arrived.map((r) => r.key), (r) => ({ ...r, status: 'done', checked: false, sent: r.file.size, resumed: true }));
         const keys = send.keys.filter((k) => !arrived.some((r) => r.key === k));
         if (keys.length > 0) sends.push({ ...send, keys, bundle: keys.length > 1 });
       }
@@ -352,9 +357,17 @@ export class UploadQueue {
   }
 
   private update(keys: readonly string[], change: (row: UploadRow) => UploadRow): void {
+    this.change(keys, change);
+    this.publish();
+  }
+
+  /**
+   * Changes rows without telling anyone yet: a step that ends a send and may start a completion
+   * publishes once at its end, or listeners would see the batch settle, then go on, then settle again.
+   */
+  private change(keys: readonly string[], change: (row: UploadRow) => UploadRow): void {
     const wanted = new Set(keys);
     this.rows = this.rows.map((row) => (wanted.has(row.key) ? change(row) : row));
-    this.publish();
   }
 
   private publish(): void {

@@ -192,6 +192,60 @@ describe('a folder of small files travels in bundles', () => {
     await closeContents(contents);
   });
 
+  test('a reload mid-way, then the same folder picked again, goes on in the same delivery: what arrived is not sent again, the export resumes', async () => {
+    const { page } = session;
+    const projectId = await apiCreateProject(portal.url, token, 'Resumed folder');
+    let dialog = await openUploadDialog(page, projectId, 'Resumed folder');
+    await dialog.getByLabel('Select Folder').setInputFiles(mixedDir);
+    await dialog.getByText('Selected files (4 of 4)', { exact: true }).waitFor();
+    const tus = recordTus(page);
+    const held = await holdPatchAt(page, CHUNK);
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await held.arrived;
+    await uploadRow(dialog, 'Export/RT/IM0002').getByText('Uploaded', { exact: true }).waitFor();
+
+    // Leaving asks first; accepted, as the user would.
+    const prompts: string[] = [];
+    page.once('dialog', (prompt) => {
+      prompts.push(prompt.type());
+      void prompt.accept();
+    });
+    await page.reload();
+    expect(prompts).toEqual(['beforeunload']);
+    held.release();
+    await held.dispose();
+    await page.getByRole('heading', { name: 'Resumed folder', level: 1 }).waitFor();
+    expect(await listFiles(projectId)).toEqual([]);
+    const createdBefore = tus.created.length;
+    expect(createdBefore).toBe(2);
+
+    dialog = await openUploadDialog(page, projectId, 'Resumed folder');
+    await dialog.getByLabel('Select Folder').setInputFiles(mixedDir);
+    await dialog.getByText('Selected files (4 of 4)', { exact: true }).waitFor();
+    const resumeHeld = await holdPatchAt(page, CHUNK);
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await resumeHeld.arrived;
+    for (const small of ['Export/MR/IM0001', 'Export/RT/IM0001', 'Export/RT/IM0002']) await uploadRow(dialog, small).getByText(/already on the server/).waitFor();
+    await uploadRow(dialog, 'Export/scanner-export.tar').getByText(/resumed where the server stopped/).waitFor();
+    await dialog.getByText(/^3 of 4 files · /).waitFor();
+    await captureScreen(page, 'upload-bundles-resumed');
+    resumeHeld.release();
+    await toast(page, 'Files uploaded successfully').waitFor({ timeout: 60_000 });
+    await resumeHeld.dispose();
+    tus.stop();
+    // Nothing was created anew: the bundle had arrived, the export went on where the server had it.
+    expect(tus.created).toHaveLength(createdBefore);
+    expect(tus.requests.filter((r) => r.method === 'HEAD')).toHaveLength(1);
+
+    await processed(projectId);
+    expect((await listFiles(projectId)).map((f) => [f.file, f.kind])).toEqual([['Export', 'folder']]);
+    await page.reload();
+    const contents = await openContents(page, 'Export');
+    for (const name of ['MR/IM0001', 'RT/IM0001', 'RT/IM0002']) await entry(contents, name).waitFor();
+    await entry(contents, /^scanner-export\.tar/).first().waitFor();
+    await closeContents(contents);
+  });
+
   for (const screen of [
     { name: 'desktop', viewport: { width: 1280, height: 800 }, prefix: 'upload-bundles' },
     { name: 'phone', viewport: { width: 390, height: 844 }, prefix: 'phone-upload-bundles' },

@@ -1,9 +1,11 @@
 // The portal's three ways of receiving the same many small files, each timed end to end, from the
-// first request until every row is 'ready': (a) one delivery (a folder: tus uploads naming it,
-// then its completion), (b) one multipart upload per file, (c) one stored zip.
-import { readFile } from 'node:fs/promises';
+// first request until every row is 'ready': (a) one delivery (a folder as the web app sends it:
+// its small files packed in tar bundles, each bundle one tus upload naming it, then its
+// completion), (b) one multipart upload per file, (c) one stored zip.
+import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE, bundleSize, planBundles, TAR_END, tarMemberHeader, tarPadding, type BundleMember } from '@portal/contract';
 import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
 import { cpuSeconds, peakRssBytes, stopChild, threadCpuSeconds } from './upload-process.js';
@@ -25,7 +27,7 @@ export interface CaseResult {
 }
 
 export interface CaseOptions {
-  /** Files in flight for the delivery (b always sends 4 at a time, as the issue measures it). */
+  /** Uploads (bundles, or files sent alone) in flight for the delivery; b always sends 4 at a time, as the issue measures it. */
   deliveryInFlight: number;
   singleInFlight: number;
 }
@@ -82,9 +84,13 @@ async function sendSmallMultipart(portal: Portal, data: Buffer, name: string): P
   if (answer.status !== 201) throw new Error(`uploading ${name} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
 }
 
-function postBuffer(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function postBuffer(url: string, headers: Record<string, string>, body: Buffer) {
+  return sendBuffer('POST', url, headers, body);
+}
+
+function sendBuffer(method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
+    const request = http.request(url, { method, headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString() }));
@@ -95,36 +101,82 @@ function postBuffer(url: string, headers: Record<string, string>, body: Buffer):
   });
 }
 
-/** As the web app's Select Folder sends a small file: in one tus creation-with-upload request. */
+/** tus chunks as the web app's Select Folder sends them (web/src/features/upload, tus-upload.ts). */
+const WEB_CHUNK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * As the web app's Select Folder sends a folder: its files in path order through the contract's
+ * planBundles, each bundle one tus upload (metadata `bundle=tar`; with its creation when it fits in
+ * one chunk, else a creation and then its chunks), each file over 1 MiB alone as before; then the
+ * delivery's completion.
+ */
 async function sendDelivery(portal: Portal, files: FileSet, inFlight: number): Promise<void> {
   const created = await jsonRequest(`${portal.base}/deliveries`, 'POST', { studypetitionid: portal.projectId, name: 'CD export' }, portal.token);
   const id = (created.json as { data?: { id: number }[] } | undefined)?.data?.[0]?.id;
   if (created.status !== 201 || id === undefined) throw new Error(`creating the delivery answered ${created.status}: ${JSON.stringify(created.json)}`);
-  await inPool(files.names, inFlight, async (name) => {
-    const data = await readFile(path.join(files.dir, name));
-    const metadata = [
-      ['delivery', String(id)],
-      ['relativePath', `DICOM/${name}`],
-    ]
-      .map(([key, value]) => `${key} ${Buffer.from(value!).toString('base64')}`)
-      .join(',');
-    const answer = await postBuffer(
-      `${portal.base}/uploads`,
-      {
-        'tus-resumable': '1.0.0',
-        'upload-length': String(data.length),
-        'upload-metadata': metadata,
-        'content-type': 'application/offset+octet-stream',
-        authorization: `Bearer ${portal.token}`,
-      },
-      data,
-    );
-    if (answer.status !== 201 || answer.headers['upload-offset'] !== String(data.length)) {
-      throw new Error(`sending ${name} answered ${answer.status} at offset ${String(answer.headers['upload-offset'])}: ${answer.body.slice(0, 500)}`);
-    }
-  });
+  const folder = await Promise.all(
+    files.names.map(async (name) => ({ name, path: `DICOM/${name}`, size: (await stat(path.join(files.dir, name))).size, mtimeMs: 0 })),
+  );
+  folder.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { bundles, alone } = planBundles(folder);
+  const sends: (() => Promise<void>)[] = [
+    ...bundles.map((members, i) => () => sendBundle(portal, id, members, files.dir, `bundle-${i + 1}.tar`)),
+    ...alone.map((file) => () => sendAlone(portal, id, file, files.dir)),
+  ];
+  await inPool(sends, inFlight, (send) => send());
+  const completing = process.hrtime.bigint();
   const completed = await jsonRequest(`${portal.base}/deliveries/${id}/complete`, 'POST', undefined, portal.token);
   if (completed.status !== 200) throw new Error(`completing the delivery answered ${completed.status}: ${JSON.stringify(completed.json)}`);
+  console.log(`  delivery: ${bundles.length} bundles and ${alone.length} files alone; completion answered in ${(Number(process.hrtime.bigint() - completing) / 1e9).toFixed(2)} s`);
+}
+
+const tusMetadata = (pairs: [string, string][]) => pairs.map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`).join(',');
+
+/** A bundle packed with the contract's packer (the files' bytes read whole, as the page's Blob parts are sent). */
+async function sendBundle(portal: Portal, delivery: number, members: readonly (BundleMember & { name: string })[], dir: string, name: string): Promise<void> {
+  const parts: Uint8Array[] = [];
+  for (const member of members) parts.push(tarMemberHeader(member), await readFile(path.join(dir, member.name)), tarPadding(member.size));
+  parts.push(TAR_END);
+  const bundle = Buffer.concat(parts);
+  if (bundle.length !== bundleSize(members)) throw new Error(`${name}: packed ${bundle.length} bytes where bundleSize says ${bundleSize(members)}`);
+  const metadata = tusMetadata([
+    ['filename', name],
+    ['delivery', String(delivery)],
+    [BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE],
+  ]);
+  await sendTus(portal, metadata, bundle, name);
+}
+
+/** A file over the bundles' limit: one tus upload of its own, as before bundles. */
+async function sendAlone(portal: Portal, delivery: number, file: { name: string; path: string }, dir: string): Promise<void> {
+  const data = await readFile(path.join(dir, file.name));
+  const metadata = tusMetadata([
+    ['delivery', String(delivery)],
+    ['relativePath', file.path],
+  ]);
+  await sendTus(portal, metadata, data, file.name);
+}
+
+/** One tus upload as tus-js-client sends it with the web app's settings: the first chunk with the creation when all of it fits, else chunk by chunk. */
+async function sendTus(portal: Portal, metadata: string, data: Buffer, name: string): Promise<void> {
+  const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${portal.token}` };
+  const whole = data.length <= WEB_CHUNK_BYTES;
+  const created = await postBuffer(
+    `${portal.base}/uploads`,
+    { ...headers, 'upload-length': String(data.length), 'upload-metadata': metadata, ...(whole ? { 'content-type': 'application/offset+octet-stream' } : {}) },
+    whole ? data : Buffer.alloc(0),
+  );
+  if (created.status !== 201) throw new Error(`creating ${name} answered ${created.status}: ${created.body.slice(0, 500)}`);
+  let offset = Number(created.headers['upload-offset'] ?? 0);
+  const location = created.headers.location;
+  while (offset < data.length) {
+    if (location === undefined) throw new Error(`creating ${name} answered no Location`);
+    const chunk = data.subarray(offset, offset + WEB_CHUNK_BYTES);
+    const patched = await sendBuffer('PATCH', new URL(location, portal.base).toString(), { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, chunk);
+    if (patched.status !== 204) throw new Error(`sending ${name} at ${offset} answered ${patched.status}: ${patched.body.slice(0, 500)}`);
+    offset = Number(patched.headers['upload-offset']);
+  }
+  if (offset !== data.length) throw new Error(`${name} ended at offset ${offset} of ${data.length}`);
 }
 
 const POLL_MS = 100;

@@ -1,7 +1,7 @@
 // Many-small-files benchmark (issue 14): the same N small DICOM instances (default 2,000 copies of
 // the shared small CT slice, each with its own SOP Instance UID) sent to the bundled portal, each
 // way on a fresh SQLite DATA_DIR, timed from the first request until every row is 'ready':
-//   delivery  one delivery: each file by tus naming it, then POST /deliveries/{id}/complete
+//   delivery  one delivery as the web app sends a folder: its files in tar bundles (planBundles), each by tus, then POST /deliveries/{id}/complete
 //   single    one multipart upload (the spec's route) per file, 4 in flight
 //   zip       one stored zip (`zip -0`) of the same files
 // and Orthanc (the Debian package) storing the same files, one POST /instances each, 4 in flight.
@@ -10,7 +10,7 @@
 // Environment:
 //   BENCH_FILES_COUNT=2000          how many files
 //   BENCH_FILES_CASES=delivery,single,zip,orthanc
-//   BENCH_FILES_IN_FLIGHT=8         files in flight for the delivery
+//   BENCH_FILES_IN_FLIGHT=4         uploads (bundles) in flight for the delivery, as the web app
 //   BENCH_RUNS=1                    rounds (the order rotates from round to round)
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
 //   BENCH_DIR=/path                 where the portals' DATA_DIRs go (default: OS temp dir)
@@ -38,7 +38,7 @@ function readSettings(env: NodeJS.ProcessEnv) {
   const cases = (env.BENCH_FILES_CASES ?? CASES.join(',')).split(',').map((s) => s.trim());
   const unknown = cases.filter((c) => !(CASES as readonly string[]).includes(c));
   if (cases.length === 0 || unknown.length > 0) throw new Error(`BENCH_FILES_CASES takes ${CASES.join(', ')}; got ${unknown.join(', ')}`);
-  const inFlight = Number(env.BENCH_FILES_IN_FLIGHT ?? '8');
+  const inFlight = Number(env.BENCH_FILES_IN_FLIGHT ?? '4');
   if (!Number.isInteger(inFlight) || inFlight <= 0) throw new Error(`BENCH_FILES_IN_FLIGHT must be a positive whole number, got ${env.BENCH_FILES_IN_FLIGHT}`);
   const runs = Number(env.BENCH_RUNS ?? '1');
   if (!Number.isInteger(runs) || runs <= 0) throw new Error(`BENCH_RUNS must be a positive whole number, got ${env.BENCH_RUNS}`);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateMultipartUploadCommand, GetObjectCommand, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
+import { TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
@@ -190,6 +191,17 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       const metadata = encodeMetadata({ filename: relativePath.split('/').pop()!, delivery: String(deliveryId), relativePath });
       expect((await createUpload(api, token, { size: data.length, body: data, metadata })).status).toBe(201);
     }
+    // Two more in a tar bundle: one object holding both, each file a range of it.
+    const bundled = [
+      { path: 'DICOM/IM2', data: dicomFixture('s06_CT_series5N_3023.dcm') },
+      { path: 'DICOM/IM3', data: dicomFixture('s07_CT_series5N_3353.dcm') },
+    ];
+    const bundle = Buffer.concat([
+      ...bundled.flatMap(({ path: p, data }) => [tarMemberHeader({ path: p, size: data.length, mtimeMs: 0 }), data, tarPadding(data.length)]),
+      TAR_END,
+    ]);
+    const bundleMeta = encodeMetadata({ filename: 'bundle-1.tar', delivery: String(deliveryId), bundle: 'tar' });
+    expect((await createUpload(api, token, { size: bundle.length, body: bundle, metadata: bundleMeta })).status).toBe(201);
     expect((await call(`${api}/deliveries/${deliveryId}/complete`, { method: 'POST', token })).status).toBeLessThan(300);
 
     // Half sent when the server stops: its sender starts it again on the new portal.
@@ -315,7 +327,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       // Once more: nothing to copy, nothing twice.
       const third = await move(target, sourceDir);
       expect(third.code).toBe(0);
-      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 17 tables \(all already there from an earlier run\)\./);
+      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 18 tables \(all already there from an earlier run\)\./);
       expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
       expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
     }, 180_000);

@@ -147,6 +147,16 @@ export interface DeliveryFileTable {
   created_at: string;
 }
 
+/** A tar bundle of a delivery's files: one stored object, its files rows of delivery_files at their offsets. */
+export interface DeliveryBundleTable {
+  storage_key: string;
+  delivery_id: number;
+  company_id: number;
+  size: number | string;
+  sha256: string;
+  created_at: string;
+}
+
 export interface FileEntryTable {
   id: Generated<number>;
   file_id: number;
@@ -305,6 +315,7 @@ export interface Database {
   tus_chunks: TusChunkTable;
   deliveries: DeliveryTable;
   delivery_files: DeliveryFileTable;
+  delivery_bundles: DeliveryBundleTable;
   file_entries: FileEntryTable;
   jobs: JobTable;
   download_links: DownloadLinkTable;

@@ -162,7 +162,7 @@ export class DeliveriesRepository {
    * a path is taken by a file of the delivery, arrived or arriving alone (the rule of `pathTaken`),
    * nothing is written and that path is answered.
    */
-  addBundle(members: readonly NewMember[], expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone' | { taken: string }> {
+  addBundle(members: readonly NewMember[], bundle: { size: number; sha256: string }, expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone' | { taken: string }> {
     const deliveryId = members[0]!.delivery_id;
     return this.db
       .transaction()
@@ -190,6 +190,10 @@ export class DeliveriesRepository {
         const paths = new PathSet();
         for (const row of [...there, ...arriving]) paths.add(row.relative_path!);
         for (const member of members) if (!paths.add(member.relative_path)) throw new PathClash(member.relative_path);
+        await trx
+          .insertInto('delivery_bundles')
+          .values({ storage_key: members[0]!.storage_key, delivery_id: deliveryId, company_id: renewed.company_id, size: bundle.size, sha256: bundle.sha256, created_at: now })
+          .execute();
         for (let at = 0; at < members.length; at += BUNDLE_INSERT_ROWS) {
           const rows = members.slice(at, at + BUNDLE_INSERT_ROWS).map((m) => ({ ...m, storage_offset: m.storage_offset ?? null, company_id: renewed.company_id, created_at: now }));
           await trx.insertInto('delivery_files').values(rows).execute();
@@ -318,6 +322,16 @@ export class DeliveriesRepository {
 
   async removeMember(id: number): Promise<void> {
     await this.db.deleteFrom('delivery_files').where('id', '=', id).execute();
+  }
+
+  /**
+   * The bundles recorded for the delivery (their objects already removed): all of them, or with
+   * `unused` only those no file of it points to any more.
+   */
+  async removeBundles(deliveryId: number, opts: { unused?: boolean } = {}): Promise<void> {
+    let query = this.db.deleteFrom('delivery_bundles').where('delivery_id', '=', deliveryId);
+    if (opts.unused) query = query.where('storage_key', 'not in', this.db.selectFrom('delivery_files').select('storage_key').where('delivery_id', '=', deliveryId));
+    await query.execute();
   }
 
   /** An expired open delivery whose files and uploads are already gone; false if it was completed meanwhile. */

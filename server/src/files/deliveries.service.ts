@@ -189,16 +189,18 @@ export class DeliveriesService {
    * arriving alone; 409 once the delivery was completed or removed meanwhile.
    */
   async addBundle(uploadId: string, input: { deliveryId: number; path: string; size: number }): Promise<void> {
-    const members = await readBundle(input.path, input.size);
+    const { members, sha256 } = await readBundle(input.path, input.size);
     const key = newUploadKey();
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
     try {
-      // Not synced: completion syncs all of a delivery's objects at once, before it is visible.
-      const stored = await this.storage.putFile(key, input.path, { durable: false });
+      // Durable as it is stored, unlike a small file sent alone: one sync per bundle of up to
+      // 16 MiB costs little, overlaps with the other bundles still arriving, and leaves completion
+      // nothing to wait for (its one sync of everything dirty took seconds on a busy disk).
+      const stored = await this.storage.putFile(key, input.path, { durable: true });
       if (stored.size !== input.size) throw unprocessable('The bundle ended with a different size than announced; send it again');
       const rows = members.map((m) => ({ delivery_id: input.deliveryId, relative_path: m.relativePath, size: m.size, sha256: m.sha256, storage_key: key, storage_offset: m.offset }));
-      const outcome = await this.deliveries.addBundle(rows, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
+      const outcome = await this.deliveries.addBundle(rows, { size: input.size, sha256 }, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
       if (outcome === 'closed') throw conflict(COMPLETED_MESSAGE);
       if (outcome === 'gone') throw notFound('Upload not found');
       if (typeof outcome === 'object') throw pathTaken(outcome.taken);
@@ -322,13 +324,14 @@ export class DeliveriesService {
         removedKeys.add(member.storage_key);
         await this.deliveries.removeMember(member.id);
       }
+      await this.deliveries.removeBundles(id);
       if (await this.deliveries.removeOpen(id)) removed += 1;
     }
     return removed;
   }
 
   /**
-   * The one durability point of a delivery's files, before its row can appear: each file arrived
+   * The one durability point of a delivery's files sent alone, before its row can appear: each file arrived
    * without an fsync of its own (one per file was most of a small file's cost), so all are synced
    * here in one go. A file a crash of the machine took since it arrived is dropped, and completion
    * refused, so that the sender sends it again rather than the delivery showing it damaged.
@@ -362,6 +365,7 @@ export class DeliveriesService {
       if (objects.delete(member.storage_key)) await this.storage.delete(member.storage_key);
       await this.deliveries.removeMember(member.id);
     }
+    if (lost.length > 0) await this.deliveries.removeBundles(lost[0]!.delivery_id, { unused: true });
     if (lost.length > 0) {
       const some = lost.slice(0, 3).map((m) => `"${m.relative_path}"`).join(', ');
       throw conflict(
@@ -369,7 +373,8 @@ export class DeliveriesService {
           `(${some}${lost.length > 3 ? ' and others' : ''}); send ${lost.length === 1 ? 'it' : 'them'} again, then complete the delivery`,
       );
     }
-    await this.storage.flush();
+    // Bundles were made durable as they were stored; files sent alone were not.
+    if (members.some((m) => m.storage_offset === null)) await this.storage.flush();
   }
 
   async #require(actor: Actor, id: number): Promise<DeliveryWithTotals> {

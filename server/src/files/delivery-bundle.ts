@@ -24,8 +24,11 @@ export interface BundleMember {
 
 const KINDS: Record<string, string> = { hardlink: 'a hard link', symlink: 'a symbolic link', special: 'a device, pipe or other special file' };
 
-/** The members of the bundle at `file` (`size` bytes), by the order they are in; 422 naming what is wrong. */
-export async function readBundle(file: string, size: number): Promise<BundleMember[]> {
+/**
+ * The members of the bundle at `file` (`size` bytes), by the order they are in, and the bundle's
+ * own SHA-256; 422 naming what is wrong.
+ */
+export async function readBundle(file: string, size: number): Promise<{ members: BundleMember[]; sha256: string }> {
   const listing = await readTarHeaders(file, MAX_BUNDLE_MEMBERS);
   if (listing === null) {
     throw unprocessable('The bundle is not a tar file the portal reads (POSIX tar, with files only); pack the files again and send the bundle again');
@@ -56,29 +59,30 @@ function cutShort(lastPath: string | undefined): AppError {
   );
 }
 
-/** Each member's SHA-256, in one sequential read of the bundle. */
-async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[]): Promise<BundleMember[]> {
+/** Each member's SHA-256 and the whole bundle's, in one sequential read of it. */
+async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[]): Promise<{ members: BundleMember[]; sha256: string }> {
   const handle = await open(file, 'r');
   try {
+    const whole = createHash('sha256');
+    const hashes = members.map(() => createHash('sha256'));
     const buffer = Buffer.alloc(HASH_READ);
-    let start = 0;
-    let length = 0;
-    const hashed: BundleMember[] = [];
-    for (const member of members) {
-      const hash = createHash('sha256');
-      for (let at = member.offset, end = member.offset + member.size; at < end; ) {
-        if (at < start || at >= start + length) {
-          start = at;
-          ({ bytesRead: length } = await handle.read(buffer, 0, HASH_READ, at));
-          if (length === 0) throw cutShort(member.relativePath);
-        }
-        const upto = Math.min(end, start + length);
-        hash.update(buffer.subarray(at - start, upto - start));
-        at = upto;
+    // Members are in the order of their offsets and do not overlap: `next` is the first one not yet hashed whole.
+    let next = 0;
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, HASH_READ, position);
+      if (bytesRead === 0) break;
+      const end = position + bytesRead;
+      whole.update(buffer.subarray(0, bytesRead));
+      for (let i = next; i < members.length && members[i]!.offset < end; i += 1) {
+        const member = members[i]!;
+        const from = Math.max(member.offset, position);
+        const to = Math.min(member.offset + member.size, end);
+        if (to > from) hashes[i]!.update(buffer.subarray(from - position, to - position));
+        if (member.offset + member.size <= end) next = i + 1;
       }
-      hashed.push({ ...member, sha256: hash.digest('hex') });
+      position = end;
     }
-    return hashed;
+    return { members: members.map((m, i) => ({ ...m, sha256: hashes[i]!.digest('hex') })), sha256: whole.digest('hex') };
   } finally {
     await handle.close();
   }

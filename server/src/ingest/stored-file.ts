@@ -18,15 +18,20 @@ export async function describeStoredFile(file: string, maxDicomHeaderBytes: numb
   return { archive: false, ...leafKind(summarizeHeader(await readDicomHeader(file, maxDicomHeaderBytes))) };
 }
 
+/** A bundle's member is read this much at once: its first bytes and, for a small DICOM file, its header. */
+const MEMBER_FIRST_READ = 64 * 1024;
+
 /**
  * As describeStoredFile, for a file stored inside a larger object (a member of a delivery's tar
  * bundle): `size` bytes from `offset` of the open `handle`, which stays open for the next member.
+ * One read serves both the kind and a small file's header.
  */
 export async function describeStoredMember(handle: FileHandle, offset: number, size: number, maxDicomHeaderBytes: number): Promise<StoredFileKind> {
-  const head = Buffer.alloc(Math.min(size, DETECT_BYTES));
-  const { bytesRead } = await handle.read(head, 0, head.length, offset);
-  const kind = detectKind(head.subarray(0, bytesRead));
+  const buffer = Buffer.allocUnsafe(Math.min(size, MEMBER_FIRST_READ));
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+  const first = buffer.subarray(0, bytesRead);
+  const kind = detectKind(first.subarray(0, DETECT_BYTES));
   if (isArchiveKind(kind)) return { archive: true };
   if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
-  return { archive: false, ...leafKind(summarizeHeader(await readDicomHeaderAt(handle, offset, size, maxDicomHeaderBytes))) };
+  return { archive: false, ...leafKind(summarizeHeader(await readDicomHeaderAt(handle, offset, size, maxDicomHeaderBytes, first))) };
 }

@@ -8,15 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleSize, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { openDatabase, type Dialect } from '../../src/db/database.js';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
+import type { TestStorageBackend } from '../storage-registry.js';
 import { createUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, listFiles, sha256, storedFiles } from '../uploads.js';
+import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
 
 type Folder = Record<string, Buffer>;
 
@@ -46,7 +47,14 @@ function bsdtarBundle(scratch: string, files: Folder, extra?: (dir: string) => v
 
 const CT = ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm', 's05_CT_series5N_2693.dcm', 's06_CT_series5N_3023.dcm'];
 
-describe.each(dialects())('delivery bundles on %s', (dialect) => {
+// Both databases on the filesystem; and S3 with the shared tus store (several API nodes), where a
+// bundle arrives as chunk objects and its files are read as ranges of an S3 object.
+const SETUPS: [string, Dialect, TestStorageBackend, Record<string, string>][] = [
+  ...dialects().map((dialect): [string, Dialect, TestStorageBackend, Record<string, string>] => [dialect, dialect, 'filesystem', {}]),
+  ['postgres, S3 and the shared tus store', 'postgres', 's3', { TUS_STORE: 'shared' }],
+];
+
+describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) => {
   let server: TestServer;
   let company: CompanyRow;
   let token: string;
@@ -54,7 +62,7 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
   let scratch: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { UPLOAD_MAX_OPEN_PER_USER: '50' }, { jobs: true });
+    server = await startTestServer(dialect, { UPLOAD_MAX_OPEN_PER_USER: '50', ...env }, { jobs: true, storage });
     company = await makeCompany(server.services);
     token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
     stranger = await login(server.api, (await makeUser(server.services, { company: await makeCompany(server.services) })).username, PASSWORD);
@@ -101,29 +109,36 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
       // A path ustar cannot hold travels in a pax record.
       [`DICOM/ST1/${'LONG'.repeat(30)}/IM3`]: dicomFixture(CT[2]!),
       'README.TXT': Buffer.from('Exported by the imaging workstation.\n'),
+      // An archive in a bundle is opened as a nested archive; its stored entries are read in place, inside the bundle.
+      'EXTRA/series.zip': makeArchive(scratch, { IM7: dicomFixture('s07_CT_series5N_3353.dcm') }, 'zip -q -0 series.zip IM7', 'series.zip'),
     };
     const byBsdtar: Folder = { 'DICOM/ST2/SE1/IM1': dicomFixture('s10_MR_small_implicit.dcm'), 'DICOM/ST2/SE1/IM2': dicomFixture(CT[3]!) };
     const alone: Folder = { 'DICOM/ST3/IM1': dicomFixture('s01_CT_small.dcm') };
 
     // Not a row of its own, and nothing to resume: the bundle's files are the delivery's now.
-    const first = await sendBundle(id, pack(packed));
+    const packedBundle = pack(packed);
+    const first = await sendBundle(id, packedBundle);
     expect(first.status).toBe(201);
     expect(first.headers.get('portal-file-id')).toBeNull();
     expect((await headUpload(uploadUrl(server.api, first), token)).status).toBe(404);
-    expect((await sendBundle(id, bsdtarBundle(scratch, byBsdtar), { meta: { filename: 'bundle-2.tar', delivery: String(id), bundle: 'tar' } })).status).toBe(201);
+    const bsdtarred = bsdtarBundle(scratch, byBsdtar);
+    expect((await sendBundle(id, bsdtarred, { meta: { filename: 'bundle-2.tar', delivery: String(id), bundle: 'tar' } })).status).toBe(201);
     expect((await sendAlone(id, 'DICOM/ST3/IM1', alone['DICOM/ST3/IM1']!)).status).toBe(201);
 
     const folder = { ...packed, ...byBsdtar, ...alone };
     const total = Object.values(folder).reduce((sum, data) => sum + data.length, 0);
-    expect((await getDelivery(id)).body.data[0]).toMatchObject({ status: 'open', files: 8, bytes: total });
+    expect((await getDelivery(id)).body.data[0]).toMatchObject({ status: 'open', files: 9, bytes: total });
     // The bundle's files share one stored object, each at its offset; the file sent alone has its own.
     const members = await membersOf(id);
     expect(new Set(members.map((m) => m.storage_key)).size).toBe(3);
     expect(members.filter((m) => m.storage_offset === null).map((m) => m.relative_path)).toEqual(['DICOM/ST3/IM1']);
     for (const m of members) expect(m.sha256, m.relative_path).toBe(sha256(folder[m.relative_path]!));
+    // Each bundle's object is recorded whole too (what moving the install copies and checks).
+    const bundles = await server.services.handle.db.selectFrom('delivery_bundles').select(['size', 'sha256']).where('delivery_id', '=', id).execute();
+    expect(bundles.map((b) => [Number(b.size), b.sha256]).sort()).toEqual([[packedBundle.length, sha256(packedBundle)], [bsdtarred.length, sha256(bsdtarred)]].sort());
 
     const completed = await complete(id);
-    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 8, bytes: total });
+    expect(completed.body.data[0]).toMatchObject({ status: 'completed', files: 9, bytes: total });
     const fileId: number = completed.body.data[0].file_id;
     const row = await waitProcessed(projectId, fileId);
     expect((await listFiles(server.api, token, projectId)).body.data).toHaveLength(1);
@@ -131,17 +146,18 @@ describe.each(dialects())('delivery bundles on %s', (dialect) => {
       kind: 'folder',
       file: 'PATIENT_CD',
       filesize: total,
-      processing: { status: 'ready', summary: { entries: 8, studies: 3, instances: 6, duplicates: 0, dicomdirs: 1, other: 2, unreadable: 0, skipped: 0 } },
+      processing: { status: 'ready', summary: { entries: 9, studies: 3, instances: 7, duplicates: 0, dicomdirs: 1, other: 2, unreadable: 0, skipped: 0 } },
     });
 
     const contents = (await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=500`, { token })).body.data;
-    expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual(Object.keys(folder).sort());
+    const inZip = dicomFixture('s07_CT_series5N_3353.dcm');
+    expect(contents.entries.map((e: { path: string }) => e.path).sort()).toEqual([...Object.keys(folder).filter((p) => !p.endsWith('.zip')), 'EXTRA/series.zip/IM7'].sort());
     const tree = contents.studies.flatMap((s: { series: { modality: string; instances: number }[] }) => s.series.map((x) => `${x.modality}:${x.instances}`));
-    expect(tree.sort()).toEqual(['CT:1', 'CT:4', 'MR:1']);
+    expect(tree.sort()).toEqual(['CT:1', 'CT:5', 'MR:1']);
     // Each entry downloads as what was sent: its range of the bundle.
     for (const entry of contents.entries as { id: number; path: string; sha256: string }[]) {
       const response = await fetch(`${server.api}/study-petitions-files/${fileId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } });
-      expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(sha256(folder[entry.path]!));
+      expect(sha256(Buffer.from(await response.arrayBuffer())), entry.path).toBe(sha256(folder[entry.path] ?? inZip));
     }
 
     const zip = await download(server.api, token, fileId);

@@ -54,6 +54,8 @@ export async function* ownedObjects(db: Db): AsyncIterable<ExpectedObject> {
       .selectFrom('delivery_files')
       .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
       .select(['delivery_files.id', 'delivery_files.relative_path', 'delivery_files.size', 'delivery_files.sha256', 'delivery_files.storage_key', 'deliveries.name'])
+      // A file that came in a bundle is a range of the bundle's object, listed below and checked as an entry is.
+      .where('delivery_files.storage_offset', 'is', null)
       .where('delivery_files.id', '>', after)
       .orderBy('delivery_files.id')
       .limit(PAGE_ROWS)
@@ -61,15 +63,40 @@ export async function* ownedObjects(db: Db): AsyncIterable<ExpectedObject> {
   )) {
     yield { key: m.storage_key, size: Number(m.size), sha256: m.sha256, label: `${quoted(m.relative_path)} of the delivery ${quoted(m.name)}` };
   }
+  // Read at once: a bundle holds up to 1,000 files, so an install has far fewer bundles than files.
+  const bundles = await db
+    .selectFrom('delivery_bundles')
+    .innerJoin('deliveries', 'deliveries.id', 'delivery_bundles.delivery_id')
+    .select(['delivery_bundles.storage_key', 'delivery_bundles.size', 'delivery_bundles.sha256', 'deliveries.name'])
+    .orderBy('delivery_bundles.storage_key')
+    .execute();
+  for (const b of bundles) {
+    yield { key: b.storage_key, size: Number(b.size), sha256: b.sha256, label: `a bundle of files of the delivery ${quoted(b.name)}` };
+  }
   yield* entries(db, 'own');
 }
 
-/** Entries that are ranges or the whole of an upload's or a delivery file's object. */
+/** Entries that are ranges or the whole of an upload's or a delivery file's object, and a bundle's files (ranges of its object). */
 export function entryChecks(db: Db): AsyncIterable<EntryCheck> {
   return entries(db, 'inside');
 }
 
 async function* entries(db: Db, which: 'own' | 'inside'): AsyncIterable<EntryCheck> {
+  if (which === 'inside') {
+    for await (const m of pages((after) =>
+      db
+        .selectFrom('delivery_files')
+        .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
+        .select(['delivery_files.id', 'delivery_files.relative_path', 'delivery_files.size', 'delivery_files.sha256', 'delivery_files.storage_key', 'delivery_files.storage_offset', 'deliveries.name'])
+        .where('delivery_files.storage_offset', 'is not', null)
+        .where('delivery_files.id', '>', after)
+        .orderBy('delivery_files.id')
+        .limit(PAGE_ROWS)
+        .execute(),
+    )) {
+      yield { key: m.storage_key, size: Number(m.size), sha256: m.sha256, offset: Number(m.storage_offset), label: `${quoted(m.relative_path)} of the delivery ${quoted(m.name)}` };
+    }
+  }
   // An entry owns its object when no upload or delivery file has that key.
   const other = sql<boolean>`(file_entries.storage_key in (select storage_key from project_files) or file_entries.storage_key in (select storage_key from delivery_files))`;
   for await (const e of pages((after) =>

@@ -21,6 +21,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'project_files', key: 'id', serial: true },
   { name: 'deliveries', key: 'id', serial: true },
   { name: 'delivery_files', key: 'id', serial: true },
+  { name: 'delivery_bundles', key: 'storage_key', serial: false },
   { name: 'file_entries', key: 'id', serial: true },
   { name: 'jobs', key: 'id', serial: true },
   { name: 'download_links', key: 'id', serial: true },

@@ -5,7 +5,8 @@ import type { MigrationContext } from '../migrate.js';
 // is still one row of delivery_files, at its path, but its bytes are a range of the bundle's one
 // stored object, `storage_offset` bytes in (null: the file is an object of its own, as before). A
 // storage key may then be shared by the files of one bundle, so it is no longer unique; it stays
-// indexed (the completion's check and the sweep find a bundle's files by it).
+// indexed (the completion's check and the sweep find a bundle's files by it). The bundle's object
+// itself is a row of delivery_bundles.
 export async function up(db: Kysely<unknown>, { dialect, id }: MigrationContext): Promise<void> {
   if (dialect === 'postgres') {
     await sql`ALTER TABLE delivery_files DROP CONSTRAINT delivery_files_storage_key_key`.execute(db);
@@ -31,4 +32,17 @@ export async function up(db: Kysely<unknown>, { dialect, id }: MigrationContext)
     await db.schema.alterTable('delivery_files_new').renameTo('delivery_files').execute();
   }
   await db.schema.createIndex('delivery_files_storage_key_idx').on('delivery_files').column('storage_key').execute();
+
+  // A bundle's object as a whole, with its size and SHA-256: what moving an install copies and
+  // checks (its files are checked as ranges of it, like entries read in place).
+  await db.schema
+    .createTable('delivery_bundles')
+    .addColumn('storage_key', 'varchar(255)', (c) => c.primaryKey())
+    .addColumn('delivery_id', 'integer', (c) => c.notNull().references('deliveries.id'))
+    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
+    .addColumn('size', 'bigint', (c) => c.notNull())
+    .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('delivery_bundles_delivery_idx').on('delivery_bundles').column('delivery_id').execute();
 }

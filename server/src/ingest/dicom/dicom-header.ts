@@ -262,13 +262,21 @@ export async function readDicomHeader(file: string, maxHeaderBytes: number): Pro
   }
 }
 
-/** The header of a DICOM file stored `size` bytes from `offset` of an open file (a member of a delivery's bundle). */
-export async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number): Promise<DicomHeader> {
+/**
+ * The header of a DICOM file stored `size` bytes from `offset` of an open file (a member of a
+ * delivery's bundle). `first`: its first bytes, when the caller read them already.
+ */
+export async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number, first?: Uint8Array): Promise<DicomHeader> {
   const parser = new PrefixParser(size, maxHeaderBytes);
   for (;;) {
-    const buffer = Buffer.alloc(parser.want);
-    const { bytesRead } = await handle.read(buffer, 0, parser.want, offset);
-    const header = parser.offer(buffer.subarray(0, bytesRead));
+    let bytes: Uint8Array;
+    if (first !== undefined && first.length >= parser.want) bytes = first.subarray(0, parser.want);
+    else {
+      const buffer = Buffer.allocUnsafe(parser.want);
+      const { bytesRead } = await handle.read(buffer, 0, parser.want, offset);
+      bytes = buffer.subarray(0, bytesRead);
+    }
+    const header = parser.offer(bytes);
     if (header !== null) return header;
   }
 }

@@ -1,8 +1,11 @@
+import type { TDelivery } from '@portal/contract';
 import { apiClient } from '../../../lib/api-client';
 
 /** A folder is sent as one delivery: opened before its files, completed once they have all arrived (docs/api.md). */
 export interface DeliveryApi {
   open(projectId: number, name: string): Promise<number>;
+  /** True while the delivery still takes files: not completed, not expired, not another user's. */
+  isOpen(deliveryId: number): Promise<boolean>;
   complete(deliveryId: number): Promise<void>;
 }
 
@@ -12,6 +15,15 @@ export const deliveryApi: DeliveryApi = {
     const id = data.data[0]?.id;
     if (id === undefined) throw new Error('The server did not return the delivery');
     return id;
+  },
+  async isOpen(deliveryId) {
+    try {
+      const { data } = await apiClient.get<{ data: TDelivery[] }>(`/deliveries/${deliveryId}`);
+      return data.data[0]?.status === 'open';
+    } catch {
+      // Expired or gone (404), or not reachable: a new delivery is the safe way on.
+      return false;
+    }
   },
   async complete(deliveryId) {
     await apiClient.post(`/deliveries/${deliveryId}/complete`);

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeSession, TOKEN_KEY } from '../../../lib/storage';
 import { fakeTusServer } from '../testing/fake-tus-server';
 import { defaultOptions } from 'tus-js-client';
+import { packBundle, type BundleFile } from './bundle';
 import { deliveryApi } from './deliveries';
-import { CHUNK_BYTES, createTusTransport, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
+import { CHUNK_BYTES, createTusTransport, fingerprintOf, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
 const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
@@ -69,6 +70,31 @@ describe('the tus transport', () => {
     const whole = await createTusTransport({ retryDelays: [] })(job('IM1.dcm', WITH_CREATION_MAX_BYTES), noCallbacks).result;
     expect(whole).toEqual({ fileId: 101 });
     expect(server.requests.slice(2).map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('sends a bundle as one upload of its delivery, marked as a tar, its files named by their paths inside it', async () => {
+    const server = fakeTusServer();
+    const deliveryId = await deliveryApi.open(7, 'CD');
+    const members: BundleFile[] = [
+      { path: 'DICOMDIR', file: new File(['d'.repeat(12)], 'DICOMDIR', { lastModified: 1 }) },
+      { path: 'DICOM/IM1', file: new File(['i'.repeat(7)], 'IM1', { lastModified: 1 }) },
+    ];
+    const bundle: UploadJob = { projectId: 7, path: 'bundle.tar', file: packBundle(members), bundle: { deliveryId, members } };
+    expect(await createTusTransport({ chunkSize: 4096 })(bundle, noCallbacks).result).toEqual({ fileId: null });
+    const [done] = server.state.completed;
+    expect(done?.upload).toMatchObject({ delivery: String(deliveryId), bundle: true, filename: 'bundle.tar', relativePath: undefined, projectId: '', length: 3072 });
+    expect(done?.upload.members?.map((m) => [m.path, new TextDecoder().decode(m.bytes)])).toEqual([
+      ['DICOMDIR', 'd'.repeat(12)],
+      ['DICOM/IM1', 'i'.repeat(7)],
+    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /deliveries', 'POST /uploads']);
+
+    // Its resume key follows its members, not the tar made anew at each pick.
+    const again = { ...bundle, file: packBundle(members) };
+    expect(fingerprintOf(again)).toBe(fingerprintOf(bundle));
+    const touched = [members[0] as BundleFile, { ...(members[1] as BundleFile), file: new File(['i'.repeat(7)], 'IM1', { lastModified: 2 }) }];
+    expect(fingerprintOf({ ...bundle, bundle: { deliveryId, members: touched } })).not.toBe(fingerprintOf(bundle));
+    expect(fingerprintOf({ ...bundle, bundle: { deliveryId: deliveryId + 1, members } })).not.toBe(fingerprintOf(bundle));
   });
 
   it('reads the token at each request, so a new sign-in is used at once', async () => {

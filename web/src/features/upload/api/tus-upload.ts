@@ -2,6 +2,8 @@ import { AxiosError, type AxiosResponse } from 'axios';
 import { defaultOptions, Upload, type DetailedError, type HttpStack, type PreviousUpload } from 'tus-js-client';
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { readStoredUser } from '../../../lib/storage';
+import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE } from '@portal/contract';
+import { signatureOf, type BundleFile } from './bundle';
 import { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
 import { apiClientHttpStack, TUS_ENDPOINT } from './tus-http-stack';
 
@@ -19,6 +21,8 @@ export interface UploadJob {
   file: File;
   /** Set for a file of a picked folder: the delivery it belongs to and its path inside the folder. */
   delivery?: { id: number; relativePath: string };
+  /** Set for a bundle of a folder's small files: `file` is their tar (bundle.ts), `path` its name. */
+  bundle?: { deliveryId: number; members: readonly BundleFile[] };
 }
 
 export interface UploadResult {
@@ -64,6 +68,9 @@ export interface TusOptions {
  */
 export function fingerprintOf(job: UploadJob): string {
   const userId = readStoredUser()?.id ?? null;
+  // A bundle is known by its members, not by its tar (made anew at every pick): the same files in
+  // the same delivery are the same upload, so it resumes after a reload.
+  if (job.bundle) return `portal-upload:${JSON.stringify([userId, job.projectId, 'bundle', job.bundle.deliveryId, signatureOf(job.bundle.members)])}`;
   // A file of a folder resumes only into the same delivery: another delivery's upload belongs elsewhere.
   const key = [userId, job.projectId, job.path, job.file.size, job.file.lastModified, ...(job.delivery ? [job.delivery.id] : [])];
   return `portal-upload:${JSON.stringify(key)}`;
@@ -121,6 +128,12 @@ export async function pruneExpiredResumes(now = Date.now()): Promise<void> {
   await Promise.all(stale.map((e) => storage.removeUpload(e.urlStorageKey)));
 }
 
+function metadataOf(job: UploadJob): Record<string, string> {
+  if (job.bundle) return { filename: job.file.name, delivery: String(job.bundle.deliveryId), [BUNDLE_METADATA_KEY]: BUNDLE_METADATA_VALUE };
+  if (job.delivery) return { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath };
+  return { filename: job.file.name, studypetitionid: String(job.projectId) };
+}
+
 export function createTusTransport(options: TusOptions = {}): Transport {
   return (job, callbacks) => {
     const fingerprint = fingerprintOf(job);
@@ -132,9 +145,7 @@ export function createTusTransport(options: TusOptions = {}): Transport {
     });
     const upload = new Upload(job.file, {
       endpoint: TUS_ENDPOINT,
-      metadata: job.delivery
-        ? { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath }
-        : { filename: job.file.name, studypetitionid: String(job.projectId) },
+      metadata: metadataOf(job),
       chunkSize,
       // A small file goes with its creation: one request instead of two, which for a folder of
       // small files (a CD export) halves the requests and the server's work per file.

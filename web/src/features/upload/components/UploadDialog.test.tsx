@@ -240,39 +240,107 @@ describe('UploadDialog', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
   describe('a picked folder is sent as one delivery', () => {
+    // Chunks of 1 KiB: a bundle of three small files (4 KiB of tar) takes a few requests, so it can be held mid-way.
+    const folderTransport = createTusTransport({ chunkSize: 1024, retryDelays: [] });
+    const renderFolderDialog = () => {
+      const onClose = vi.fn();
+      const view = renderWithProviders(<UploadDialog open projectId={7} onClose={onClose} onUploaded={vi.fn()} transport={folderTransport} />);
+      const row = (name: string) => within(screen.getByRole('list', { name: 'Files to upload' })).getByText(name).closest('li') as HTMLElement;
+      return { ...view, onClose, row };
+    };
     const pickFolder = async (user: ReturnType<typeof renderDialog>['user']) => {
       await user.upload(screen.getByLabelText('Select Folder'), [
         file('index.zip', 20, 'CD/index.zip'),
-        file('IM1.dcm', 20, 'CD/DICOM/ST1/IM1.dcm'),
-        file('IM2.dcm', 20, 'CD/DICOM/ST2/IM2.dcm'),
+        file('IM1.dcm', 30, 'CD/DICOM/ST1/IM1.dcm'),
+        file('IM2.dcm', 40, 'CD/DICOM/ST2/IM2.dcm'),
         file('README.txt', 10, 'CD/README.txt'),
       ]);
       await screen.findByText('Selected files (3 of 3)');
     };
+    const members = (server: ReturnType<typeof fakeTusServer>) =>
+      server.state.completed.filter((c) => c.upload.bundle).map((c) => c.upload.members?.map((m) => [m.path, new TextDecoder().decode(m.bytes)]));
 
-    it('opens one delivery named after the folder, sends each file with its path inside it and completes it once', async () => {
+    it('packs the folder\'s small files into one bundle of its delivery, with their paths and bytes, and completes it once', async () => {
       const server = fakeTusServer();
-      const { user, uploadButton, onClose } = renderDialog();
+      const { user, onClose } = renderFolderDialog();
       await pickFolder(user);
-      await user.click(uploadButton());
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
 
       expect(await screen.findByText('Files uploaded successfully')).toBeInTheDocument();
       await waitFor(() => expect(onClose).toHaveBeenCalled());
       expect(server.deliveries).toEqual([{ id: 500, name: 'CD', projectId: 7, completed: true }]);
-      expect(server.state.completed.map((c) => [c.upload.delivery, c.upload.relativePath, c.upload.projectId]).sort()).toEqual([
-        ['500', 'DICOM/ST1/IM1.dcm', ''],
-        ['500', 'DICOM/ST2/IM2.dcm', ''],
-        ['500', 'index.zip', ''],
+      // In path order, as the folder filter lists them: one tus upload for three files.
+      expect(members(server)).toEqual([
+        [
+          ['DICOM/ST1/IM1.dcm', 'x'.repeat(30)],
+          ['DICOM/ST2/IM2.dcm', 'x'.repeat(40)],
+          ['index.zip', 'x'.repeat(20)],
+        ],
       ]);
-      expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/deliveries')).toHaveLength(1);
+      expect(server.state.completed.map((c) => [c.upload.delivery, c.upload.filename, c.upload.relativePath, c.upload.projectId])).toEqual([['500', 'bundle.tar', undefined, '']]);
+      expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/uploads')).toHaveLength(1);
       expect(server.requests.filter((r) => r.url === '/deliveries/500/complete')).toHaveLength(1);
+    });
+
+    it('shows every file of a bundle on its way with its share of the bytes, and counts files one by one', async () => {
+      const hold = holdSecondChunk();
+      const server = fakeTusServer({ patchFault: hold.patchFault });
+      const { user, row } = renderFolderDialog();
+      await pickFolder(user);
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+
+      // The first 1 KiB chunk and half of the second of a 4 KiB bundle: 37.5% of each file.
+      expect(await screen.findByText('Uploading files... 37%')).toBeInTheDocument();
+      expect(screen.getByTestId('upload-totals')).toHaveTextContent('0 of 3 files · 33.00 Bytes of 90.00 Bytes');
+      expect(within(row('CD/DICOM/ST2/IM2.dcm')).getByText('Uploading')).toBeInTheDocument();
+      expect(within(row('CD/DICOM/ST2/IM2.dcm')).getByText('15.00 Bytes of 40.00 Bytes · in a bundle of 3 files')).toBeInTheDocument();
+      expect(within(row('CD/index.zip')).getByText('7.00 Bytes of 20.00 Bytes · in a bundle of 3 files')).toBeInTheDocument();
+      hold.release();
+      await screen.findByText('Files uploaded successfully');
+      await waitFor(() => expect(server.deliveries[0]?.completed).toBe(true));
+    });
+
+    it('cancelling one file of a bundle on its way stops the bundle, and the others arrive in a new one', async () => {
+      const hold = holdSecondChunk();
+      const server = fakeTusServer({ patchFault: (u, attempt) => (u.id === 1 ? hold.patchFault(u, attempt) : null) });
+      const { user, row } = renderFolderDialog();
+      await pickFolder(user);
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+      await screen.findByText('Uploading files... 37%');
+
+      await user.click(screen.getByRole('button', { name: 'Cancel CD/DICOM/ST1/IM1.dcm' }));
+      await waitFor(() => expect(server.deliveries[0]?.completed).toBe(true));
+      expect(server.state.terminated).toEqual([1]);
+      expect(members(server)).toEqual([
+        [
+          ['DICOM/ST2/IM2.dcm', 'x'.repeat(40)],
+          ['index.zip', 'x'.repeat(20)],
+        ],
+      ]);
+      expect(within(row('CD/DICOM/ST1/IM1.dcm')).getByText('Cancelled')).toBeInTheDocument();
+      expect(screen.getByRole('checkbox', { name: 'CD/DICOM/ST1/IM1.dcm' })).not.toBeChecked();
+      expect(within(row('CD/index.zip')).getByText('Uploaded')).toBeInTheDocument();
+    });
+
+    it('names the file the server refused in a bundle, and the others still arrive', async () => {
+      const server = fakeTusServer({ refusePath: (p) => (p === 'DICOM/ST2/IM2.dcm' ? 'The path "DICOM/ST2/IM2.dcm" cannot be stored' : null) });
+      const { user, row } = renderFolderDialog();
+      await pickFolder(user);
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
+
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('1 of 3 files were not uploaded');
+      expect(alert).toHaveTextContent('CD/DICOM/ST2/IM2.dcm: Invalid Data: The path "DICOM/ST2/IM2.dcm" cannot be stored');
+      expect(within(row('CD/DICOM/ST1/IM1.dcm')).getByText('Uploaded')).toBeInTheDocument();
+      expect(within(row('CD/DICOM/ST2/IM2.dcm')).getByText('Failed')).toBeInTheDocument();
+      expect([...(server.deliveryFiles.get('500')?.keys() ?? [])]).toEqual(['DICOM/ST1/IM1.dcm', 'index.zip']);
     });
 
     it('shows the server\'s refusal of the delivery and sends no file', async () => {
       const server = fakeTusServer({ refuseDelivery: () => ({ status: 422, message: 'The name is too long' }) });
-      const { user, uploadButton } = renderDialog();
+      const { user } = renderFolderDialog();
       await pickFolder(user);
-      await user.click(uploadButton());
+      await user.click(screen.getByRole('button', { name: 'Upload Files' }));
 
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('3 of 3 files were not uploaded');
@@ -280,16 +348,14 @@ describe('UploadDialog', () => {
       expect(server.requests.filter((r) => r.url === '/uploads')).toHaveLength(0);
     });
 
-    it('does not complete the delivery while a file of it failed, and completes it after the retry', async () => {
+    it('does not complete the delivery while its bundle failed, and completes it after the retry of one of its files', async () => {
       let refuse = true;
-      const server = fakeTusServer({ patchFault: (u) => (refuse && u.relativePath === 'index.zip' ? { status: 500, message: 'Disk trouble' } : null) });
-      const transportNoRetry = createTusTransport({ chunkSize: 10, retryDelays: [] });
-      const onUploaded = vi.fn();
-      const { user } = renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={onUploaded} transport={transportNoRetry} />);
+      const server = fakeTusServer({ refuseFinal: () => (refuse ? { status: 500, message: 'Disk trouble' } : null) });
+      const { user } = renderFolderDialog();
       await pickFolder(user);
       await user.click(screen.getByRole('button', { name: 'Upload Files' }));
 
-      expect(await screen.findByRole('alert')).toHaveTextContent('1 of 3 files were not uploaded');
+      expect(await screen.findByRole('alert')).toHaveTextContent('3 of 3 files were not uploaded');
       expect(server.deliveries[0]?.completed).toBe(false);
       expect(server.requests.filter((r) => r.url.endsWith('/complete'))).toHaveLength(0);
 
@@ -297,7 +363,29 @@ describe('UploadDialog', () => {
       await user.click(screen.getByRole('button', { name: 'Retry CD/index.zip' }));
       await waitFor(() => expect(server.deliveries[0]?.completed).toBe(true));
       expect(server.deliveries).toHaveLength(1);
+      expect(members(server)?.[0]).toHaveLength(3);
       expect(server.requests.filter((r) => r.url.endsWith('/complete'))).toHaveLength(1);
+    });
+
+    it('after a reload, picking the same folder again resumes its bundle in the same delivery', async () => {
+      const server = fakeTusServer({ patchFault: (u, attempt) => (u.id === 1 && attempt === 1 ? { hold: new Promise<void>(() => undefined) } : null) });
+      const first = renderFolderDialog();
+      await pickFolder(first.user);
+      await first.user.click(screen.getByRole('button', { name: 'Upload Files' }));
+      await screen.findByText('Uploading files... 37%');
+      // A reload: the page goes away, its requests die, the server keeps the first chunk.
+      first.unmount();
+      expect(server.state.bytesReceived).toBe(1024);
+
+      const again = renderFolderDialog();
+      await pickFolder(again.user);
+      await again.user.click(screen.getByRole('button', { name: 'Upload Files' }));
+      await waitFor(() => expect(server.deliveries[0]?.completed).toBe(true));
+      expect(server.deliveries).toHaveLength(1);
+      expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/uploads')).toHaveLength(1);
+      expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(1);
+      expect(server.state.bytesReceived).toBe(4096);
+      expect(members(server)?.[0]).toHaveLength(3);
     });
   });
 

@@ -19,6 +19,7 @@ import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { useProgressReset } from '../../../lib/use-progress-reset';
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
+import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
@@ -142,6 +143,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     setFailure(null);
     setProgressShown(true);
     void pruneExpiredResumes().catch(() => undefined);
+    pruneExpiredDeliveries();
     queue.start();
   };
 

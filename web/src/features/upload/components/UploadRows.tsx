@@ -53,11 +53,13 @@ function describe(row: UploadRow, note: RowNote | undefined): string {
     case 'cancelled':
       return size;
     case 'uploading':
-      return `${formatFileSize(row.sent)} of ${size}${row.resumed ? ' · resumed where the server stopped' : ''}`;
+      return `${formatFileSize(row.sent)} of ${size}${row.bundled > 1 ? ` · in a bundle of ${row.bundled} files` : ''}${row.resumed ? ' · resumed where the server stopped' : ''}`;
     case 'finishing':
       return `${size} sent · the server is checking it`;
     case 'done':
-      return note?.duplicateOf ? `${size} · same content as ${note.duplicateOf}, kept and marked as a duplicate` : `${size} · processing follows`;
+      if (note?.duplicateOf) return `${size} · same content as ${note.duplicateOf}, kept and marked as a duplicate`;
+      // Done without a send of this page: a file of a folder that arrived before a reload.
+      return row.send === null ? `${size} · already on the server, processing follows` : `${size} · processing follows`;
     case 'failed':
       return row.error ? `${row.error.message}: ${row.error.details}` : 'Not uploaded';
   }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { bundleSize } from '@portal/contract';
+import { memberOf } from '../api/bundle';
+import { localDeliveryMemory } from '../api/delivery-memory';
 import { UploadFailure, type RunningUpload, type Transport, type UploadCallbacks, type UploadJob, type UploadResult } from '../api/tus-upload';
 import type { KeptFile } from '../file-filters';
 import { UploadQueue, type UploadRow } from './upload-queue';
@@ -13,7 +16,7 @@ interface Started {
 }
 
 /** Uploads that end when the test says so: the queue's rules are the subject here, not the wire (see tus-upload.test.ts). */
-function controlledTransport() {
+function controlledTransport(removal: () => Promise<void> = () => Promise.resolve()) {
   const started: Started[] = [];
   const transport: Transport = (job, callbacks) => {
     let settle: { resolve: (r: UploadResult) => void; reject: (e: unknown) => void } | undefined;
@@ -31,7 +34,7 @@ function controlledTransport() {
       result,
       cancel: () => {
         entry.cancelled = true;
-        return Promise.resolve();
+        return removal();
       },
       abandon: () => {
         entry.abandoned = true;
@@ -188,48 +191,229 @@ describe('the upload queue', () => {
 });
 
 describe('a folder sent as one delivery', () => {
-  function setUpFolder() {
-    const { transport, started, named } = controlledTransport();
+  const MiB = 1024 * 1024;
+  const CD = [
+    ['CD/DICOM/BIG', 2 * MiB],
+    ['CD/DICOM/IM1', 300],
+    ['CD/DICOM/IM2', 200],
+    ['CD/DICOMDIR', 100],
+  ] as const;
+
+  function setUpFolder({ concurrency = 4, isOpen = true, removal }: { concurrency?: number; isOpen?: boolean; removal?: () => Promise<void> } = {}) {
+    const { transport, started, named } = controlledTransport(removal);
     const calls: string[] = [];
-    let open: (id: number) => void = () => undefined;
+    let opened: (id: number) => void = () => undefined;
     const deliveries = {
       open: (projectId: number, name: string) => {
         calls.push(`open ${projectId} ${name}`);
-        return new Promise<number>((resolve) => (open = resolve));
+        return new Promise<number>((resolve) => (opened = resolve));
+      },
+      isOpen: (id: number) => {
+        calls.push(`isOpen ${id}`);
+        return Promise.resolve(isOpen);
       },
       complete: (id: number) => {
         calls.push(`complete ${id}`);
         return Promise.resolve();
       },
     };
-    const queue = new UploadQueue({ projectId: 7, transport, deliveries, concurrency: 2 });
-    queue.add(['CD/DICOMDIR', 'CD/DICOM/IM1', 'CD/DICOM/IM2'].map((n) => kept(n)), 'CD');
-    return { queue, started, named, calls, open: (id: number) => open(id) };
+    const queue = new UploadQueue({ projectId: 7, transport, deliveries, concurrency, deliveryMemory: localDeliveryMemory });
+    queue.add(CD.map(([n, size]) => kept(n, size)), 'CD');
+    const settled: UploadRow[][] = [];
+    queue.onSettled((rows) => settled.push(rows));
+    const bundles = () => started.filter((s) => s.job.bundle);
+    const members = (s: Started | undefined) => s?.job.bundle?.members.map((m) => m.path);
+    const rowOf = (path: string) => queue.getSnapshot().rows.find((r) => r.path === path) as UploadRow;
+    return { queue, started, named, calls, open: (id: number) => opened(id), bundles, members, rowOf, settled };
   }
 
-  it('sends no file before the delivery is open, then each with its path inside the folder, a few at a time', async () => {
-    const { queue, started, named, calls, open } = setUpFolder();
+  it('packs the small files into one bundle and sends the large one alone once the delivery is open, then completes it once', async () => {
+    const { queue, started, named, calls, open, bundles, members, rowOf, settled } = setUpFolder();
     queue.start();
     expect(started).toHaveLength(0);
     open(41);
     await flush();
-    expect(started.map((s) => s.job.delivery)).toEqual([
-      { id: 41, relativePath: 'DICOMDIR' },
-      { id: 41, relativePath: 'DICOM/IM1' },
-    ]);
-    named('CD/DICOMDIR').succeed(0);
+    expect(started).toHaveLength(2);
+    expect(named('CD/DICOM/BIG').job.delivery).toEqual({ id: 41, relativePath: 'DICOM/BIG' });
+    const [bundle] = bundles();
+    expect(members(bundle)).toEqual(['DICOM/IM1', 'DICOM/IM2', 'DICOMDIR']);
+    expect(bundle?.job).toMatchObject({ path: 'bundle.tar', bundle: { deliveryId: 41 } });
+    expect(bundle?.job.file.size).toBe(bundleSize(bundle?.job.bundle?.members.map(memberOf) ?? []));
+    expect(statuses(queue)).toEqual({ 'CD/DICOM/BIG': 'uploading', 'CD/DICOM/IM1': 'uploading', 'CD/DICOM/IM2': 'uploading', 'CD/DICOMDIR': 'uploading' });
+    expect(rowOf('CD/DICOMDIR').bundled).toBe(3);
+    expect(rowOf('CD/DICOM/BIG').bundled).toBe(0);
+
+    // Each file of the bundle shows its share of the bundle's bytes; the files still count one by one.
+    bundle?.callbacks.onProgress(Math.floor((bundle.job.file.size * 1) / 2));
+    expect([rowOf('CD/DICOM/IM1').sent, rowOf('CD/DICOM/IM2').sent, rowOf('CD/DICOMDIR').sent]).toEqual([150, 100, 50]);
+    expect(queue.getSnapshot().batch).toMatchObject({ files: 4, doneFiles: 0, sentBytes: 300 });
+    bundle?.callbacks.onProgress(bundle.job.file.size);
+    expect(statuses(queue)['CD/DICOMDIR']).toBe('finishing');
+    bundle?.succeed(0);
     await flush();
-    expect(named('CD/DICOM/IM2').job.delivery).toEqual({ id: 41, relativePath: 'DICOM/IM2' });
-    named('CD/DICOM/IM1').succeed(0);
-    await flush();
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'done', 'CD/DICOM/IM2': 'done', 'CD/DICOMDIR': 'done' });
+    expect(queue.getSnapshot().batch).toMatchObject({ doneFiles: 3 });
     expect(calls).toEqual(['open 7 CD']);
-    named('CD/DICOM/IM2').succeed(0);
+    named('CD/DICOM/BIG').succeed(0);
+    await flush();
+    expect(calls).toEqual(['open 7 CD', 'complete 41']);
+    expect(queue.getSnapshot().active).toBe(false);
+    // The batch ends once, after its delivery is complete: one 'Files uploaded successfully'.
+    expect(settled).toHaveLength(1);
+  });
+
+  it('leaves a file cancelled before its bundle starts out of the bundle, and completes the delivery without it', async () => {
+    const { queue, started, named, calls, open, bundles, members } = setUpFolder({ concurrency: 1 });
+    queue.start();
+    open(41);
+    await flush();
+    expect(started.map((s) => s.job.path)).toEqual(['CD/DICOM/BIG']);
+    queue.cancel('CD/DICOM/IM2:200:1');
+    expect(statuses(queue)['CD/DICOM/IM2']).toBe('cancelled');
+    named('CD/DICOM/BIG').succeed(0);
+    await flush();
+    expect(members(bundles()[0])).toEqual(['DICOM/IM1', 'DICOMDIR']);
+    bundles()[0]?.succeed(0);
+    await flush();
+    expect(calls).toEqual(['open 7 CD', 'complete 41']);
+    expect(statuses(queue)['CD/DICOM/IM2']).toBe('cancelled');
+  });
+
+  it('cancelling a file of a bundle on its way stops that bundle, and its other files go again in a new one', async () => {
+    const { queue, open, bundles, members, calls } = setUpFolder();
+    queue.start();
+    open(41);
+    await flush();
+    const [first] = bundles();
+    first?.callbacks.onProgress(1000);
+    queue.cancel('CD/DICOM/IM1:300:1');
+    expect(first?.cancelled).toBe(true);
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'cancelled', 'CD/DICOM/IM2': 'uploading', 'CD/DICOMDIR': 'uploading' });
+    const second = bundles()[1];
+    expect(members(second)).toEqual(['DICOM/IM2', 'DICOMDIR']);
+    // The first bundle's late answer changes nothing.
+    first?.succeed(0);
+    second?.succeed(0);
+    await flush();
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'cancelled', 'CD/DICOM/IM2': 'done', 'CD/DICOMDIR': 'done' });
+    expect(calls).toEqual(['open 7 CD']);
+  });
+
+  it('completes the delivery without a file cancelled on its way only once the server has removed its upload', async () => {
+    let removed: () => void = () => undefined;
+    const { queue, open, bundles, named, calls } = setUpFolder({ removal: () => new Promise<void>((resolve) => (removed = resolve)) });
+    queue.start();
+    open(41);
+    await flush();
+    bundles()[0]?.succeed(0);
+    await flush();
+    queue.cancel('CD/DICOM/BIG:2097152:1');
+    expect(named('CD/DICOM/BIG').cancelled).toBe(true);
+    await flush();
+    // The server refuses to complete a delivery while a file of it is arriving: the removal goes first.
+    expect(calls).toEqual(['open 7 CD']);
+    expect(queue.getSnapshot().active).toBe(true);
+    removed();
     await flush();
     expect(calls).toEqual(['open 7 CD', 'complete 41']);
     expect(queue.getSnapshot().active).toBe(false);
   });
 
-  it('Cancel of all stops the folder\'s uploads and never completes its delivery', async () => {
+  it('fails every file of a bundle that could not be sent, and a retry of one sends the same bundle again', async () => {
+    const { queue, open, bundles, members, rowOf } = setUpFolder();
+    queue.start();
+    open(41);
+    await flush();
+    const offline = new UploadFailure({ message: 'Connection Error', details: 'The server could not be reached' }, true);
+    bundles()[0]?.fail(offline);
+    await flush();
+    expect(rowOf('CD/DICOM/IM2')).toMatchObject({ status: 'failed', error: offline.reason, retryable: true });
+    expect(rowOf('CD/DICOMDIR')).toMatchObject({ status: 'failed', error: offline.reason });
+    queue.retry('CD/DICOM/IM2:200:1');
+    // The same members make the same bundle, so the transport resumes it where the server has it.
+    expect(members(bundles()[1])).toEqual(['DICOM/IM1', 'DICOM/IM2', 'DICOMDIR']);
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'uploading', 'CD/DICOMDIR': 'uploading' });
+  });
+
+  it('fails only the file a refusal of its bundle names, and sends the others again without it', async () => {
+    const { queue, open, bundles, members, rowOf, calls } = setUpFolder();
+    queue.start();
+    open(41);
+    await flush();
+    const taken = new UploadFailure({ message: 'Invalid Data', details: 'The path "DICOM/IM2" is already taken in this delivery' }, false);
+    bundles()[0]?.fail(taken);
+    await flush();
+    expect(rowOf('CD/DICOM/IM2')).toMatchObject({ status: 'failed', error: taken.reason, retryable: false });
+    expect(members(bundles()[1])).toEqual(['DICOM/IM1', 'DICOMDIR']);
+    bundles()[1]?.succeed(0);
+    await flush();
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'done', 'CD/DICOMDIR': 'done', 'CD/DICOM/IM2': 'failed' });
+    // The folder is not whole: the delivery waits rather than completing without the user's say.
+    expect(calls).toEqual(['open 7 CD']);
+  });
+
+  it('fails every file of a bundle refused for a reason that names none of them', async () => {
+    const { queue, open, bundles, started } = setUpFolder();
+    queue.start();
+    open(41);
+    await flush();
+    bundles()[0]?.fail(new UploadFailure({ message: 'Forbidden', details: 'Your role may only read this project' }, false));
+    await flush();
+    expect(statuses(queue)).toMatchObject({ 'CD/DICOM/IM1': 'failed', 'CD/DICOM/IM2': 'failed', 'CD/DICOMDIR': 'failed' });
+    expect(started).toHaveLength(2);
+  });
+
+  it('after a reload, the same folder goes on in the same delivery: what arrived is not sent again, the rest resumes', async () => {
+    const first = setUpFolder();
+    first.queue.start();
+    first.open(41);
+    await flush();
+    first.bundles()[0]?.succeed(0);
+    await flush();
+    // The page is reloaded while the large file is on its way.
+    first.queue.dispose();
+    expect(first.named('CD/DICOM/BIG').abandoned).toBe(true);
+
+    const second = setUpFolder();
+    second.queue.start();
+    await flush();
+    await flush();
+    expect(second.calls).toEqual(['isOpen 41']);
+    expect(second.started.map((s) => s.job.path)).toEqual(['CD/DICOM/BIG']);
+    // Same delivery id, same file: the transport's resume entry matches.
+    expect(second.named('CD/DICOM/BIG').job.delivery).toEqual({ id: 41, relativePath: 'DICOM/BIG' });
+    expect(statuses(second.queue)).toMatchObject({ 'CD/DICOM/IM1': 'done', 'CD/DICOM/IM2': 'done', 'CD/DICOMDIR': 'done' });
+    second.named('CD/DICOM/BIG').succeed(0);
+    await flush();
+    expect(second.calls).toEqual(['isOpen 41', 'complete 41']);
+
+    // Completed, the delivery is forgotten: the same folder again is a new delivery.
+    const third = setUpFolder();
+    third.queue.start();
+    await flush();
+    expect(third.calls).toEqual(['open 7 CD']);
+  });
+
+  it('opens a new delivery when the remembered one is no longer open, and sends everything into it', async () => {
+    const first = setUpFolder();
+    first.queue.start();
+    first.open(41);
+    await flush();
+    first.bundles()[0]?.succeed(0);
+    await flush();
+    first.queue.dispose();
+
+    const second = setUpFolder({ isOpen: false });
+    second.queue.start();
+    await flush();
+    second.open(42);
+    await flush();
+    expect(second.calls).toEqual(['isOpen 41', 'open 7 CD']);
+    expect(second.members(second.bundles()[0])).toEqual(['DICOM/IM1', 'DICOM/IM2', 'DICOMDIR']);
+    expect(second.bundles()[0]?.job.bundle?.deliveryId).toBe(42);
+  });
+
+  it('Cancel of all stops the bundle and the large file, and never completes the delivery', async () => {
     const { queue, started, calls, open } = setUpFolder();
     queue.start();
     open(41);
@@ -237,7 +421,8 @@ describe('a folder sent as one delivery', () => {
     queue.cancelAll();
     await flush();
     expect(started.every((s) => s.cancelled)).toBe(true);
-    expect(statuses(queue)).toEqual({ 'CD/DICOMDIR': 'cancelled', 'CD/DICOM/IM1': 'cancelled', 'CD/DICOM/IM2': 'cancelled' });
+    expect(Object.values(statuses(queue))).toEqual(Array(4).fill('cancelled'));
+    expect(queue.getSnapshot().rows.every((r) => r.checked)).toBe(true);
     expect(calls).toEqual(['open 7 CD']);
   });
 });

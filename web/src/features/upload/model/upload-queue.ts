@@ -1,31 +1,15 @@
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
+import { packBundle, BUNDLE_NAME } from '../api/bundle';
 import { pathInFolder, type DeliveryApi } from '../api/deliveries';
-import { UploadFailure, type RunningUpload, type Transport } from '../api/tus-upload';
-import type { FileKind, KeptFile } from '../file-filters';
+import type { DeliveryMemory } from '../api/delivery-memory';
+import { UploadFailure, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
+import type { KeptFile } from '../file-filters';
+import { arrivedBefore, bundleFileOf, FolderDeliveries } from './folder-deliveries';
+import { planAlone, planFolder } from './plan-sends';
 import { secondsLeft, TransferRate } from './transfer-rate';
+import type { RowStatus, Send, UploadRow } from './upload-row';
 
-/**
- * ready: picked, not sent in this dialog; queued: waiting for a free slot; uploading: bytes on the way;
- * finishing: every byte sent, the server is checking and storing it; done: a file of the project.
- */
-export type RowStatus = 'ready' | 'queued' | 'uploading' | 'finishing' | 'done' | 'failed' | 'cancelled';
-
-export interface UploadRow {
-  key: string;
-  path: string;
-  file: File;
-  kind: FileKind;
-  checked: boolean;
-  status: RowStatus;
-  /** Bytes the server has or is receiving: after a resume this starts where the server stopped. */
-  sent: number;
-  resumed: boolean;
-  error: UserFacingError | null;
-  retryable: boolean;
-  fileId: number | null;
-  /** The picked folder's name for a file of a folder (sent as one delivery); null for a picked file. */
-  folder: string | null;
-}
+export type { RowStatus, UploadRow } from './upload-row';
 
 export interface BatchProgress {
   files: number;
@@ -45,7 +29,7 @@ export interface QueueSnapshot {
   deliveryFailure: { folder: string; error: UserFacingError } | null;
 }
 
-/** Issue 13: four files at a time keeps a link busy without starving each file of bandwidth. */
+/** Issue 13: four uploads at a time keeps a link busy without starving each of bandwidth. */
 export const DEFAULT_CONCURRENCY = 4;
 
 const IN_FLIGHT: ReadonlySet<RowStatus> = new Set(['queued', 'uploading', 'finishing']);
@@ -57,6 +41,7 @@ export interface UploadQueueOptions {
   concurrency?: number;
   now?: () => number;
   deliveries?: DeliveryApi;
+  deliveryMemory?: DeliveryMemory;
 }
 
 /** Called once each time the batch has nothing left in flight, with its rows as they ended and every row listed. */
@@ -66,18 +51,36 @@ export function rowKey(file: File, path: string): string {
   return `${path}:${file.size}:${file.lastModified}`;
 }
 
+interface Running {
+  send: Send;
+  upload: RunningUpload;
+  resumed: boolean;
+  /** The most file bytes this send has reported (a bundle's headers do not count). */
+  highest: number | undefined;
+}
+
+/** The member a refusal of a bundle names (the longest path its words contain), if any. */
+function namedMember(rows: readonly UploadRow[], reason: UserFacingError): UploadRow | undefined {
+  const words = `${reason.message} ${reason.details}`;
+  return rows
+    .filter((r) => words.includes(pathInFolder(r.path)))
+    .sort((a, b) => pathInFolder(b.path).length - pathInFolder(a.path).length)[0];
+}
+
 /** The rows of the upload dialog and the uploads behind them, outside React so the rules are testable alone. */
 export class UploadQueue {
   private rows: UploadRow[] = [];
-  private readonly running = new Map<string, RunningUpload>();
-  private readonly highest = new Map<string, number>();
+  /** Planned sends not started yet, in order. */
+  private pending: Send[] = [];
+  private readonly running = new Map<number, Running>();
+  /** Per folder, the removals of stopped sends its delivery's completion waits for. */
+  private readonly removing = new Map<string, Promise<unknown>>();
+  private nextSendId = 1;
   private batch = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly rate = new TransferRate();
   private snapshot: QueueSnapshot = { rows: [], active: false, batch: null, deliveryFailure: null };
-  /** Open deliveries by folder name; a folder is in `opening` while its delivery is being created. */
-  private readonly deliveryIds = new Map<string, number>();
-  private readonly opening = new Set<string>();
+  private readonly deliveries: FolderDeliveries | null;
   private completing = 0;
   private deliveryFailure: QueueSnapshot['deliveryFailure'] = null;
   private readonly concurrency: number;
@@ -87,6 +90,7 @@ export class UploadQueue {
   constructor(private readonly options: UploadQueueOptions) {
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.now = options.now ?? (() => performance.now());
+    this.deliveries = options.deliveries ? new FolderDeliveries(options.projectId, options.deliveries, options.deliveryMemory) : null;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -106,13 +110,13 @@ export class UploadQueue {
     const added = files
       .map((f) => ({ ...f, key: rowKey(f.file, f.path) }))
       .filter((f) => !known.has(f.key))
-      .map<UploadRow>((f) => ({ ...f, checked: true, status: 'ready', sent: 0, resumed: false, error: null, retryable: true, fileId: null, folder }));
+      .map<UploadRow>((f) => ({ ...f, checked: true, status: 'ready', sent: 0, resumed: false, error: null, retryable: true, fileId: null, folder, bundled: 0, send: null }));
     this.rows = [...this.rows, ...added];
     this.publish();
   }
 
   setChecked(key: string, checked: boolean): void {
-    this.update(key, (row) => (STARTABLE.has(row.status) ? { ...row, checked } : row));
+    this.update([key], (row) => (STARTABLE.has(row.status) ? { ...row, checked } : row));
   }
 
   setAllChecked(checked: boolean): void {
@@ -120,7 +124,7 @@ export class UploadQueue {
     this.publish();
   }
 
-  /** Sends every checked file that has not arrived yet, a few at a time. */
+  /** Sends every checked file that has not arrived yet, a few uploads at a time. */
   start(): void {
     const keys = this.rows.filter((r) => r.checked && STARTABLE.has(r.status)).map((r) => r.key);
     if (keys.length === 0) return;
@@ -128,156 +132,242 @@ export class UploadQueue {
     this.deliveryFailure = null;
     this.rate.reset();
     this.rate.record(0, this.now());
-    this.rows = this.rows.map((row) => (this.batch.has(row.key) ? { ...row, status: 'queued', error: null, sent: 0, resumed: false } : row));
+    this.requeue(keys);
     this.pump();
   }
 
-  /** One row again, into the running batch or as a batch of its own. */
+  /**
+   * One row again, into the running batch or as a batch of its own. Rows that failed together in a
+   * bundle go again together, so the bundle resumes where the server has it.
+   */
   retry(key: string): void {
     const row = this.rows.find((r) => r.key === key);
     if (!row || !STARTABLE.has(row.status)) return;
+    const together = row.status === 'failed' && row.send !== null ? this.rows.filter((r) => r.send === row.send && r.status === 'failed' && r.retryable) : [];
+    const keys = [...new Set([key, ...together.map((r) => r.key)])];
     if (!this.snapshot.active) {
       this.batch = new Set();
       this.rate.reset();
       this.rate.record(0, this.now());
     }
-    this.batch.add(key);
-    this.update(key, (r) => ({ ...r, checked: true, status: 'queued', error: null, sent: 0, resumed: false }));
+    keys.forEach((k) => this.batch.add(k));
+    this.requeue(keys);
     this.pump();
   }
 
-  /** Stops one file and deletes what the server holds of it. A finishing file is past stopping. */
+  /**
+   * Stops one file and deletes what the server holds of it. A file of a folder is left out of the
+   * delivery: one waiting in a bundle leaves the bundle before it starts; one whose bundle is on the
+   * way stops that bundle, and the bundle's other files go again in a new one. A finishing file is
+   * past stopping.
+   */
   cancel(key: string): void {
-    if (this.stop(key)) this.pump();
+    const row = this.rows.find((r) => r.key === key);
+    if (!row || (row.status !== 'queued' && row.status !== 'uploading')) return;
+    this.pending = this.pending.map((s) => ({ ...s, keys: s.keys.filter((k) => k !== key) })).filter((s) => s.keys.length > 0);
+    const running = [...this.running.values()].find((r) => r.send.keys.includes(key));
+    if (running) {
+      this.stopSend(running);
+      this.requeue(running.send.keys.filter((k) => k !== key));
+    }
+    this.change([key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
+    this.completeDeliveries();
+    this.pump();
   }
 
   /** Cancel during an upload cancels all: nothing queued starts, nothing running goes on. */
   cancelAll(): void {
-    const keys = this.rows.filter((r) => r.status === 'queued' || r.status === 'uploading').map((r) => r.key);
-    keys.forEach((key) => this.stop(key));
+    this.pending = [];
+    for (const running of [...this.running.values()]) {
+      if (this.rows.some((r) => running.send.keys.includes(r.key) && r.status === 'uploading')) this.stopSend(running);
+    }
+    this.rows = this.rows.map((r) => (r.status === 'queued' || (r.status === 'uploading' && !this.isRunning(r.key)) ? { ...r, status: 'cancelled', sent: 0 } : r));
     this.publish();
   }
 
   /** The dialog went away (sign-out, navigation): stop sending, keep the server's part for a resume. */
   dispose(): void {
-    for (const running of this.running.values()) running.abandon();
+    for (const running of this.running.values()) running.upload.abandon();
     this.running.clear();
   }
 
-  private stop(key: string): boolean {
-    const row = this.rows.find((r) => r.key === key);
-    if (!row || (row.status !== 'queued' && row.status !== 'uploading')) return false;
-    const running = this.running.get(key);
-    this.running.delete(key);
-    // The server side is removed in the background; if that request fails, the upload expires there.
-    if (running) running.cancel().catch(() => undefined);
-    this.rows = this.rows.map((r) => (r.key === key ? { ...r, status: 'cancelled', sent: 0 } : r));
-    return true;
+  private isRunning(key: string): boolean {
+    return [...this.running.values()].some((r) => r.send.keys.includes(key));
   }
 
-  private startRow(row: UploadRow): void {
-    this.highest.delete(row.key);
-    let resumed = false;
-    const deliveryId = row.folder === null ? undefined : this.deliveryIds.get(row.folder);
-    const delivery = deliveryId === undefined ? undefined : { id: deliveryId, relativePath: pathInFolder(row.path) };
-    const running = this.options.transport(
-      { projectId: this.options.projectId, path: row.path, file: row.file, delivery },
-      {
-        onResume: () => {
-          resumed = true;
-          this.update(row.key, (r) => ({ ...r, resumed: true }));
-        },
-        onProgress: (sent) => {
-          if (this.running.get(row.key) !== running) return;
-          const before = this.highest.get(row.key) ?? (resumed ? sent : 0);
-          // Only bytes never sent before count towards speed: a resume's offset and a retried chunk do not.
-          this.rate.record(sent - before, this.now());
-          this.highest.set(row.key, Math.max(before, sent));
-          this.update(row.key, (r) => ({ ...r, sent, status: sent >= r.file.size ? 'finishing' : 'uploading' }));
-        },
+  private stopSend(running: Running): void {
+    this.running.delete(running.send.id);
+    // The server side is removed in the background; if that request fails, the upload expires there.
+    const removed = running.upload.cancel().catch(() => undefined);
+    const folder = running.send.folder;
+    if (folder === null) return;
+    this.removing.set(folder, Promise.all([this.removing.get(folder), removed]));
+  }
+
+  /** Back to waiting for a send: the next pump plans them again. */
+  private requeue(keys: readonly string[]): void {
+    this.change(keys, (r) => ({ ...r, checked: true, status: 'queued', error: null, sent: 0, resumed: false }));
+  }
+
+  private rowsOf(keys: readonly string[]): UploadRow[] {
+    const wanted = new Set(keys);
+    return this.rows.filter((r) => wanted.has(r.key));
+  }
+
+  private jobOf(send: Send, rows: readonly UploadRow[]): UploadJob {
+    const projectId = this.options.projectId;
+    const delivery = send.folder === null ? undefined : this.deliveries?.get(send.folder);
+    const [first] = rows as [UploadRow];
+    if (send.bundle && delivery) {
+      const members = rows.map(bundleFileOf);
+      return { projectId, path: BUNDLE_NAME, file: packBundle(members), bundle: { deliveryId: delivery.id, members } };
+    }
+    return { projectId, path: first.path, file: first.file, delivery: delivery && { id: delivery.id, relativePath: pathInFolder(first.path) } };
+  }
+
+  private startSend(send: Send): void {
+    const rows = this.rowsOf(send.keys);
+    const job = this.jobOf(send, rows);
+    const fileBytes = rows.reduce((sum, r) => sum + r.file.size, 0);
+    const entry: Running = { send, upload: undefined as unknown as RunningUpload, resumed: false, highest: undefined };
+    const bundled = send.bundle ? rows.length : 0;
+    entry.upload = this.options.transport(job, {
+      onResume: () => {
+        entry.resumed = true;
+        this.update(send.keys, (r) => ({ ...r, resumed: true }));
       },
-    );
-    this.running.set(row.key, running);
-    this.update(row.key, (r) => ({ ...r, status: 'uploading' }));
-    running.result.then(
-      ({ fileId }) => this.finish(row.key, running, (r) => ({ ...r, status: 'done', checked: false, sent: r.file.size, fileId })),
+      onProgress: (sent) => {
+        if (this.running.get(send.id) !== entry) return;
+        // A bundle's bytes are shared out among its files in proportion, so each row moves with it
+        // and speed and time left count the files' bytes, not the tar's headers.
+        const share = job.file.size > 0 ? Math.min(1, sent / job.file.size) : 1;
+        const sentOf = (size: number) => (send.bundle ? Math.floor(size * share) : Math.min(sent, size));
+        const payload = sentOf(fileBytes);
+        const before = entry.highest ?? (entry.resumed ? payload : 0);
+        // Only bytes never sent before count towards speed: a resume's offset and a retried chunk do not.
+        this.rate.record(payload - before, this.now());
+        entry.highest = Math.max(before, payload);
+        const status = sent >= job.file.size ? 'finishing' : 'uploading';
+        this.update(send.keys, (r) => ({ ...r, sent: sentOf(r.file.size), status }));
+      },
+    });
+    this.running.set(send.id, entry);
+    this.update(send.keys, (r) => ({ ...r, status: 'uploading', send: send.id, bundled }));
+    entry.upload.result.then(
+      ({ fileId }) => {
+        if (this.running.get(send.id) !== entry) return;
+        if (send.folder !== null) this.deliveries?.arrived(send.folder, rows);
+        this.finish(entry, send.keys, (r) => ({ ...r, status: 'done', checked: false, sent: r.file.size, fileId }));
+      },
       (error: unknown) => {
         const failure = error instanceof UploadFailure ? error : new UploadFailure({ message: 'Unexpected Error', details: String(error) }, true);
-        this.finish(row.key, running, (r) => ({ ...r, status: 'failed', error: failure.reason, retryable: failure.retryable }));
+        this.failed(entry, rows, failure);
       },
     );
   }
 
-  private finish(key: string, running: RunningUpload, change: (row: UploadRow) => UploadRow): void {
+  /**
+   * A bundle refused for one of its files (a path the server will not take) fails that file only;
+   * the others go again in a new bundle. Any other failure is every file's.
+   */
+  private failed(entry: Running, rows: readonly UploadRow[], failure: UploadFailure): void {
+    const named = entry.send.bundle && !failure.retryable ? namedMember(rows, failure.reason) : undefined;
+    const fail = (r: UploadRow): UploadRow => ({ ...r, status: 'failed', error: failure.reason, retryable: failure.retryable });
+    if (!named) {
+      this.finish(entry, entry.send.keys, fail);
+      return;
+    }
+    if (this.running.get(entry.send.id) !== entry) return;
+    this.requeue(entry.send.keys.filter((k) => k !== named.key));
+    this.finish(entry, [named.key], fail);
+  }
+
+  private finish(entry: Running, keys: readonly string[], change: (row: UploadRow) => UploadRow): void {
     // A cancelled upload's late answer must not overwrite what the user chose.
-    if (this.running.get(key) !== running) return;
-    this.running.delete(key);
-    this.rows = this.rows.map((row) => (row.key === key ? change(row) : row));
+    if (this.running.get(entry.send.id) !== entry) return;
+    this.running.delete(entry.send.id);
+    this.change(keys, change);
     this.completeDeliveries();
     this.pump();
   }
 
   /** A folder whose every file still wanted has arrived becomes one row of the project. */
   private completeDeliveries(): void {
-    if (this.rows.some((r) => IN_FLIGHT.has(r.status) && this.batch.has(r.key))) return;
-    for (const [folder, id] of this.deliveryIds) {
+    if (!this.deliveries || this.rows.some((r) => IN_FLIGHT.has(r.status) && this.batch.has(r.key))) return;
+    for (const folder of this.deliveries.folders()) {
       const rows = this.rows.filter((r) => r.folder === folder);
       const ready = rows.some((r) => r.status === 'done') && rows.every((r) => r.status === 'done' || !r.checked);
       if (!ready) continue;
-      this.deliveryIds.delete(folder);
       this.completing += 1;
-      (this.options.deliveries?.complete(id) ?? Promise.resolve()).then(
-        () => this.endCompletion(null),
-        (error: unknown) => this.endCompletion({ folder, error: mapApiError(error) }),
-      );
+      void this.deliveries.complete(folder, this.removing.get(folder)).then((error) => {
+        this.completing -= 1;
+        if (error) this.deliveryFailure = { folder, error };
+        this.publish();
+      });
     }
-  }
-
-  private endCompletion(failure: QueueSnapshot['deliveryFailure']): void {
-    this.completing -= 1;
-    if (failure) this.deliveryFailure = failure;
-    this.publish();
   }
 
   /** Opens the delivery of each folder with files waiting, once; its files wait until it is open. */
   private openDeliveries(): void {
+    const deliveries = this.deliveries;
+    if (!deliveries) return;
     const folders = new Set(this.rows.filter((r) => r.status === 'queued' && r.folder !== null).map((r) => r.folder as string));
     for (const folder of folders) {
-      if (this.deliveryIds.has(folder) || this.opening.has(folder) || !this.options.deliveries) continue;
-      this.opening.add(folder);
-      this.options.deliveries.open(this.options.projectId, folder).then(
-        (id) => {
-          this.opening.delete(folder);
-          this.deliveryIds.set(folder, id);
-          this.pump();
-        },
+      if (deliveries.get(folder) || deliveries.isOpening(folder)) continue;
+      deliveries.ensure(folder, this.rows.filter((r) => r.folder === folder)).then(
+        () => this.pump(),
         (error: unknown) => {
-          this.opening.delete(folder);
           const reason = mapApiError(error);
-          this.rows = this.rows.map((r) => (r.folder === folder && r.status === 'queued' ? { ...r, status: 'failed', error: reason, retryable: true } : r));
-          this.publish();
+          this.update(
+            this.rows.filter((r) => r.folder === folder && r.status === 'queued').map((r) => r.key),
+            (r) => ({ ...r, status: 'failed', error: reason, retryable: true }),
+          );
         },
       );
     }
   }
 
-  private pump(): void {
-    this.openDeliveries();
-    let free = this.concurrency - this.running.size;
-    for (const row of this.rows) {
-      if (free <= 0) break;
-      const waiting = row.folder !== null && this.options.deliveries !== undefined && !this.deliveryIds.has(row.folder);
-      if (row.status === 'queued' && !this.running.has(row.key) && !waiting) {
-        this.startRow(row);
-        free -= 1;
+  /** Turns rows waiting for a send into sends: picked files alone, a folder's once its delivery is open. */
+  private plan(): void {
+    const planned = new Set([...this.pending, ...[...this.running.values()].map((r) => r.send)].flatMap((s) => s.keys));
+    const waiting = this.rows.filter((r) => r.status === 'queued' && !planned.has(r.key));
+    const nextId = () => this.nextSendId++;
+    const sends: Send[] = [];
+    for (const row of waiting) if (row.folder === null || !this.deliveries) sends.push(planAlone(row, nextId));
+    for (const folder of new Set(waiting.map((r) => r.folder))) {
+      const delivery = folder === null ? undefined : this.deliveries?.get(folder);
+      if (folder === null || !delivery) continue;
+      for (const send of planFolder(waiting.filter((r) => r.folder === folder), folder, nextId)) {
+        // After a reload, what arrived in the same delivery before it is not sent again.
+        const arrived = this.rowsOf(send.keys).filter((r) => arrivedBefore(delivery, r));
+        if (arrived.length > 0) this.change(arrived.map((r) => r.key), (r) => ({ ...r, status: 'done', checked: false, sent: r.file.size, resumed: true }));
+        const keys = send.keys.filter((k) => !arrived.some((r) => r.key === k));
+        if (keys.length > 0) sends.push({ ...send, keys, bundle: keys.length > 1 });
       }
     }
+    this.pending = [...this.pending, ...sends];
+  }
+
+  private pump(): void {
+    this.openDeliveries();
+    this.plan();
+    while (this.running.size < this.concurrency && this.pending.length > 0) this.startSend(this.pending.shift() as Send);
+    this.completeDeliveries();
     this.publish();
   }
 
-  private update(key: string, change: (row: UploadRow) => UploadRow): void {
-    this.rows = this.rows.map((row) => (row.key === key ? change(row) : row));
+  private update(keys: readonly string[], change: (row: UploadRow) => UploadRow): void {
+    this.change(keys, change);
     this.publish();
+  }
+
+  /**
+   * Changes rows without telling anyone yet: a step that ends a send and may start a completion
+   * publishes once at its end, or listeners would see the batch settle, then go on, then settle again.
+   */
+  private change(keys: readonly string[], change: (row: UploadRow) => UploadRow): void {
+    const wanted = new Set(keys);
+    this.rows = this.rows.map((row) => (wanted.has(row.key) ? change(row) : row));
   }
 
   private publish(): void {

@@ -1,5 +1,6 @@
 import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { answerApiWith } from '../../../test/fake-api';
+import { readTar, type TarEntry } from './read-tar';
 
 /** What the fake does with one request; the default is what a well-behaved tus 1.0 server does. */
 export type Fault = { network: true } | { status: number; message: string } | { hold: Promise<void> } | null;
@@ -15,6 +16,11 @@ export interface FakeUpload {
   /** For a file of a folder: the delivery named in its metadata and its path inside the folder. */
   delivery?: string;
   relativePath?: string;
+  /** True for a bundle of a delivery's files (metadata bundle=tar); its members are read at the last byte. */
+  bundle?: boolean;
+  /** The bytes that arrived, kept for bundles so their members can be read back. */
+  chunks?: Blob[];
+  members?: TarEntry[];
 }
 
 export interface FakeDelivery {
@@ -35,6 +41,8 @@ interface FakeTusOptions {
   refuseFinal?: (upload: FakeUpload) => { status: number; message: string } | null;
   /** Refuses opening a delivery, like the server's 403/404/422 rules. */
   refuseDelivery?: (name: string) => { status: number; message: string } | null;
+  /** Refuses a file of a delivery by its path at the last byte (422 naming it), alone or in a bundle. */
+  refusePath?: (path: string) => string | null;
   /** Answers other calls of the one client (the file list the dialog reads after an upload). */
   otherRoutes?: Record<string, unknown>;
 }
@@ -69,6 +77,22 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
     return response;
   };
 
+  /** The files a delivery holds, by path: a bundle's members are checked like files sent alone, all or none. */
+  const deliveryFiles = new Map<string, Map<string, Uint8Array | null>>();
+  const acceptIntoDelivery = async (upload: FakeUpload): Promise<{ status: number; message: string } | null> => {
+    if (upload.delivery === undefined) return null;
+    const held = deliveryFiles.get(upload.delivery) ?? new Map<string, Uint8Array | null>();
+    if (upload.bundle) upload.members = readTar(new Uint8Array(await new Blob(upload.chunks).arrayBuffer()));
+    const arriving: Array<[string, Uint8Array | null]> = upload.bundle ? (upload.members ?? []).map((m) => [m.path, m.bytes]) : [[upload.relativePath ?? '', null]];
+    for (const [path] of arriving) {
+      const reason = held.has(path) ? `The path "${path}" is already taken in this delivery` : options.refusePath?.(path);
+      if (reason) return { status: 422, message: reason };
+    }
+    for (const [path, bytes] of arriving) held.set(path, bytes);
+    deliveryFiles.set(upload.delivery, held);
+    return null;
+  };
+
   answerApiWith(async (config) => {
     const method = (config.method ?? 'get').toUpperCase();
     const url = config.url ?? '';
@@ -91,6 +115,8 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
         owner: ownerOf(header('Authorization')),
         delivery: meta.delivery,
         relativePath: meta.relativePath,
+        bundle: meta.bundle === 'tar',
+        chunks: [],
       };
       const delivery = meta.delivery === undefined ? undefined : deliveries.find((d) => String(d.id) === meta.delivery);
       if (meta.delivery !== undefined && !delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
@@ -107,8 +133,9 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       candidate.offset = sent.size;
       state.bytesReceived += sent.size;
       if (candidate.offset < candidate.length) return reply(config, 201, { ...created, 'upload-offset': String(candidate.offset) });
+      candidate.chunks?.push(sent);
       uploads.delete(candidate.id);
-      const refusal = options.refuseFinal?.(candidate);
+      const refusal = options.refuseFinal?.(candidate) ?? (await acceptIntoDelivery(candidate));
       if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
       const fileId = nextFileId++;
       state.completed.push({ upload: candidate, fileId });
@@ -141,10 +168,11 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
         }
         config.onUploadProgress?.({ loaded: body.size, total: body.size, bytes: body.size, lengthComputable: true });
         upload.offset += body.size;
+        upload.chunks?.push(body);
         state.bytesReceived += body.size;
         if (upload.offset < upload.length) return reply(config, 204, { 'upload-offset': String(upload.offset) });
         uploads.delete(upload.id);
-        const refusal = options.refuseFinal?.(upload);
+        const refusal = options.refuseFinal?.(upload) ?? (await acceptIntoDelivery(upload));
         if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
         const fileId = nextFileId++;
         state.completed.push({ upload, fileId });
@@ -160,6 +188,12 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       const delivery = { id: 500 + deliveries.length, name: body.name, projectId: body.studypetitionid, completed: false };
       deliveries.push(delivery);
       return reply(config, 201, {}, { data: [{ id: delivery.id, name: delivery.name, status: 'open' }] });
+    }
+    const shown = /^\/deliveries\/(\d+)$/.exec(url);
+    if (method === 'GET' && shown) {
+      const delivery = deliveries.find((d) => d.id === Number(shown[1]));
+      if (!delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
+      return reply(config, 200, {}, { data: [{ id: delivery.id, name: delivery.name, status: delivery.completed ? 'completed' : 'open' }] });
     }
     const completion = /^\/deliveries\/(\d+)\/complete$/.exec(url);
     if (method === 'POST' && completion) {
@@ -178,6 +212,8 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
   return {
     state,
     deliveries,
+    /** Every file each delivery holds, by path (a bundle's members with their bytes). */
+    deliveryFiles,
     requests,
     uploads,
     /** Simulates another browser tab's or user's upload already on the server. */

@@ -13,6 +13,6 @@ export {
 } from './detect/detect-kind.js';
 export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
 export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
-export { describeStoredFile, type StoredFileKind } from './stored-file.js';
+export { describeStoredBytes, describeStoredFile, type StoredFileKind } from './stored-file.js';
 export { SummaryBuilder } from './summary.js';
 export { normalizeEntryPath } from './entry-path.js';

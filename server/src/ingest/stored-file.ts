@@ -2,7 +2,7 @@
 // bytes and, for DICOM, its header, without hashing it again (its SHA-256 was computed on arrival).
 // Archives are not opened here: the caller hands them to ingestUpload, like a nested archive.
 import { DETECT_BYTES, detectKind, isArchiveKind } from './detect/detect-kind.js';
-import { readDicomHeader } from './dicom/dicom-header.js';
+import { readDicomHeader, readDicomHeaderSync } from './dicom/dicom-header.js';
 import { summarizeHeader } from './entry-analysis.js';
 import { readHead } from './hash-file.js';
 import { leafKind, type LeafKind } from './leaf-kind.js';
@@ -15,4 +15,16 @@ export async function describeStoredFile(file: string, maxDicomHeaderBytes: numb
   if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
   // The same rules as a DICOM entry of an archive (ingest-upload.ts, emitLeaf).
   return { archive: false, ...leafKind(summarizeHeader(await readDicomHeader(file, maxDicomHeaderBytes))) };
+}
+
+/**
+ * The same, for a whole file already in memory (a small upload read whole on arrival): nothing is
+ * read from disk. The synchronous reader is handed every byte of the file as its head, so it never
+ * reads from its descriptor (-1: none).
+ */
+export function describeStoredBytes(bytes: Uint8Array, maxDicomHeaderBytes: number): StoredFileKind {
+  const kind = detectKind(bytes.subarray(0, DETECT_BYTES));
+  if (isArchiveKind(kind)) return { archive: true };
+  if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
+  return { archive: false, ...leafKind(summarizeHeader(readDicomHeaderSync(-1, bytes.length, maxDicomHeaderBytes, bytes))) };
 }

@@ -116,11 +116,12 @@ describe.each(dialects())('small uploads read whole on %s', (dialect) => {
       setTimeout(() => {
         void (async () => {
           pendingWhileStalled = (await server.services.handle.db.selectFrom('pending_uploads').selectAll().execute()).length;
-          filesWhileStalled = storedFiles(server.config.dataDir);
+          const keys = new Set((await server.services.handle.db.selectFrom('project_files').select('storage_key').execute()).map((r) => r.storage_key));
+          filesWhileStalled = storedFiles(server.config.dataDir).filter((file) => !keys.has(file));
         })();
       }, 700);
     });
-    // In flight (its pending record), its bytes held in memory: nothing of it on disk yet.
+    // In flight (its pending record), its bytes held in memory: nothing of it on disk yet (no temp file).
     expect(pendingWhileStalled).toBe(1);
     if (testStorageBackend() !== 's3') expect(filesWhileStalled).toEqual([]);
     expect(answer.status).toBe(408);

@@ -44,7 +44,7 @@ export interface ReceivedUpload {
   sha256: string;
   /** How it arrived, for the audit trail. */
   via: 'multipart' | 'tus';
-  /** A DICOM file read whole on arrival: what it is, for its job (which then does not open it). */
+  /** A DICOM file read whole on arrival: what it is, for its job (which then does not read it again). */
   described?: TDescribedFile;
 }
 

@@ -29,7 +29,7 @@ async function storeUpload(services: Services, zip: string): Promise<number> {
   const project = await services.repos.projects.create({ company_id: company.id, name: 'Bench', created_by: null });
   const key = newUploadKey();
   const { size } = await services.storage.put(key, createReadStream(zip));
-  const file = await services.repos.files.commitUpload({
+  const { row: file } = await services.repos.files.commitUpload({
     project_id: project.id,
     company_id: company.id,
     file: path.basename(zip),
@@ -51,6 +51,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
   let flushSeconds = 0;
   const storage: Storage = {
     put: s.put.bind(s),
+    putBytes: s.putBytes.bind(s),
     putFile: s.putFile.bind(s),
     get: s.get.bind(s),
     openLocal: s.openLocal.bind(s),

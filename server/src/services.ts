@@ -20,6 +20,7 @@ import { ProjectsService } from './projects/projects.service.js';
 import { UsersRepository } from './users/users.repository.js';
 import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
+import { resolveLimits } from './ingest/index.js';
 import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
 import { TusUploadsRepository } from './files/tus-uploads.repository.js';
 import { TusUploadsService } from './files/tus-uploads.service.js';
@@ -27,7 +28,7 @@ import { createSharedTus } from './files/tus-shared.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
-import { PROCESS_UPLOAD, processUploadJob } from './files/process-upload.job.js';
+import { processUploadJob } from './files/process-upload.job.js';
 import { PROCESS_DELIVERY, processDeliveryJob } from './files/process-delivery.job.js';
 import { DeliveriesRepository } from './files/deliveries.repository.js';
 import { DeliveriesService } from './files/deliveries.service.js';
@@ -117,6 +118,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
+    maxDicomHeaderBytes: resolveLimits(config.processing.limits).maxDicomHeaderBytes,
   }, audit);
   const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, files, storage, {
     maxUploadBytes: config.maxUploadBytes,
@@ -187,12 +189,15 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
 
 /** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
 /**
- * Each committed upload wakes one idle lane of the kind its job is (a delivery's completion, a
- * delivery job; any other upload, an upload job): a lane of another kind would only run a claim
- * that finds nothing, one per small upload.
+ * Each committed upload starts its job on an idle upload lane (queued already claimed, in the
+ * upload's transaction), or wakes one to claim it; a delivery's completion wakes one idle delivery
+ * lane. A lane of another kind would only run a claim that finds nothing, one per small upload.
  */
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
-  services.files.onUploaded((_file, via) => runner.nudge(via === 'delivery' ? PROCESS_DELIVERY.name : PROCESS_UPLOAD.name));
+  services.files.runJobsOn(runner);
+  services.files.onUploaded((_file, via) => {
+    if (via === 'delivery') runner.nudge(PROCESS_DELIVERY.name);
+  });
 }
 
 export async function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): Promise<JobRunner> {

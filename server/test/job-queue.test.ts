@@ -6,10 +6,19 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.js';
 import { PROCESS_UPLOAD, uploadSubject } from '../src/files/process-upload.job.js';
 import { createLogger } from '../src/http/logger.js';
-import { enqueueJob, jobType, JobsRepository, UnknownJobKind } from '../src/jobs/index.js';
+import { defineJobKind, enqueueJob, JobRunner, jobType, JobsRepository, UnknownJobKind } from '../src/jobs/index.js';
 import { createJobRunner, createServices } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
+
+/** Counts the claim queries a runner makes. */
+class CountingJobs extends JobsRepository {
+  claims = 0;
+  override claim(workerId: string, leaseMs: number, name: string) {
+    this.claims += 1;
+    return super.claim(workerId, leaseMs, name);
+  }
+}
 
 describe.each(dialects())('the job queue on %s', (dialect) => {
   let database: TestDatabase;
@@ -127,6 +136,73 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(order).toEqual(['A1', 'B1', 'A2', 'B2', 'A3']);
+  });
+
+  it('runs a job queued already claimed on the idle lane reserved for it, without claiming it; a busy runner reserves none', async () => {
+    const config = await open();
+    await migrateToLatest(handle);
+    const kind = jobType('direct-test', z.object({ n: z.number() }), (p) => `direct/${p.n}`);
+    const jobs = new CountingJobs(handle.db, handle.dialect);
+    const ran: number[] = [];
+    let gate: (() => void) | undefined;
+    const definition = defineJobKind(kind, {
+      handle: async ({ n }) => {
+        ran.push(n);
+        if (n === 2) await new Promise<void>((resolve) => (gate = resolve));
+      },
+      onGiveUp: () => Promise.resolve(),
+    });
+    // One lane, and a poll far away: every claim below is one the runner chose to make.
+    const runner = new JobRunner(jobs, [definition], { leaseMs: 60_000, workRoot: `${database.dataDir}/work`, pollMs: 600_000, defaults: { concurrency: 1, maxAttempts: 1, backoffMs: 1 } }, createLogger(config));
+    const idleLane = async () => {
+      for (;;) {
+        const lane = runner.reserve(kind.name);
+        if (lane) return lane;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const settled = async (n: number, status: string) => {
+      for (;;) {
+        const [row] = await jobs.findBySubject(`direct/${n}`);
+        if (row?.status === status) return row;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    runner.start();
+    try {
+      const lane = await idleLane();
+      expect(jobs.claims).toBe(1);
+      const job = await handle.db.transaction().execute((trx) => enqueueJob(trx, kind, { n: 1 }, { claimedBy: { workerId: lane.workerId, leaseMs: lane.leaseMs } }));
+      expect(job).toMatchObject({ status: 'running', attempts: 1, locked_by: runner.workerId });
+      lane.start(job!);
+      expect(await settled(1, 'done')).toMatchObject({ attempts: 1, locked_by: runner.workerId });
+      // Run without a claim of its own; the one claim after it looks for what queued meanwhile.
+      const second = await idleLane();
+      expect(jobs.claims).toBe(2);
+      second.start((await enqueueJob(handle.db, kind, { n: 2 }, { claimedBy: { workerId: second.workerId, leaseMs: second.leaseMs } }))!);
+      await settled(2, 'running');
+      while (gate === undefined) await new Promise((r) => setTimeout(r, 10));
+      // Its only lane is busy: the next job is queued as any other and claimed after this one.
+      expect(runner.reserve(kind.name)).toBeUndefined();
+      await enqueueJob(handle.db, kind, { n: 3 });
+      gate();
+      await settled(3, 'done');
+      // A reservation given back (the caller's transaction failed) leaves the lane claiming as before.
+      const released = await idleLane();
+      await enqueueJob(handle.db, kind, { n: 4 });
+      released.release();
+      await settled(4, 'done');
+      expect(ran).toEqual([1, 2, 3, 4]);
+      // A job handed over as the runner stops goes back to the queue for the next worker.
+      const last = await idleLane();
+      const stopping = runner.stop();
+      last.start((await enqueueJob(handle.db, kind, { n: 5 }, { claimedBy: { workerId: last.workerId, leaseMs: last.leaseMs } }))!);
+      await stopping;
+      expect((await jobs.findBySubject('direct/5'))[0]).toMatchObject({ status: 'queued', locked_by: null });
+      expect(ran).toEqual([1, 2, 3, 4]);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('checks a payload when it is queued', async () => {

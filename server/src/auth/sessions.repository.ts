@@ -1,8 +1,14 @@
 import type { Db } from '../db/database.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
 
 export class SessionsRepository {
-  constructor(private readonly db: Db) {}
+  // Every request is authenticated: its lookup is built once (db/prepared-queries.ts).
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   async create(row: { user_id: number; token_hash: string; now: string; expires_at: string }): Promise<void> {
     await this.db
@@ -20,16 +26,18 @@ export class SessionsRepository {
 
   /** A session with its user, in one query: every authenticated request asks this first. */
   async findWithUser(tokenHash: string): Promise<{ session: Pick<SessionRow, 'id' | 'expires_at' | 'last_used_at' | 'revoked_at'>; user: UserRow } | undefined> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.last_used_at as session_last_used_at', 'sessions.revoked_at as session_revoked_at'])
-      .where('sessions.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-    if (row === undefined) return undefined;
-    const { session_id, session_expires_at, session_last_used_at, session_revoked_at, ...user } = row;
-    return { session: { id: session_id, expires_at: session_expires_at, last_used_at: session_last_used_at, revoked_at: session_revoked_at }, user };
+    // Two lookups by unique key rather than one join: SQLite compiled the joined statement anew at
+    // every run (its bound value taking part in planning the join), which cost more than both.
+    const [session] = await this.#prepared.rows('sessionByHash', [tokenHash], ([hash]) =>
+      this.db.selectFrom('sessions').select(['id', 'user_id', 'expires_at', 'last_used_at', 'revoked_at']).where('token_hash', '=', hash!),
+    );
+    if (session === undefined) return undefined;
+    const [user] = await this.#prepared.rows('userById', [session.user_id], ([id]) =>
+      this.db.selectFrom('users').selectAll().where('id', '=', id as unknown as number),
+    );
+    if (user === undefined) return undefined;
+    const { user_id: _userId, ...rest } = session;
+    return { session: rest, user };
   }
 
   async touch(id: number, now: string): Promise<void> {

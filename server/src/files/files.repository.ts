@@ -1,12 +1,13 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
-import type { Database, ProjectFileRow } from '../db/schema.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
+import type { Database, JobRow, ProjectFileRow } from '../db/schema.js';
 import { containsText } from '../db/search.js';
 import type { TFileSort, TProcessingStatus, TProcessingSummary, TSortOrder } from '@portal/contract';
-import { enqueueJob } from '../jobs/index.js';
+import { enqueueJob, type EnqueueOptions } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
-import { PROCESS_UPLOAD } from './process-upload.job.js';
+import { PROCESS_UPLOAD, type TDescribedFile } from './process-upload.job.js';
 
 export interface NewFile {
   project_id: number;
@@ -44,6 +45,15 @@ function duplicateOf(eb: ExpressionBuilder<Database, 'project_files'>) {
     .as('duplicate_of');
 }
 
+export interface CommitOptions {
+  /** Runs last in the row's transaction (the upload's audit record), so it commits with the row. */
+  andThen?: (trx: Db, row: ProjectFileRow) => Promise<void>;
+  /** What a file read whole on arrival was found to be, carried by its job. */
+  described?: TDescribedFile | undefined;
+  /** The job is queued already claimed, for a lane reserved to run it (JobRunner.reserve). */
+  claimedBy?: EnqueueOptions['claimedBy'];
+}
+
 /** What the files table asks for (GET /study-petitions-files with its finding parameters). */
 export interface FileFind {
   q?: string | undefined;
@@ -55,8 +65,17 @@ export interface FileFind {
   limit: number;
 }
 
+/** A new file row's columns, in the order the prepared insert takes them. */
+const NEW_FILE_COLUMNS = ['project_id', 'company_id', 'file', 'filesize', 'sha256', 'storage_key', 'kind', 'created_by'] as const;
+
 export class FilesRepository {
-  constructor(private readonly db: Db) {}
+  // An upload's and its job's statements, built once (db/prepared-queries.ts): building them with
+  // Kysely cost more than SQLite took to run them.
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   /** Live files of live projects, within `scope`. */
   private live(scope: Scope) {
@@ -111,40 +130,54 @@ export class FilesRepository {
    * Commits an upload: the file row appears, its pending record goes and its job is queued, in one
    * transaction, which `andThen` (the audit record of the upload) ends in, so it commits with the row.
    */
-  commitUpload(file: NewFile, andThen?: (trx: Db, row: ProjectFileRow) => Promise<void>): Promise<FileRow> {
+  commitUpload(
+    file: NewFile,
+    opts: CommitOptions = {},
+  ): Promise<{ row: FileRow; job: JobRow | undefined }> {
+    const { andThen, described, claimedBy } = opts;
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      const row = await trx
-        .insertInto('project_files')
-        .values({
-          ...file,
-          created_at: now,
-          updated_at: now,
-          deleted_at: null,
-          processing_status: 'pending',
-          processing_error: null,
-          processing_summary: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx.deleteFrom('pending_uploads').where('storage_key', '=', file.storage_key).execute();
+      const [row] = await this.#prepared.rows<ProjectFileRow>('insertUpload', [...NEW_FILE_COLUMNS.map((column) => file[column]), now], (v) =>
+        this.db
+          .insertInto('project_files')
+          .values({
+            ...(Object.fromEntries(NEW_FILE_COLUMNS.map((column, i) => [column, v[i]])) as unknown as NewFile),
+            created_at: v[NEW_FILE_COLUMNS.length]!,
+            updated_at: v[NEW_FILE_COLUMNS.length]!,
+            deleted_at: null,
+            processing_status: 'pending',
+            processing_error: null,
+            processing_summary: null,
+          })
+          .returningAll(),
+        trx,
+      );
+      if (row === undefined) throw new Error('the new file row was not returned');
+      await this.#prepared.run('endPending', [file.storage_key], ([key]) => this.db.deleteFrom('pending_uploads').where('storage_key', '=', key!), trx);
       // In the same transaction, so no committed upload is ever left without its processing job.
-      await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id, companyId: row.company_id });
+      const job = await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id, companyId: row.company_id, ...(described ? { described } : {}) }, {
+        prepared: this.#prepared,
+        ...(claimedBy ? { claimedBy } : {}),
+      });
       const withDuplicate = await this.#withDuplicate(trx, row);
       await andThen?.(trx, row);
-      return withDuplicate;
+      return { row: withDuplicate, job };
     });
   }
 
   /** For the processing job: the file whatever its state, or undefined if it never existed. */
-  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined> {
-    return this.db
-      .selectFrom('project_files')
-      .innerJoin('projects', 'projects.id', 'project_files.project_id')
-      .selectAll('project_files')
-      .select('projects.deleted_at as project_deleted_at')
-      .where('project_files.id', '=', id)
-      .executeTakeFirst();
+  async findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined> {
+    // Two lookups by primary key rather than one join: SQLite compiled the joined statement anew
+    // at every run, which cost more than both.
+    const [file] = await this.#prepared.rows<ProjectFileRow>('fileById', [id], ([fileId]) =>
+      this.db.selectFrom('project_files').selectAll().where('id', '=', fileId as unknown as number),
+    );
+    if (file === undefined) return undefined;
+    const [project] = await this.#prepared.rows<{ deleted_at: string | null }>('projectDeletedAt', [file.project_id], ([projectId]) =>
+      this.db.selectFrom('projects').select('deleted_at').where('id', '=', projectId as unknown as number),
+    );
+    // As the join answered: nothing for a file whose project row is gone.
+    return project && { ...file, project_deleted_at: project.deleted_at };
   }
 
   async setProcessing(
@@ -152,15 +185,17 @@ export class FilesRepository {
     state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null },
     db: Db = this.db,
   ): Promise<void> {
-    await db
-      .updateTable('project_files')
-      .set({
-        processing_status: state.status,
-        processing_error: state.error ?? null,
-        processing_summary: state.summary ? JSON.stringify(state.summary) : null,
-      })
-      .where('id', '=', id)
-      .execute();
+    const values = [state.status, state.error ?? null, state.summary ? JSON.stringify(state.summary) : null, id];
+    await this.#prepared.run(
+      'setProcessing',
+      values,
+      ([status, error, summary, fileId]) =>
+        this.db
+          .updateTable('project_files')
+          .set({ processing_status: status as TProcessingStatus, processing_error: error!, processing_summary: summary! })
+          .where('id', '=', fileId as unknown as number),
+      db,
+    );
   }
 
   /** Every file the project ever had, deleted or not: what its deletion must stop working on. */
@@ -181,11 +216,12 @@ export class FilesRepository {
   }
 
   async #withDuplicate(db: Db, row: ProjectFileRow): Promise<FileRow> {
-    const found = await db
-      .selectFrom('project_files')
-      .select(duplicateOf)
-      .where('project_files.id', '=', row.id)
-      .executeTakeFirst();
+    const [found] = await this.#prepared.rows(
+      'duplicateOf',
+      [row.id],
+      ([id]) => this.db.selectFrom('project_files').select(duplicateOf).where('project_files.id', '=', id as unknown as number),
+      db,
+    );
     return { ...row, duplicate_of: found?.duplicate_of ?? null };
   }
 }

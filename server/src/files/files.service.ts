@@ -1,4 +1,5 @@
 // Uploads, listings, downloads and soft deletes of a project's files (DESIGN §4, §6).
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { LIST_PER_PAGE_DEFAULT, type TFilesList, type TFilesQuery, type TProjectFile } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
@@ -9,17 +10,30 @@ import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
-import type { FilesRepository } from './files.repository.js';
+import type { CommitOptions, FileRow, FilesRepository, NewFile } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
-import type { JobsRepository } from '../jobs/index.js';
-import { uploadSubject } from './process-upload.job.js';
-import { storeLocalFile, storeUpload, type StoredUpload } from './upload-pipeline.js';
+import type { JobsRepository, LaneReservation } from '../jobs/index.js';
+import { describeStoredBytes, resolveLimits } from '../ingest/index.js';
+import { describedForJob, PROCESS_UPLOAD, uploadSubject, type TDescribedFile } from './process-upload.job.js';
+import { WholeFileMemory } from './tus-direct.js';
+import { readWholeSource } from './whole-source.js';
+import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
 import { checkContent, checkFileName } from './upload-rules.js';
 
 export interface FilesOptions {
   maxUploadBytes: number;
   uploadLeaseMs: number;
+  /** The processing job's header limit (PROCESSING limits), for files described on arrival. */
+  maxDicomHeaderBytes?: number;
 }
+
+/**
+ * A multipart upload whose whole request is at most this long is read into memory, hashed, checked
+ * and described there and written in one call (docs/performance.md, "Many small files"): a CD
+ * export sent file by file is thousands of these, and the stream machinery, the job's two opens
+ * of the stored file and their round trips to the thread pool cost more than the bytes.
+ */
+export const WHOLE_UPLOAD_MAX_BYTES = 1024 * 1024;
 
 /** An upload whose bytes are durable in storage but which no file row shows yet. */
 export interface ReceivedUpload {
@@ -30,10 +44,26 @@ export interface ReceivedUpload {
   sha256: string;
   /** How it arrived, for the audit trail. */
   via: 'multipart' | 'tus';
+  /** A DICOM file read whole on arrival: what it is, for its job (which then does not read it again). */
+  described?: TDescribedFile;
+}
+
+/** What of the job runner in this process uploads use to start their jobs. */
+export interface UploadJobRunner {
+  reserve(kind: string): LaneReservation | undefined;
+  nudge(kind: string): void;
 }
 
 /** How a file arrived: the multipart call, one tus upload, or a completed delivery (its files came by tus). */
 export type UploadPath = 'multipart' | 'tus' | 'delivery';
+
+/** What #storeWhole answers: no head (checked already), and the description when it is DICOM. */
+interface StoredWhole {
+  key: string;
+  size: number;
+  sha256: string;
+  described?: TDescribedFile;
+}
 
 const NOT_FOUND = 'File not found';
 
@@ -49,6 +79,10 @@ function uploadEvent(row: ProjectFileRow, via: UploadPath): AuditEvent {
 export class FilesService {
   readonly #uploadListeners = new Set<(file: ProjectFileRow, via: UploadPath) => void>();
   readonly #removedListeners: ((fileId: number) => Promise<void>)[] = [];
+  /** Bodies of uploads read whole, held at once by all requests together (past it they stream). */
+  readonly #wholeMemory = new WholeFileMemory();
+  readonly #maxDicomHeaderBytes: number;
+  #runner: UploadJobRunner | undefined;
 
   constructor(
     private readonly files: FilesRepository,
@@ -59,6 +93,7 @@ export class FilesService {
     private readonly options: FilesOptions,
     private readonly audit: AuditTrail,
   ) {
+    this.#maxDicomHeaderBytes = options.maxDicomHeaderBytes ?? resolveLimits({}).maxDicomHeaderBytes;
     projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
   }
 
@@ -70,6 +105,14 @@ export class FilesService {
   /** Called once a file is deleted (its download links are revoked there). */
   onRemoved(listener: (fileId: number) => Promise<void>): void {
     this.#removedListeners.push(listener);
+  }
+
+  /**
+   * The job runner in this process (services.ts, wakeOnUpload): an upload's job is queued already
+   * claimed when a lane is idle, and started there; otherwise a lane is nudged to claim it.
+   */
+  runJobsOn(runner: UploadJobRunner): void {
+    this.#runner = runner;
   }
 
   /** A file row that appeared another way (a completed delivery): its job may start at once. */
@@ -107,6 +150,12 @@ export class FilesService {
     actor: Actor,
     input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal; expectedBytes?: number | undefined },
   ): Promise<ReceivedUpload> {
+    const { expectedBytes } = input;
+    if (expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes)) {
+      return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
+        this.#storeWhole(key, input.source, checkHead, input.signal),
+      ).finally(() => this.#wholeMemory.giveBack(expectedBytes));
+    }
     return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
       storeUpload({
         source: input.source,
@@ -118,6 +167,20 @@ export class FilesService {
         ...(input.expectedBytes !== undefined ? { expectedBytes: input.expectedBytes } : {}),
       }),
     );
+  }
+
+  /**
+   * storeUpload's checks and answers for a small body read whole: the size limit, the first bytes'
+   * check, then the SHA-256 and (for DICOM) the header's description taken from memory, and one
+   * write. Nothing is stored when any of them refuses.
+   */
+  async #storeWhole(key: string, source: Readable, checkHead: (head: Buffer) => 'dicom' | 'archive', signal: AbortSignal | undefined): Promise<StoredWhole> {
+    const bytes = await readWholeSource(source, this.options.maxUploadBytes, signal);
+    const kind = checkHead(bytes.subarray(0, UPLOAD_HEAD_BYTES));
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const described = kind === 'dicom' ? describedForJob(describeStoredBytes(bytes, this.#maxDicomHeaderBytes)) : undefined;
+    const { size } = await this.storage.putBytes(key, bytes, signal ? { signal } : {});
+    return { key, size, sha256, ...(described ? { described } : {}) };
   }
 
   /**
@@ -146,7 +209,7 @@ export class FilesService {
     rawName: string | undefined,
     projectId: number,
     via: ReceivedUpload['via'],
-    store: (key: string, checkHead: (head: Buffer) => void) => Promise<StoredUpload>,
+    store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
   ): Promise<ReceivedUpload> {
     const fileName = checkFileName(rawName);
     await this.projects.require(actor, projectId, 'create');
@@ -157,10 +220,9 @@ export class FilesService {
     renewal.unref();
     let kind: 'dicom' | 'archive' = 'archive';
     try {
-      const stored = await store(key, (head) => {
-        kind = checkContent(fileName, head);
-      });
-      return { key, fileName, kind, size: stored.size, sha256: stored.sha256, via };
+      const stored = await store(key, (head) => (kind = checkContent(fileName, head)));
+      const described = 'described' in stored ? stored.described : undefined;
+      return { key, fileName, kind, size: stored.size, sha256: stored.sha256, via, ...(described ? { described } : {}) };
     } catch (err) {
       await this.pending.end(key);
       throw err;
@@ -173,26 +235,45 @@ export class FilesService {
   async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
     try {
       const project = await this.projects.require(actor, projectId, 'create');
-      const row = await this.files.commitUpload(
-        {
-          project_id: project.id,
-          company_id: project.company_id,
-          file: upload.fileName,
-          filesize: upload.size,
-          sha256: upload.sha256,
-          storage_key: upload.key,
-          kind: upload.kind,
-          created_by: actor.userId,
-        },
+      const file: NewFile = {
+        project_id: project.id,
+        company_id: project.company_id,
+        file: upload.fileName,
+        filesize: upload.size,
+        sha256: upload.sha256,
+        storage_key: upload.key,
+        kind: upload.kind,
+        created_by: actor.userId,
+      };
+      const row = await this.#commitStartingJob(file, {
         // In the file row's transaction: one write fewer per upload, and no upload without its record.
-        (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
-      );
+        andThen: (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
+        described: upload.described,
+      });
       for (const listener of this.#uploadListeners) listener(row, upload.via);
       return presentFile(row);
     } catch (err) {
       await this.discard(upload);
       throw err;
     }
+  }
+
+  /** Commits the row with its job, which an idle lane of this process then runs at once (or is nudged to claim). */
+  async #commitStartingJob(file: NewFile, opts: Omit<CommitOptions, 'claimedBy'>): Promise<FileRow> {
+    const lane = this.#runner?.reserve(PROCESS_UPLOAD.name);
+    let committed: Awaited<ReturnType<FilesRepository['commitUpload']>>;
+    try {
+      committed = await this.files.commitUpload(file, { ...opts, ...(lane ? { claimedBy: { workerId: lane.workerId, leaseMs: lane.leaseMs } } : {}) });
+    } catch (err) {
+      lane?.release();
+      throw err;
+    }
+    if (lane && committed.job) lane.start(committed.job);
+    else {
+      lane?.release();
+      this.#runner?.nudge(PROCESS_UPLOAD.name);
+    }
+    return committed.row;
   }
 
   async discard(upload: ReceivedUpload): Promise<void> {

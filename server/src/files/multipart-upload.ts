@@ -1,6 +1,7 @@
 // Reads POST /upload-study-petitions-files: the `studypetitionid` field, then one `file` part. The
 // project is authorised before the first byte of the file is read, and the file then streams into
-// storage as it arrives; nothing is buffered whole. A file sent before the field is refused
+// storage as it arrives; only a small request (at most WHOLE_UPLOAD_MAX_BYTES, files.service.ts) is
+// read whole into memory first, still never stored before its checks. A file sent before the field is refused
 // without storing anything: holding its bytes while not knowing whether they may be kept is what
 // let refused uploads fill the disk (issue 12, item 8).
 import type { FastifyRequest } from 'fastify';

@@ -1,19 +1,20 @@
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 
 export class PendingUploadsRepository {
-  constructor(private readonly db: Db) {}
+  // Every upload begins and ends one: built once (db/prepared-queries.ts).
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   async begin(storageKey: string, leaseMs: number): Promise<void> {
     const now = new Date();
-    await this.db
-      .insertInto('pending_uploads')
-      .values({
-        storage_key: storageKey,
-        created_at: nowIso(now),
-        lease_until: nowIso(new Date(now.getTime() + leaseMs)),
-      })
-      .execute();
+    await this.#prepared.run('begin', [storageKey, nowIso(now), nowIso(new Date(now.getTime() + leaseMs))], ([key, createdAt, leaseUntil]) =>
+      this.db.insertInto('pending_uploads').values({ storage_key: key!, created_at: createdAt!, lease_until: leaseUntil! }),
+    );
   }
 
   async renew(storageKey: string, leaseMs: number): Promise<void> {
@@ -24,8 +25,9 @@ export class PendingUploadsRepository {
       .execute();
   }
 
-  async end(storageKey: string): Promise<void> {
-    await this.db.deleteFrom('pending_uploads').where('storage_key', '=', storageKey).execute();
+  /** `on`: inside a transaction (the one that commits the upload's file row). */
+  async end(storageKey: string, on?: Db): Promise<void> {
+    await this.#prepared.run('end', [storageKey], ([key]) => this.db.deleteFrom('pending_uploads').where('storage_key', '=', key!), on);
   }
 
   /** Uploads whose process stopped renewing them (all of them, when `all`). */

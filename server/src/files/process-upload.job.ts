@@ -1,6 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
-import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
+import { ZDicomFields, ZEntryKind, type TProcessingStatus, type TProcessingSummary } from '@portal/contract';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
@@ -13,6 +13,7 @@ import {
   type IngestLimits,
   type IngestResult,
   type OnEntry,
+  type StoredFileKind,
 } from '../ingest/index.js';
 import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
@@ -30,7 +31,16 @@ export function uploadSubject(fileId: number): string {
  */
 const ZFileJobPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
 export type TFileJobPayload = z.infer<typeof ZFileJobPayload>;
-export type TProcessUploadPayload = TFileJobPayload;
+
+/**
+ * A single DICOM file read whole on arrival (a small multipart upload) was described then, from
+ * memory, by the rules the job applies (ingest/stored-file.ts): the job takes that description and
+ * does not open the stored file at all.
+ */
+const ZDescribedFile = z.object({ kind: ZEntryKind, reason: z.string().nullable(), dicom: ZDicomFields.nullable() });
+const ZProcessUploadPayload = ZFileJobPayload.extend({ described: ZDescribedFile.optional() });
+export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
+export type TDescribedFile = z.infer<typeof ZDescribedFile>;
 
 /**
  * A job kind about one file row: cancelled by the file's subject, and claimed in turns by company
@@ -41,7 +51,13 @@ export function fileJobType(name: string) {
 }
 
 /** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
-export const PROCESS_UPLOAD = fileJobType('process-upload');
+export const PROCESS_UPLOAD = jobType('process-upload', ZProcessUploadPayload, (p) => uploadSubject(p.fileId), (p) => `companies/${p.companyId}`);
+
+/** What the job carries of a file described on arrival; undefined for an archive (walked by the job). */
+export function describedForJob(described: StoredFileKind | undefined): TDescribedFile | undefined {
+  if (described === undefined || described.archive) return undefined;
+  return { kind: described.kind, reason: described.reason, dicom: described.dicom };
+}
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {
@@ -84,7 +100,7 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
 
 export async function processUpload(
   deps: ProcessUploadDeps,
-  { fileId }: TProcessUploadPayload,
+  { fileId, described }: TProcessUploadPayload,
   { signal, workDir, attempt, complete }: Pick<JobContext, 'signal' | 'workDir' | 'attempt'> & Partial<Pick<JobContext, 'complete'>>,
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
@@ -96,6 +112,8 @@ export async function processUpload(
   if (file.kind !== 'dicom' || attempt > 1) await deps.files.setProcessing(file.id, { status: 'processing' });
   // Only a run of this job records its entries: a first attempt finds none.
   const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
+  // Found even when described on arrival (then only its presence is checked, it is not read): an
+  // object gone from storage fails the job rather than leaving a 'ready' upload without its bytes.
   const local = await deps.storage.openLocal(file.storage_key);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   // That run may have died before its flush; this one then flushes even if it stores nothing.
@@ -120,9 +138,13 @@ export async function processUpload(
       await recorder.recordEntry(file, seq, entry, { storageKey, offset: entry.inUploadAt });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
-    const result =
-      (file.kind === 'dicom' ? await indexDicomUpload(file, local.path, deps.limits, onEntry) : null) ??
-      (await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, onEntry));
+    let result: IngestResult | null = null;
+    if (file.kind === 'dicom') {
+      // Described on arrival (a small upload read whole), or now from its first bytes and header.
+      const kindOf = described ? { archive: false as const, ...described } : await describeStoredFile(local.path, resolveLimits(deps.limits).maxDicomHeaderBytes);
+      result = await indexDescribedDicom(file, kindOf, local.path, onEntry);
+    }
+    result ??= await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, onEntry);
     // Entries were stored without a sync each; the last flush makes them all durable before 'ready'.
     await recorder.flushObjects();
     // The last rows, the outcome and the job's end in one transaction (for a single DICOM file its
@@ -141,12 +163,12 @@ export async function processUpload(
 
 /**
  * A single DICOM file is its own only entry, as the archive walk would find it (the same rules:
- * describeStoredFile), without its scratch folder and timers: its header is read once, and its
- * SHA-256 is the one computed as it arrived. Null in the case that cannot arise for a file
- * accepted as DICOM (its content reads as an archive): the walk then decides.
+ * describeStoredFile, or describeStoredBytes on arrival), without its scratch folder and timers:
+ * its header is read once, and its SHA-256 is the one computed as it arrived. Null in the case
+ * that cannot arise for a file accepted as DICOM (its content reads as an archive): the walk then
+ * decides.
  */
-async function indexDicomUpload(file: ProjectFileRow, localPath: string, limits: Partial<IngestLimits>, onEntry: OnEntry): Promise<IngestResult | null> {
-  const described = await describeStoredFile(localPath, resolveLimits(limits).maxDicomHeaderBytes);
+async function indexDescribedDicom(file: ProjectFileRow, described: StoredFileKind, localPath: string, onEntry: OnEntry): Promise<IngestResult | null> {
   if (described.archive) return null;
   const { kind, reason, dicom } = described;
   const entry: IngestedEntry = { path: file.file, size: Number(file.filesize), sha256: file.sha256, kind, reason, dicom, tempPath: localPath, inUploadAt: null, inputIsEntry: true };

@@ -3,7 +3,7 @@
 // Archives are not opened here: the caller hands them to ingestUpload, like a nested archive.
 import { DETECT_BYTES, detectKind, isArchiveKind } from './detect/detect-kind.js';
 import type { FileHandle } from 'node:fs/promises';
-import { readDicomHeader, readDicomHeaderAt } from './dicom/dicom-header.js';
+import { readDicomHeader, readDicomHeaderAt, readDicomHeaderSync } from './dicom/dicom-header.js';
 import { summarizeHeader } from './entry-analysis.js';
 import { readHead } from './hash-file.js';
 import { leafKind, type LeafKind } from './leaf-kind.js';
@@ -34,4 +34,16 @@ export async function describeStoredMember(handle: FileHandle, offset: number, s
   if (isArchiveKind(kind)) return { archive: true };
   if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
   return { archive: false, ...leafKind(summarizeHeader(await readDicomHeaderAt(handle, offset, size, maxDicomHeaderBytes, first))) };
+}
+
+/**
+ * The same, for a whole file already in memory (a small upload read whole on arrival): nothing is
+ * read from disk. The synchronous reader is handed every byte of the file as its head, so it never
+ * reads from its descriptor (-1: none).
+ */
+export function describeStoredBytes(bytes: Uint8Array, maxDicomHeaderBytes: number): StoredFileKind {
+  const kind = detectKind(bytes.subarray(0, DETECT_BYTES));
+  if (isArchiveKind(kind)) return { archive: true };
+  if (kind !== 'dicom') return { archive: false, ...leafKind(null) };
+  return { archive: false, ...leafKind(summarizeHeader(readDicomHeaderSync(-1, bytes.length, maxDicomHeaderBytes, bytes))) };
 }

@@ -29,6 +29,27 @@ export interface JobEnded {
   seconds: number;
 }
 
+/**
+ * An idle lane set aside for a job its caller is about to queue already claimed by this runner
+ * (enqueueJob's `claimedBy`, in the caller's transaction): the claim query, a write transaction of
+ * its own and the nudge are spared. Exactly one of `start` and `release` must follow, soon.
+ */
+export interface LaneReservation {
+  readonly workerId: string;
+  readonly leaseMs: number;
+  /** The job, committed as running under this runner's id: the lane runs it. */
+  start(job: JobRow): void;
+  /** Nothing was queued after all (the caller's transaction failed): the lane claims as usual. */
+  release(): void;
+}
+
+/** A lane waiting for its next poll; `wake` with a job hands it that job instead of a claim. */
+interface IdleLane {
+  wake(job?: JobRow): void;
+  /** Reserved: the poll timer stops, so only `wake` ends the wait. */
+  hold(): void;
+}
+
 /** A job kind this runner does not know is in the queue: running beside it would leave it there forever. */
 export class UnknownJobKind extends Error {}
 
@@ -40,7 +61,7 @@ export class JobRunner {
   #loops: Promise<void>[] = [];
   #sweeper: NodeJS.Timeout | undefined;
   /** Idle lanes waiting for their next poll, by kind. */
-  readonly #idleLanes = new Map<string, (() => void)[]>();
+  readonly #idleLanes = new Map<string, IdleLane[]>();
   readonly #running = new Map<number, AbortController>();
   readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
 
@@ -98,7 +119,26 @@ export class JobRunner {
    * finding nothing.
    */
   nudge(kind: string): void {
-    this.#idleLanes.get(kind)?.shift()?.();
+    this.#idleLanes.get(kind)?.shift()?.wake();
+  }
+
+  /**
+   * An idle lane of `kind` for a job the caller queues already claimed, or undefined when every
+   * lane is busy (the job is then queued as usual and claimed in turn). A lane is idle only when
+   * its last claim found nothing due, so starting this job at once passes no one in the queue.
+   */
+  reserve(kind: string): LaneReservation | undefined {
+    if (this.#stopped) return undefined;
+    const lane = this.#idleLanes.get(kind)?.shift();
+    if (lane === undefined) return undefined;
+    lane.hold();
+    let ended = false;
+    const end = (job?: JobRow) => {
+      if (ended) return;
+      ended = true;
+      lane.wake(job);
+    };
+    return { workerId: this.workerId, leaseMs: this.options.leaseMs, start: end, release: () => end() };
   }
 
   /** Stops claiming, aborts running jobs and hands them back to the queue for another worker. */
@@ -107,35 +147,47 @@ export class JobRunner {
     this.#stopped = true;
     clearInterval(this.#sweeper);
     for (const controller of this.#running.values()) controller.abort(new Stopping('worker stopping'));
-    for (const lanes of this.#idleLanes.values()) for (const wake of lanes.splice(0)) wake();
+    for (const lanes of this.#idleLanes.values()) for (const lane of lanes.splice(0)) lane.wake();
     await Promise.all(this.#loops);
   }
 
   async #loop(kind: JobKind<unknown>): Promise<void> {
+    let handed: JobRow | undefined;
     while (!this.#stopped) {
-      let job: JobRow | undefined;
-      try {
-        job = await this.jobs.claim(this.workerId, this.options.leaseMs, kind.name);
-      } catch (err) {
-        this.log.error({ err }, 'claiming a job failed');
+      let job = handed;
+      handed = undefined;
+      if (job === undefined) {
+        try {
+          job = await this.jobs.claim(this.workerId, this.options.leaseMs, kind.name);
+        } catch (err) {
+          this.log.error({ err }, 'claiming a job failed');
+        }
       }
       if (job) await this.#run(kind, job);
-      else await this.#idle(kind.name);
+      else handed = await this.#idle(kind.name);
+    }
+    // Handed a job as the runner stopped: back to the queue, for the next worker to claim.
+    if (handed !== undefined) {
+      await this.jobs.retryLater(handed.id, this.workerId, 0, 'worker stopped').catch((err: unknown) => this.log.error({ err, jobId: handed.id }, 'handing a job back failed'));
     }
   }
 
-  #idle(kind: string): Promise<void> {
+  /** Waits for a nudge or the next poll (undefined), or for a job handed over through `reserve`. */
+  #idle(kind: string): Promise<JobRow | undefined> {
     return new Promise((resolve) => {
       const lanes = this.#idleLanes.get(kind) ?? [];
       this.#idleLanes.set(kind, lanes);
-      const timer = setTimeout(done, this.options.pollMs);
-      function done() {
-        clearTimeout(timer);
-        const at = lanes.indexOf(done);
-        if (at !== -1) lanes.splice(at, 1);
-        resolve();
-      }
-      lanes.push(done);
+      const lane: IdleLane = {
+        wake: (job) => {
+          clearTimeout(timer);
+          const at = lanes.indexOf(lane);
+          if (at !== -1) lanes.splice(at, 1);
+          resolve(job);
+        },
+        hold: () => clearTimeout(timer),
+      };
+      const timer = setTimeout(() => lane.wake(), this.options.pollMs);
+      lanes.push(lane);
     });
   }
 

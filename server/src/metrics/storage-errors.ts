@@ -44,6 +44,10 @@ class CountingStorage implements Storage {
     return this.#watch('put', this.inner.put(key, body, opts), opts?.signal);
   }
 
+  putBytes(key: string, bytes: Uint8Array, opts?: PutOptions): Promise<ObjectInfo> {
+    return this.#watch('put', this.inner.putBytes(key, bytes, opts), opts?.signal);
+  }
+
   putFile(key: string, localPath: string, opts?: PutOptions): Promise<ObjectInfo> {
     return this.#watch('put_file', this.inner.putFile(key, localPath, opts), opts?.signal);
   }

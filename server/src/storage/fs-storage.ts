@@ -19,6 +19,7 @@ const execFileAsync = promisify(execFile);
 const openFd = promisify(fs.open);
 const fsyncFd = promisify(fs.fsync);
 const closeFd = promisify(fs.close);
+const writeFileAsync = promisify(fs.writeFile);
 
 // Medical data: readable by the service account only.
 const FILE_MODE = 0o600;
@@ -73,6 +74,33 @@ export class FsStorage implements Storage {
       if (temp !== undefined) await rm(temp, { force: true });
       // pipeline() wraps the reason in its own AbortError; callers match on what they aborted with.
       if (opts.signal?.aborted) throw opts.signal.reason;
+      throw err;
+    }
+  }
+
+  /**
+   * A small upload read whole: the temp file written, synced and closed in one call (no stream,
+   * no FileHandle), then published as `put` does. No existence check first: link() refuses an
+   * existing key atomically, and a body already in memory costs nothing to drop.
+   */
+  async putBytes(key: string, bytes: Uint8Array, opts: PutOptions = {}): Promise<ObjectInfo> {
+    const target = this.#pathOf(key);
+    opts.signal?.throwIfAborted();
+    await this.#ensureTempDir();
+    const temp = path.join(this.#tempDir, `${randomUUID()}.part`);
+    try {
+      await writeFileSynced(temp, bytes).catch(async (err: unknown) => {
+        // .tmp was removed from outside since it was made: make it again.
+        if (!isMissing(err)) throw err;
+        this.#tempDirMade = false;
+        await this.#ensureTempDir();
+        await writeFileSynced(temp, bytes);
+      });
+      opts.signal?.throwIfAborted();
+      await this.#publish(temp, target, key);
+      return { size: bytes.length };
+    } catch (err) {
+      await rm(temp, { force: true });
       throw err;
     }
   }
@@ -363,6 +391,11 @@ async function writeDurably(file: string, body: Readable, signal: AbortSignal | 
       });
     }
   }
+}
+
+/** Created (never replacing a file), written, fsynced and closed: one call, no FileHandle. */
+function writeFileSynced(file: string, bytes: Uint8Array): Promise<void> {
+  return writeFileAsync(file, bytes, { flag: 'wx', mode: FILE_MODE, flush: true });
 }
 
 async function fsyncDir(dir: string): Promise<void> {

@@ -5,7 +5,7 @@
 // capped local work area.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
@@ -98,6 +98,11 @@ export class S3Storage implements Storage {
     } finally {
       if (reserved) this.#writing.delete(key);
     }
+  }
+
+  /** One upload's request either way: the bytes go through `put`'s upload and its rules. */
+  putBytes(key: string, bytes: Uint8Array, opts: PutOptions = {}): Promise<ObjectInfo> {
+    return this.put(key, Readable.from([bytes]), opts);
   }
 
   async putFile(key: string, localPath: string, opts: PutOptions = {}): Promise<ObjectInfo> {

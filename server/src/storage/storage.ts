@@ -58,6 +58,12 @@ export interface Storage {
   put(key: string, body: Readable, opts?: PutOptions): Promise<ObjectInfo>;
 
   /**
+   * `put` for bytes already in memory (a small upload read whole): the same visibility, durability
+   * and overwrite rules, written in one call rather than through a stream.
+   */
+  putBytes(key: string, bytes: Uint8Array, opts?: PutOptions): Promise<ObjectInfo>;
+
+  /**
    * Moves an already written local file into the store under `key`, without copying when the file
    * is on the same filesystem as the store. On success `localPath` no longer exists; on failure it
    * is left where it was for the caller to remove. Same visibility and overwrite rules as `put`.

@@ -127,6 +127,30 @@ describe('the 7-Zip worker and its write guard', () => {
     expect(result.completed).toEqual([]);
   });
 
+  it('holds files to the sizes of its own listing, and extracts nothing without one', async () => {
+    const dir = await tempDir();
+    await sh('mkdir f && for i in $(seq 5); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
+    const out = path.join(dir, 'out');
+    await mkdir(out);
+    const request = {
+      archive: path.join(dir, 'f.7z'),
+      format: '7z' as const,
+      outDir: out,
+      include: null,
+      sizesFromListing: true,
+      maxDicomHeaderBytes: 16 << 20,
+      guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' as const },
+    };
+    const w = worker();
+    await expect(w.extract(request)).rejects.toThrow();
+    expect(await readdir(out)).toEqual([]);
+    await w.list({ archive: request.archive, format: '7z', cap: 10 });
+    const settled: string[] = [];
+    const result = await w.extract(request, (file) => settled.push(file.rel));
+    expect(result).toMatchObject({ exitCode: 0, stop: null, crash: null });
+    expect(settled.sort()).toEqual(['f/1.txt', 'f/2.txt', 'f/3.txt', 'f/4.txt', 'f/5.txt']);
+  });
+
   it('lists entries with their types, sizes and encryption', async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, 'a.txt'), 'x'.repeat(5000));

@@ -315,7 +315,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     if (native === 'tar') return worker.extractNativeTar({ ...common, members: paths.map((p) => nativeTarMember(p, window.include.get(p)!)) }, onSettled);
     // Every listed entry, when all were planned: 7-Zip then needs no list of names, whose matching
     // costs it minutes for 100,000 entries; the entries past the cap follow them and are not written.
-    const everything = plan.allPlanned && paths.length === plan.listed;
+    const everything = !windowed && plan.allPlanned && paths.length === plan.listed;
     return worker.extract(
       {
         archive: input.archive,
@@ -323,9 +323,10 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
         outDir: input.outDir,
         include: everything ? null : paths.map((p) => window.include.get(p)!.rawPath),
         ...(everything && plan.overflow > 0 ? { stopAfterFiles: plan.listed } : {}),
+        ...(everything ? { sizesFromListing: true } : {}),
+        guard: budget,
         settledOnly: true,
         ...(credit === null ? {} : { credit: credit.shared }),
-        guard: budget,
         maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
       },
       onSettled,
@@ -341,7 +342,9 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     const sizeOf = sizeIn(window);
     let pending: readonly string[] = [...window.include.keys()];
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      const guard = guardFor(input, archiveBytes, expectedSizes(window, pending), false, layerWritten);
+      // A 7-Zip run of every listed entry has its sizes from the worker's own listing.
+      const whole = !windowed && plan.allPlanned && pending.length === plan.listed;
+      const guard = guardFor(input, archiveBytes, whole ? {} : expectedSizes(window, pending), false, layerWritten);
       const parallel =
         attempt === 0 &&
         windowed &&

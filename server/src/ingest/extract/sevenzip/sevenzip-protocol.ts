@@ -41,6 +41,11 @@ export interface ExtractRequest {
    * past the listing's cap come after the listed ones, and are never written.
    */
   stopAfterFiles?: number;
+  /**
+   * The sizes the guard holds files to are those of the listing this worker made of the archive
+   * just before (with `guard.expectedSizes` empty): every listed entry is extracted.
+   */
+  sizesFromListing?: boolean;
   /** Files are reported as they settle, and `completed` stays empty (not 100,000 names long). */
   settledOnly?: boolean;
   /**

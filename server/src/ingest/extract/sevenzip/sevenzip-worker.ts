@@ -9,7 +9,7 @@ import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { EntryAnalyzer } from '../../entry-analysis.js';
 import { extractNativeZip } from '../zip/zip-extract.js';
 import { extractNativeTar } from '../tar/tar-extract.js';
-import { ListingParser, unpackEntries, type PackedEntries } from './sevenzip-listing.js';
+import { ListingParser, unpackEntries, type ListedEntry, type PackedEntries } from './sevenzip-listing.js';
 import { normalizeEntryPath } from '../../entry-path.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
@@ -128,17 +128,34 @@ function takeListed(archive: string, format: string): { instance: Instance; entr
 }
 
 /**
- * The sizes the listing states, by normalised path (the first entry of a path wins, as in the plan).
- * Built here rather than sent by the job: an object of 100,000 sizes took the job's thread
- * hundreds of milliseconds to build and to post.
+ * The sizes the listing states, for the guard. Built here rather than sent by the job: an object of
+ * 100,000 sizes took the job's thread hundreds of milliseconds to build and to post. 7-Zip writes
+ * the files of a run of every listed entry in listing order, so each is the next listed entry,
+ * read without a map of them all; only if a name differs are they all looked up by name.
  */
-function listedSizes(entries: PackedEntries): Map<string, number> {
-  const sizes = new Map<string, number>();
-  for (const entry of unpackEntries(entries)) {
-    const normalized = normalizeEntryPath(entry.rawPath);
-    if (normalized.ok && entry.size !== null && !sizes.has(normalized.path)) sizes.set(normalized.path, entry.size);
+class ListedSizes {
+  readonly #next: Generator<ListedEntry>;
+  #byName: Map<string, number> | null = null;
+
+  constructor(private readonly entries: PackedEntries) {
+    this.#next = unpackEntries(entries);
   }
-  return sizes;
+
+  /** The stated size of the file 7-Zip opens next, named `rel`. */
+  next(rel: string): number | undefined {
+    if (this.#byName === null) {
+      const entry = this.#next.next();
+      const normalized = entry.done === true ? null : normalizeEntryPath(entry.value.rawPath);
+      if (normalized?.ok === true && normalized.path === rel) return (entry.value as ListedEntry).size ?? undefined;
+      this.#byName = new Map();
+      // The first entry of a path wins, as in the plan.
+      for (const listed of unpackEntries(this.entries)) {
+        const name = normalizeEntryPath(listed.rawPath);
+        if (name.ok && listed.size !== null && !this.#byName.has(name.path)) this.#byName.set(name.path, listed.size);
+      }
+    }
+    return this.#byName.get(rel);
+  }
 }
 
 function mountDir(module: SevenZipModule, hostDir: string, at: string): void {
@@ -194,6 +211,8 @@ interface OpenFile {
   rel: string;
   bytes: number;
   hash: Hash | null;
+  /** The size the listing states; more bytes than this means the header lied. */
+  expected: number | undefined;
 }
 
 interface Settler {
@@ -231,7 +250,7 @@ function guardFileSystem(
   request: ExtractRequest,
   result: ExtractResult,
   settler: Settler,
-  sizes: ReadonlyMap<string, number> | null,
+  sizes: ListedSizes | null,
 ): { flush: () => void } {
   const fs = module.FS;
   const { guard } = request;
@@ -259,7 +278,10 @@ function guardFileSystem(
       opened += 1;
     }
     const stream = open(p, flags, mode, ...rest);
-    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0, hash: createHash('sha256') });
+    if (writing) {
+      const rel = p.slice(OUT.length + 1);
+      written.set(stream, { rel, bytes: 0, hash: createHash('sha256'), expected: guard.expectedSizes[rel] ?? sizes?.next(rel) });
+    }
     return stream;
   };
   fs.write = (stream: FSStream, buffer: ArrayBufferView, offset: number, length: number, position?: number, canOwn?: boolean) => {
@@ -267,8 +289,7 @@ function guardFileSystem(
     if (file !== undefined) {
       const after = file.bytes + length;
       if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large', file.rel);
-      const expected = guard.expectedSizes[file.rel] ?? sizes?.get(file.rel);
-      if (expected !== undefined && after > expected) throw new GuardStop('header-lied', file.rel);
+      if (file.expected !== undefined && after > file.expected) throw new GuardStop('header-lied', file.rel);
       if (result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason, file.rel);
       // Hashing here spares the job a second read; a write out of order makes the hash unusable.
       if (position !== undefined && position !== file.bytes) file.hash = null;
@@ -318,7 +339,7 @@ async function extract(request: ExtractRequest, post: (file: SettledFile) => voi
   const listed = takeListed(request.archive, request.format);
   // Checked before anything is written: without the sizes, the guard could not tell a lying header.
   if (request.sizesFromListing === true && listed === null) throw new Error('the listing of this archive is no longer held');
-  const sizes = request.sizesFromListing === true ? listedSizes(listed!.entries) : null;
+  const sizes = request.sizesFromListing === true ? new ListedSizes(listed!.entries) : null;
   const { module } = listed?.instance ?? (await instance(onLine));
   if (listed === null) mountDir(module, path.dirname(request.archive), IN);
   else listed.instance.onLine = onLine;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SevenZipWorker } from '../../src/ingest/extract/sevenzip/sevenzip-client.js';
 import type { SettledFile } from '../../src/ingest/extract/sevenzip/sevenzip-protocol.js';
+import { unpackEntries } from '../../src/ingest/extract/sevenzip/sevenzip-listing.js';
 import { DICOM_DIR, sh, tempDir } from './helpers.js';
 
 const workers: SevenZipWorker[] = [];
@@ -92,12 +93,70 @@ describe('the 7-Zip worker and its write guard', () => {
     expect(result.errors.some((e) => /symbolic link/i.test(e))).toBe(true);
   });
 
+  it('opens no more files than the job allows, and goes on when it allows more', async () => {
+    const dir = await tempDir();
+    await sh('mkdir f && for i in $(seq 10); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
+    const out = path.join(dir, 'out');
+    await mkdir(out);
+    const credit = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(credit, 0, 3);
+    const settled: string[] = [];
+    const run = worker().extract(
+      {
+        archive: path.join(dir, 'f.7z'),
+        format: '7z',
+        outDir: out,
+        include: null,
+        settledOnly: true,
+        credit,
+        maxDicomHeaderBytes: 16 << 20,
+        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
+      },
+      (file) => settled.push(file.rel),
+    );
+    // The third file is settled as the fourth is about to open, which then waits.
+    while (settled.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toHaveLength(3);
+    expect(await readdir(path.join(out, 'f'))).toHaveLength(3);
+    Atomics.store(credit, 0, 100);
+    Atomics.notify(credit, 0);
+    const result = await run;
+    expect(result.exitCode).toBe(0);
+    expect(settled).toHaveLength(10);
+    expect(result.completed).toEqual([]);
+  });
+
+  it('holds files to the sizes of its own listing, and extracts nothing without one', async () => {
+    const dir = await tempDir();
+    await sh('mkdir f && for i in $(seq 5); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
+    const out = path.join(dir, 'out');
+    await mkdir(out);
+    const request = {
+      archive: path.join(dir, 'f.7z'),
+      format: '7z' as const,
+      outDir: out,
+      include: null,
+      sizesFromListing: true,
+      maxDicomHeaderBytes: 16 << 20,
+      guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' as const },
+    };
+    const w = worker();
+    await expect(w.extract(request)).rejects.toThrow();
+    expect(await readdir(out)).toEqual([]);
+    await w.list({ archive: request.archive, format: '7z', cap: 10 });
+    const settled: string[] = [];
+    const result = await w.extract(request, (file) => settled.push(file.rel));
+    expect(result).toMatchObject({ exitCode: 0, stop: null, crash: null });
+    expect(settled.sort()).toEqual(['f/1.txt', 'f/2.txt', 'f/3.txt', 'f/4.txt', 'f/5.txt']);
+  });
+
   it('lists entries with their types, sizes and encryption', async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, 'a.txt'), 'x'.repeat(5000));
     await sh('ln -s a.txt l && 7zz a -bso0 -bsp0 -snl a.7z a.txt l', dir);
     const { listing } = await worker().list({ archive: path.join(dir, 'a.7z'), format: '7z', cap: 10 });
-    expect(listing.entries.map((e) => [e.rawPath, e.type, e.size, e.encrypted])).toEqual([
+    expect([...unpackEntries(listing.entries)].map((e) => [e.rawPath, e.type, e.size, e.encrypted])).toEqual([
       ['a.txt', 'file', 5000, false],
       ['l', 'symlink', 5, false],
     ]);

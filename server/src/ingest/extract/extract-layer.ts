@@ -7,7 +7,7 @@ import type { ArchiveKind } from '../detect/detect-kind.js';
 import { SINGLE_STREAM_KINDS } from '../detect/detect-kind.js';
 import type { EntryAnalysis } from '../entry-analysis.js';
 import type { IngestLimits } from '../limits.js';
-import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
+import { unpackEntries, type ListedEntry } from './sevenzip/sevenzip-listing.js';
 import type { ExtractResult, SettledFile, SevenZipFormat, StopReason, NativeTarMember, NativeZipMember, WriteGuard } from './sevenzip/sevenzip-protocol.js';
 import { scanZipDirectory, zipDirectoryEntries, type ZipListedEntry } from './zip/zip-directory.js';
 import { scanTarHeaders, tarHeaderEntries, type TarListedEntry } from './tar/tar-headers.js';
@@ -15,9 +15,10 @@ import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
 import { splitRuns, writeGuard, type LayerBudget } from './layer-budget.js';
-import { EntryPlanner, planEntriesYielding, type PlanItem } from './plan-entries.js';
+import { EntryPlanner, planEntriesYielding, yieldingItems, type PlanItem } from './plan-entries.js';
 import { planWindows, WindowQueue, type PlanWindow } from './plan-windows.js';
 import { erroredName } from './sevenzip/sevenzip-errors.js';
+import { RunCredit } from './run-credit.js';
 
 /** A layer's findings, in archive order. `path` is relative to the archive ('' for a single stream). */
 export type LayerItem =
@@ -222,6 +223,8 @@ interface LayerPlan {
   overflow: number;
   /** The listing ended early (7-Zip's complaints, or a tar cut before its end). */
   truncated: boolean;
+  /** Listed by 7-Zip, and every entry listed was planned: its run needs no list of names. */
+  allPlanned: boolean;
   items: () => AsyncIterable<PlanItem> | Iterable<PlanItem>;
 }
 
@@ -250,17 +253,18 @@ async function planLayer(input: LayerInput): Promise<LayerPlan | Extract<LayerRe
       const planner = new EntryPlanner(input.limits, input.budget.remainingBytes);
       for await (const entry of entries()) yield planner.add(entry);
     };
-    return { native, listed: scan.listed, overflow: scan.overflow, truncated: scan.truncated ?? false, items };
+    return { native, listed: scan.listed, overflow: scan.overflow, truncated: scan.truncated ?? false, allPlanned: false, items };
   }
   const listed = await input.sevenZip.list({ archive: input.archive, format: FORMATS[input.kind], cap });
   const { listing } = listed;
   if (listing.encrypted) return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
-  const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.length === 0);
+  const unreadable = listed.crash !== null || (listed.exitCode !== 0 && listing.entries.count === 0);
   if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
     return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
-  const { items } = await planEntriesYielding(listing.entries, input.limits, input.budget.remainingBytes);
-  return { native: null, listed: listing.entries.length, overflow: listing.overflow, truncated: listing.errors.length > 0, items: () => items };
+  const { items, include } = await planEntriesYielding(unpackEntries(listing.entries), input.limits, input.budget.remainingBytes);
+  const allPlanned = include.size === listing.entries.count;
+  return { native: null, listed: listing.entries.count, overflow: listing.overflow, truncated: listing.errors.length > 0, allPlanned, items: () => yieldingItems(items) };
 }
 
 function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
@@ -286,6 +290,8 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   input.budget.remainingEntries -= plan.listed;
 
   let truncated = plan.truncated;
+  // 7-Zip's runs go at most a bounded number of files ahead of the job (native runs are a window each).
+  const credit = native === null ? new RunCredit() : null;
   type Window = PlanWindow<Outcome>;
   const sizeIn = (window: Window) => (p: string): number | null => window.include.get(p)!.size;
   const expectedSizes = (window: Window, paths: readonly string[]): Record<string, number> => {
@@ -307,17 +313,24 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     const common = { archive: input.archive, outDir: input.outDir, guard: budget, maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes, inPlace: input.inPlace };
     if (native === 'zip') return worker.extractNativeZip({ ...common, members: paths.map((p) => nativeZipMember(p, window.include.get(p)!)) }, onSettled);
     if (native === 'tar') return worker.extractNativeTar({ ...common, members: paths.map((p) => nativeTarMember(p, window.include.get(p)!)) }, onSettled);
+    // Every listed entry, when all were planned: 7-Zip then needs no list of names, whose matching
+    // costs it minutes for 100,000 entries; the entries past the cap follow them and are not written.
+    const everything = !windowed && plan.allPlanned && paths.length === plan.listed;
     return worker.extract(
-          {
-            archive: input.archive,
-            format,
-            outDir: input.outDir,
-            include: paths.map((p) => window.include.get(p)!.rawPath),
-            guard: budget,
-            maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
-          },
-          onSettled,
-        );
+      {
+        archive: input.archive,
+        format,
+        outDir: input.outDir,
+        include: everything ? null : paths.map((p) => window.include.get(p)!.rawPath),
+        ...(everything && plan.overflow > 0 ? { stopAfterFiles: plan.listed } : {}),
+        ...(everything ? { sizesFromListing: true } : {}),
+        guard: budget,
+        settledOnly: true,
+        ...(credit === null ? {} : { credit: credit.shared }),
+        maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+      },
+      onSettled,
+    );
   };
 
   // What this layer wrote in earlier runs: the ratio allowance is the layer's, not each run's.
@@ -329,7 +342,9 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     const sizeOf = sizeIn(window);
     let pending: readonly string[] = [...window.include.keys()];
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      const guard = guardFor(input, archiveBytes, expectedSizes(window, pending), false, layerWritten);
+      // A 7-Zip run of every listed entry has its sizes from the worker's own listing.
+      const whole = !windowed && plan.allPlanned && pending.length === plan.listed;
+      const guard = guardFor(input, archiveBytes, whole ? {} : expectedSizes(window, pending), false, layerWritten);
       const parallel =
         attempt === 0 &&
         windowed &&
@@ -404,11 +419,13 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       }
     } finally {
       queue.release();
+      credit?.unlimited();
     }
   }
 
   async function* inOrder(window: Window): AsyncGenerator<LayerItem> {
     for (const item of window.items) {
+      credit?.took();
       if (item.type !== 'planned') {
         yield item;
         continue;
@@ -446,6 +463,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     truncated: () => truncated,
     pause: async () => {
       holds.hold();
+      credit?.unlimited();
       await inFlight.catch(() => undefined);
     },
     resume: () => holds.release(),

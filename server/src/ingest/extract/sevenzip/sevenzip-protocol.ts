@@ -30,8 +30,29 @@ export interface ExtractRequest {
   archive: string;
   format: SevenZipFormat;
   outDir: string;
-  /** Raw listed names to extract; null extracts everything (single streams). */
+  /**
+   * Raw listed names to extract; null extracts everything (single streams, and archives whose
+   * listed entries were all planned). 7-Zip matches each entry against every name of the list,
+   * so 100,000 names cost ~10^10 comparisons: minutes.
+   */
   include: string[] | null;
+  /**
+   * With include null: the run ends once this many files have been opened for writing. Entries
+   * past the listing's cap come after the listed ones, and are never written.
+   */
+  stopAfterFiles?: number;
+  /**
+   * The sizes the guard holds files to are those of the listing this worker made of the archive
+   * just before (with `guard.expectedSizes` empty): every listed entry is extracted.
+   */
+  sizesFromListing?: boolean;
+  /** Files are reported as they settle, and `completed` stays empty (not 100,000 names long). */
+  settledOnly?: boolean;
+  /**
+   * Files the run may open before it waits, raised by the job as it takes entries (RunCredit,
+   * run-credit.ts; backed by a SharedArrayBuffer). Without it the run never waits.
+   */
+  credit?: Int32Array;
   guard: WriteGuard;
   /** How far into a DICOM file the worker may read for its header when it settles the file. */
   maxDicomHeaderBytes: number;

@@ -9,7 +9,8 @@ import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
 import { EntryAnalyzer } from '../../entry-analysis.js';
 import { extractNativeZip } from '../zip/zip-extract.js';
 import { extractNativeTar } from '../tar/tar-extract.js';
-import { ListingParser } from './sevenzip-listing.js';
+import { ListingParser, unpackEntries, type ListedEntry, type PackedEntries } from './sevenzip-listing.js';
+import { normalizeEntryPath } from '../../entry-path.js';
 import { erroredName } from './sevenzip-errors.js';
 import type {
   ExtractRequest,
@@ -39,6 +40,13 @@ class GuardStop extends Error {
     readonly entry: string | null,
   ) {
     super(`write guard: ${reason}`);
+  }
+}
+
+/** The run has written every file it was asked for: what follows is past the listing's cap. */
+class SelectionDone extends Error {
+  constructor() {
+    super('every listed file written');
   }
 }
 
@@ -79,13 +87,20 @@ const compiled = new Promise<WasmModule>((resolve) => (receiveWasm = resolve));
 
 type InstantiateWasm = (imports: object, receive: (instance: WasmInstance, module: WasmModule) => void) => object;
 
-async function instance(onLine: (line: string) => void): Promise<SevenZipModule> {
-  const out = new LineSplitter(onLine);
-  const err = new LineSplitter(onLine);
+/** A 7-Zip instance whose output lines go to whichever reader is set last. */
+interface Instance {
+  module: SevenZipModule;
+  onLine: (line: string) => void;
+}
+
+async function instance(onLine: (line: string) => void): Promise<Instance> {
+  const created: Partial<Instance> = { onLine };
+  const out = new LineSplitter((line) => created.onLine!(line));
+  const err = new LineSplitter((line) => created.onLine!(line));
   const wasm = await compiled;
   const instantiateWasm: InstantiateWasm = (imports, receive) => {
     Wasm.instantiate(wasm, imports).then(
-      (created) => receive(created, wasm),
+      (made) => receive(made, wasm),
       // The factory would wait forever: crash the worker instead, which fails the job's pending calls.
       (error: unknown) => setImmediate(() => {
         throw error;
@@ -94,7 +109,53 @@ async function instance(onLine: (line: string) => void): Promise<SevenZipModule>
     return {};
   };
   const options = { stdout: (c: number) => out.push(c), stderr: (c: number) => err.push(c), instantiateWasm };
-  return SevenZipFactory(options);
+  created.module = await SevenZipFactory(options);
+  return created as Instance;
+}
+
+/**
+ * The instance that listed an archive, kept for its extraction, which is the next request: its
+ * WebAssembly memory (~17 MB for 7-Zip's database of a 100,000-entry 7z) never shrinks, and a
+ * second instance beside it would double that until the worker's next full collection. Only a
+ * run that ended cleanly leaves one; any other request drops it.
+ */
+let listedBy: { archive: string; format: string; instance: Instance; entries: PackedEntries } | null = null;
+
+function takeListed(archive: string, format: string): { instance: Instance; entries: PackedEntries } | null {
+  const kept = listedBy;
+  listedBy = null;
+  return kept !== null && kept.archive === archive && kept.format === format ? kept : null;
+}
+
+/**
+ * The sizes the listing states, for the guard. Built here rather than sent by the job: an object of
+ * 100,000 sizes took the job's thread hundreds of milliseconds to build and to post. 7-Zip writes
+ * the files of a run of every listed entry in listing order, so each is the next listed entry,
+ * read without a map of them all; only if a name differs are they all looked up by name.
+ */
+class ListedSizes {
+  readonly #next: Generator<ListedEntry>;
+  #byName: Map<string, number> | null = null;
+
+  constructor(private readonly entries: PackedEntries) {
+    this.#next = unpackEntries(entries);
+  }
+
+  /** The stated size of the file 7-Zip opens next, named `rel`. */
+  next(rel: string): number | undefined {
+    if (this.#byName === null) {
+      const entry = this.#next.next();
+      const normalized = entry.done === true ? null : normalizeEntryPath(entry.value.rawPath);
+      if (normalized?.ok === true && normalized.path === rel) return (entry.value as ListedEntry).size ?? undefined;
+      this.#byName = new Map();
+      // The first entry of a path wins, as in the plan.
+      for (const listed of unpackEntries(this.entries)) {
+        const name = normalizeEntryPath(listed.rawPath);
+        if (name.ok && listed.size !== null && !this.#byName.has(name.path)) this.#byName.set(name.path, listed.size);
+      }
+    }
+    return this.#byName.get(rel);
+  }
 }
 
 function mountDir(module: SevenZipModule, hostDir: string, at: string): void {
@@ -120,8 +181,10 @@ function run(module: SevenZipModule, args: string[]): { exitCode: number | null;
 const COMMON = ['-bsp0', '-bb0', '-y', '-p', '-sccUTF-8'];
 
 async function list(request: ListRequest): Promise<ListResult> {
+  listedBy = null;
   const parser = new ListingParser(request.cap);
-  const module = await instance((line) => parser.push(line));
+  const made = await instance((line) => parser.push(line));
+  const { module } = made;
   mountDir(module, path.dirname(request.archive), IN);
   const { exitCode, thrown } = run(module, [
     'l',
@@ -130,7 +193,9 @@ async function list(request: ListRequest): Promise<ListResult> {
     `-t${request.format}`,
     `${IN}/${path.basename(request.archive)}`,
   ]);
-  return { exitCode, listing: parser.finish(), crash: thrown === undefined ? null : describeCrash(thrown) };
+  const listing = parser.finish();
+  if (thrown === undefined) listedBy = { archive: request.archive, format: request.format, instance: made, entries: listing.entries };
+  return { exitCode, listing, crash: thrown === undefined ? null : describeCrash(thrown) };
 }
 
 function isWriteFlags(flags: unknown): boolean {
@@ -146,20 +211,56 @@ interface OpenFile {
   rel: string;
   bytes: number;
   hash: Hash | null;
+  /** The size the listing states; more bytes than this means the header lied. */
+  expected: number | undefined;
 }
 
 interface Settler {
   /** Called when a file is final (the next one opens, or the run ends). */
   settle(file: { rel: string; sha256: string | null }): void;
+  /** Sends the files settled so far at once: the run is about to wait for the job. */
+  send(): void;
 }
 
-function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result: ExtractResult, settler: Settler): { flush: () => void } {
+/**
+ * Drops a settled file's node from Emscripten's name table, where every path 7-Zip touched would
+ * otherwise stay for the life of the instance: 100,000 extracted files held ~30 MB of the worker's
+ * heap. 7-Zip is done with the file (times and mode set) once the next one opens.
+ */
+function forget(module: SevenZipModule, file: string): void {
+  const fs = module.FS as unknown as { lookupPath(p: string, opts: object): { node: object }; hashRemoveNode(node: object): void };
+  try {
+    fs.hashRemoveNode(fs.lookupPath(file, { follow: false }).node);
+  } catch {
+    // Already gone (moved into storage by the job): nothing is cached.
+  }
+}
+
+/** Waits while the run has opened as many files as the job allows; `beforeWait` sends what is settled. */
+function waitForCredit(credit: Int32Array, opened: number, beforeWait: () => void): void {
+  for (let allowed = Atomics.load(credit, 0); opened >= allowed; allowed = Atomics.load(credit, 0)) {
+    beforeWait();
+    // Timed, so that a lost wake-up costs a second and not the job.
+    Atomics.wait(credit, 0, allowed, 1000);
+  }
+}
+
+function guardFileSystem(
+  module: SevenZipModule,
+  request: ExtractRequest,
+  result: ExtractResult,
+  settler: Settler,
+  sizes: ListedSizes | null,
+): { flush: () => void } {
   const fs = module.FS;
   const { guard } = request;
   const written = new Map<FSStream, OpenFile>();
   let closed: { rel: string; sha256: string | null } | null = null;
+  let opened = 0;
   const flush = (): void => {
-    if (closed !== null) settler.settle(closed);
+    if (closed === null) return;
+    settler.settle(closed);
+    forget(module, `${OUT}/${closed.rel}`);
     closed = null;
   };
   const open = fs.open.bind(fs);
@@ -170,9 +271,17 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
   fs.open = (p: string, flags: string, mode?: number, ...rest: number[]) => {
     const writing = isWriteFlags(flags);
     if (writing && !p.startsWith(`${OUT}/`)) throw errnoError(EACCES);
-    if (writing) flush();
+    if (writing) {
+      flush();
+      if (request.stopAfterFiles !== undefined && opened >= request.stopAfterFiles) throw new SelectionDone();
+      if (request.credit !== undefined) waitForCredit(request.credit, opened, () => settler.send());
+      opened += 1;
+    }
     const stream = open(p, flags, mode, ...rest);
-    if (writing) written.set(stream, { rel: p.slice(OUT.length + 1), bytes: 0, hash: createHash('sha256') });
+    if (writing) {
+      const rel = p.slice(OUT.length + 1);
+      written.set(stream, { rel, bytes: 0, hash: createHash('sha256'), expected: guard.expectedSizes[rel] ?? sizes?.next(rel) });
+    }
     return stream;
   };
   fs.write = (stream: FSStream, buffer: ArrayBufferView, offset: number, length: number, position?: number, canOwn?: boolean) => {
@@ -180,8 +289,7 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
     if (file !== undefined) {
       const after = file.bytes + length;
       if (guard.maxEntryBytes !== null && after > guard.maxEntryBytes) throw new GuardStop('entry-too-large', file.rel);
-      const expected = guard.expectedSizes[file.rel];
-      if (expected !== undefined && after > expected) throw new GuardStop('header-lied', file.rel);
+      if (file.expected !== undefined && after > file.expected) throw new GuardStop('header-lied', file.rel);
       if (result.written + length > guard.budgetBytes) throw new GuardStop(guard.budgetReason, file.rel);
       // Hashing here spares the job a second read; a write out of order makes the hash unusable.
       if (position !== undefined && position !== file.bytes) file.hash = null;
@@ -196,7 +304,7 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
     close(stream);
     if (file !== undefined) {
       written.delete(stream);
-      result.completed.push(file.rel);
+      if (request.settledOnly !== true) result.completed.push(file.rel);
       closed = { rel: file.rel, sha256: file.hash?.digest('hex') ?? null };
     }
   };
@@ -216,19 +324,25 @@ function guardFileSystem(module: SevenZipModule, request: ExtractRequest, result
   return { flush };
 }
 
-async function extract(request: ExtractRequest, post: (file: SettledFile) => void): Promise<ExtractResult> {
+async function extract(request: ExtractRequest, post: (file: SettledFile) => void, send: () => void): Promise<ExtractResult> {
   const result: ExtractResult = { exitCode: null, errors: [], completed: [], stop: null, crash: null, written: 0 };
   let inErrorBlock = false;
   const failed = new Set<string>();
-  const module = await instance((line) => {
+  const onLine = (line: string): void => {
     if (line === 'ERRORS:') inErrorBlock = true;
     else if (line === '' || line.includes(' = ')) inErrorBlock = false;
     const isError = inErrorBlock || line.startsWith('ERROR:') || line.startsWith('Open ERROR:');
     if (isError && line !== 'ERRORS:' && result.errors.length < MAX_ERROR_LINES) result.errors.push(line);
     const name = erroredName(line);
     if (name !== null) failed.add(name);
-  });
-  mountDir(module, path.dirname(request.archive), IN);
+  };
+  const listed = takeListed(request.archive, request.format);
+  // Checked before anything is written: without the sizes, the guard could not tell a lying header.
+  if (request.sizesFromListing === true && listed === null) throw new Error('the listing of this archive is no longer held');
+  const sizes = request.sizesFromListing === true ? new ListedSizes(listed!.entries) : null;
+  const { module } = listed?.instance ?? (await instance(onLine));
+  if (listed === null) mountDir(module, path.dirname(request.archive), IN);
+  else listed.instance.onLine = onLine;
   mountDir(module, request.outDir, OUT);
   const args = ['x', ...COMMON, '-aos', '-spd', `-t${request.format}`, `-o${OUT}`];
   if (request.include !== null) {
@@ -242,12 +356,14 @@ async function extract(request: ExtractRequest, post: (file: SettledFile) => voi
       const fileFailed = failed.has(file.rel);
       post({ ...file, failed: fileFailed, analysis: fileFailed ? null : analyzer.analyze(file.rel), inPlaceAt: null });
     },
-  });
+    send,
+  }, sizes);
   const { exitCode, thrown } = run(module, args);
   flush();
   result.exitCode = exitCode;
   if (thrown instanceof GuardStop) result.stop = { reason: thrown.reason, path: thrown.entry };
-  else if (thrown !== undefined) result.crash = describeCrash(thrown);
+  else if (thrown !== undefined && !(thrown instanceof SelectionDone)) result.crash = describeCrash(thrown);
+  if (thrown instanceof SelectionDone) result.exitCode = 0;
   return result;
 }
 
@@ -288,6 +404,8 @@ port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
     receiveWasm(request.wasm);
     return;
   }
+  // The instance a listing left is for the extraction that follows it, and for nothing else.
+  if (request.op !== 'extract' && request.op !== 'list') listedBy = null;
   const batch = new SettledBatch((settled) => port.postMessage({ id: request.id, settled } satisfies WorkerReply));
   const work =
     request.op === 'list'
@@ -296,10 +414,11 @@ port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
         ? extractNativeZip(request, batch.add)
         : request.op === 'native-tar'
           ? extractNativeTar(request, batch.add)
-          : extract(request, batch.add);
+          : extract(request, batch.add, () => batch.flush());
   work.then(
     (result) => {
       batch.flush();
+      // A listing's arrays are copied (~17 bytes an entry): the worker keeps them for the extraction.
       port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply);
     },
     (error: unknown) => {

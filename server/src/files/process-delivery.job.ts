@@ -13,6 +13,7 @@ import type { DeliveryFileRow } from '../db/schema.js';
 import {
   describeStoredFile,
   describeStoredMember,
+  MEMBER_FIRST_READ,
   ingestUpload,
   resolveLimits,
   SummaryBuilder,
@@ -52,6 +53,7 @@ export async function processDelivery(
   const limits = resolveLimits(deps.limits);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   const summary = new SummaryBuilder();
+  const scratch = Buffer.allocUnsafe(MEMBER_FIRST_READ);
   let seq = 0;
 
   const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
@@ -104,7 +106,7 @@ export async function processDelivery(
   async function describeBundled(member: DeliveryFileRow, bundle: { path: string; handle: FileHandle }): Promise<void> {
     const offset = Number(member.storage_offset);
     const size = Number(member.size);
-    const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes);
+    const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, scratch);
     if (!described.archive) return recordLeaf(member, described, offset);
     const copy = path.join(await workDir(), `member-${seq + 1}`);
     await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));

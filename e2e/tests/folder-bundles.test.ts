@@ -11,11 +11,12 @@ import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMA
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
 import { eventually, holdRequests, signIn, toast } from '../src/ui.js';
+import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
 const MiB = 1024 * 1024;
-/** The web app's tus chunk (web/src/features/upload/api/tus-upload.ts). */
-const CHUNK = 16 * MiB;
+/** The scanner export: more than one chunk, so it goes alone in two PATCHes and a hold can stop it between them. */
+const LARGE = CHUNK + 8 * MiB;
 
 let portal: Portal;
 let browser: Browser;
@@ -30,14 +31,14 @@ beforeAll(async () => {
   [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
   cdDir = path.join(workspace.dir, 'CD');
   cdImages = await makeCdExport(cdDir, CT_SERIES);
-  // Small DICOM files in subfolders beside a 40 MiB scanner export: the export goes alone, in chunks.
+  // Small DICOM files in subfolders beside a scanner export over one chunk: the export goes alone, in chunks.
   mixedDir = path.join(workspace.dir, 'Export');
   await mkdir(path.join(mixedDir, 'MR'), { recursive: true });
   await mkdir(path.join(mixedDir, 'RT'), { recursive: true });
   await copyFile(dicomPath(MR_SMALL), path.join(mixedDir, 'MR', 'IM0001'));
   await copyFile(dicomPath(RT_DOSE), path.join(mixedDir, 'RT', 'IM0001'));
   await copyFile(dicomPath(CT_SERIES[0]), path.join(mixedDir, 'RT', 'IM0002'));
-  await makeLargeTar(path.join(mixedDir, 'scanner-export.tar'), 40 * MiB);
+  await makeLargeTar(path.join(mixedDir, 'scanner-export.tar'), LARGE);
   const companyId = await portal.createCompany('Franklin Imaging');
   await portal.createUser({ companyId, ...USER, firstname: 'Rosalind', lastname: 'Franklin', role: 'User' });
   ({ token } = await apiLogin(portal.url, USER.username, USER.password));
@@ -267,7 +268,7 @@ describe('a folder of small files travels in bundles', () => {
         for (const small of ['Export/MR/IM0001', 'Export/RT/IM0001', 'Export/RT/IM0002']) await uploadRow(dialog, small).getByText('Uploaded', { exact: true }).waitFor();
         const large = uploadRow(dialog, 'Export/scanner-export.tar');
         await large.getByText('Uploading', { exact: true }).waitFor();
-        await large.getByText(/MB of 40\.\d\d MB$/).waitFor();
+        await large.getByText(new RegExp(`MB of ${LARGE / MiB}\\.\\d\\d MB$`)).waitFor();
         await dialog.getByText(/^3 of 4 files · /).waitFor();
         await captureScreen(page, `${screen.prefix}-uploading`);
 

@@ -348,34 +348,25 @@ export class TusUploadsService {
     });
     sha256 ??= assembled?.sha256;
     const dataPath = assembled?.path ?? this.#dataPath(row.id);
-    if (row.delivery_id !== null && row.relative_path === null) {
-      // A bundle of the delivery's files: its members are recorded, or nothing of it is kept.
+    if (row.delivery_id !== null) {
+      // A file of the delivery, or a bundle of its files (no path of its own): recorded as its
+      // member(s), or nothing of it is kept.
+      const deliveryId = row.delivery_id;
+      const relativePath = row.relative_path;
       try {
-        await this.deliveries.addBundle(row.id, { deliveryId: row.delivery_id, path: dataPath, size: Number(row.size) });
+        if (relativePath === null) await this.deliveries.addBundle(row.id, { deliveryId, path: dataPath, size: Number(row.size) });
+        else await this.deliveries.addFile(row.id, { deliveryId, relativePath, path: dataPath, size: Number(row.size), sha256 });
       } catch (err) {
         await this.remove(row.id);
         throw err;
       } finally {
         await assembled?.release();
       }
+      // Its record ended with the member's; a file's bytes were moved into storage, a bundle's
+      // staged upload file is removed here (a shared store's chunks remain).
       await this.#configs.delete(row.id);
       if (this.options.shared) await this.options.shared.store.removeBytes(row.id);
-      else await rm(dataPath, { force: true });
-      return undefined;
-    }
-    if (row.delivery_id !== null && row.relative_path !== null) {
-      const file = { deliveryId: row.delivery_id, relativePath: row.relative_path, path: dataPath, size: Number(row.size), sha256 };
-      try {
-        await this.deliveries.addFile(row.id, file);
-      } catch (err) {
-        await this.remove(row.id);
-        throw err;
-      } finally {
-        await assembled?.release();
-      }
-      // Its bytes were moved into storage and its record ended with the member's (a shared store's chunks remain).
-      await this.#configs.delete(row.id);
-      if (this.options.shared) await this.options.shared.store.removeBytes(row.id);
+      else if (relativePath === null) await rm(dataPath, { force: true });
       return undefined;
     }
     try {

@@ -1,9 +1,9 @@
 // Deliveries (DESIGN §10) and the files that arrived in them. Every query that serves a request is
 // scoped to a company (or 'all' for the Sys roles) and to a live project, like files.
-import { sql, SqliteAdapter } from 'kysely';
+import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
-import type { DeliveryFileRow, DeliveryRow, ProjectFileRow } from '../db/schema.js';
+import type { Database, DeliveryFileRow, DeliveryRow, ProjectFileRow } from '../db/schema.js';
 import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
@@ -130,29 +130,11 @@ export class DeliveriesRepository {
    * or it was cancelled or swept).
    */
   addMember(member: NewMember, expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone'> {
-    return this.db
-      .transaction()
-      .execute(async (trx) => {
-        const now = nowIso();
-        // The member belongs to the delivery's company, which is not the uploader's for a Sys role.
-        const renewed = await trx
-          .updateTable('deliveries')
-          .set({ updated_at: now, expires_at: nowIso(expiresAt) })
-          .where('id', '=', member.delivery_id)
-          .where('state', '=', 'open')
-          .returning('company_id')
-          .executeTakeFirst();
-        if (renewed === undefined) return 'closed';
-        const ended = await trx.deleteFrom('tus_uploads').where('id', '=', uploadId).where('state', '=', 'open').executeTakeFirst();
-        if (Number(ended.numDeletedRows) !== 1) throw new UploadGone();
-        await trx.insertInto('delivery_files').values({ ...member, company_id: renewed.company_id, created_at: now }).execute();
-        await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
-        return 'added' as const;
-      })
-      .catch((err: unknown) => {
-        if (err instanceof UploadGone) return 'gone' as const;
-        throw err;
-      });
+    return this.#arrival(member.delivery_id, expiresAt, uploadId, async (trx, companyId, now) => {
+      await trx.insertInto('delivery_files').values({ ...member, company_id: companyId, created_at: now }).execute();
+      await trx.deleteFrom('pending_uploads').where('storage_key', '=', member.storage_key).execute();
+      return 'added' as const;
+    });
   }
 
   /**
@@ -164,6 +146,47 @@ export class DeliveriesRepository {
    */
   addBundle(members: readonly NewMember[], bundle: { size: number; sha256: string }, expiresAt: Date, uploadId: string): Promise<'added' | 'closed' | 'gone' | { taken: string }> {
     const deliveryId = members[0]!.delivery_id;
+    return this.#arrival(deliveryId, expiresAt, uploadId, async (trx, companyId, now) => {
+      // The delivery's paths read once (a few thousand at most), not one query per member.
+      const there = await trx.selectFrom('delivery_files').select('relative_path').where('delivery_id', '=', deliveryId).execute();
+      const arriving = await trx
+        .selectFrom('tus_uploads')
+        .select('relative_path')
+        .where('delivery_id', '=', deliveryId)
+        .where('relative_path', 'is not', null)
+        .where('expires_at', '>', now)
+        .execute();
+      const paths = new PathSet();
+      for (const row of [...there, ...arriving]) paths.add(row.relative_path!);
+      for (const member of members) if (!paths.add(member.relative_path)) throw new PathClash(member.relative_path);
+      await trx
+        .insertInto('delivery_bundles')
+        .values({ storage_key: members[0]!.storage_key, delivery_id: deliveryId, company_id: companyId, size: bundle.size, sha256: bundle.sha256, created_at: now })
+        .execute();
+      for (let at = 0; at < members.length; at += BUNDLE_INSERT_ROWS) {
+        const rows = members.slice(at, at + BUNDLE_INSERT_ROWS).map((m) => ({ ...m, storage_offset: m.storage_offset ?? null, company_id: companyId, created_at: now }));
+        await trx.insertInto('delivery_files').values(rows).execute();
+      }
+      await trx.deleteFrom('pending_uploads').where('storage_key', '=', members[0]!.storage_key).execute();
+      return 'added' as const;
+    }).catch((err: unknown) => {
+      if (err instanceof PathClash) return { taken: err.taken };
+      throw err;
+    });
+  }
+
+  /**
+   * One transaction for what arrived by a tus upload: the open delivery is renewed ('closed' when
+   * it no longer is) and the upload's record ended ('gone' when it was no longer open, and nothing
+   * is written) before `record` writes the rows, in the delivery's company (not the uploader's
+   * for a Sys role). An error thrown by `record` rolls it all back.
+   */
+  #arrival<T>(
+    deliveryId: number,
+    expiresAt: Date,
+    uploadId: string,
+    record: (trx: Transaction<Database>, companyId: number, now: string) => Promise<T>,
+  ): Promise<T | 'closed' | 'gone'> {
     return this.db
       .transaction()
       .execute(async (trx) => {
@@ -178,32 +201,10 @@ export class DeliveriesRepository {
         if (renewed === undefined) return 'closed' as const;
         const ended = await trx.deleteFrom('tus_uploads').where('id', '=', uploadId).where('state', '=', 'open').executeTakeFirst();
         if (Number(ended.numDeletedRows) !== 1) throw new UploadGone();
-        // The delivery's paths read once (a few thousand at most), not one query per member.
-        const there = await trx.selectFrom('delivery_files').select('relative_path').where('delivery_id', '=', deliveryId).execute();
-        const arriving = await trx
-          .selectFrom('tus_uploads')
-          .select('relative_path')
-          .where('delivery_id', '=', deliveryId)
-          .where('relative_path', 'is not', null)
-          .where('expires_at', '>', now)
-          .execute();
-        const paths = new PathSet();
-        for (const row of [...there, ...arriving]) paths.add(row.relative_path!);
-        for (const member of members) if (!paths.add(member.relative_path)) throw new PathClash(member.relative_path);
-        await trx
-          .insertInto('delivery_bundles')
-          .values({ storage_key: members[0]!.storage_key, delivery_id: deliveryId, company_id: renewed.company_id, size: bundle.size, sha256: bundle.sha256, created_at: now })
-          .execute();
-        for (let at = 0; at < members.length; at += BUNDLE_INSERT_ROWS) {
-          const rows = members.slice(at, at + BUNDLE_INSERT_ROWS).map((m) => ({ ...m, storage_offset: m.storage_offset ?? null, company_id: renewed.company_id, created_at: now }));
-          await trx.insertInto('delivery_files').values(rows).execute();
-        }
-        await trx.deleteFrom('pending_uploads').where('storage_key', '=', members[0]!.storage_key).execute();
-        return 'added' as const;
+        return record(trx, renewed.company_id, now);
       })
       .catch((err: unknown) => {
         if (err instanceof UploadGone) return 'gone' as const;
-        if (err instanceof PathClash) return { taken: err.taken };
         throw err;
       });
   }

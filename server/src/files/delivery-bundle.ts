@@ -5,7 +5,7 @@
 // member and nothing of the bundle is kept (the caller removes it).
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { unprocessable, type AppError } from '../errors/app-error.js';
+import { AppError, unprocessable } from '../errors/app-error.js';
 import { readTarHeaders } from '../ingest/index.js';
 import { checkRelativePath, pathTaken, printable } from './delivery-paths.js';
 
@@ -44,6 +44,8 @@ export async function readBundle(file: string, size: number): Promise<{ members:
     // A tar header always states its member's size.
     const memberSize = entry.size ?? 0;
     if (entry.tar.dataStart + memberSize > size) throw cutShort(relativePath);
+    // Refused as the same file sent alone is (tus creation), naming it so the rest can go again without it.
+    if (memberSize === 0) throw new AppError(415, `The file "${relativePath}" is empty; leave it out and send the others again`);
     if (!paths.add(relativePath)) throw pathTaken(relativePath);
     members.push({ relativePath, offset: entry.tar.dataStart, size: memberSize });
   }

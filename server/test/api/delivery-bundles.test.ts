@@ -197,6 +197,10 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
       expect(answer.status, what).toBe(422);
       expect(answer.body.message, what).toMatch(message);
     }
+    // An empty file is refused as it is alone (415), named so the web app sends the others again without it.
+    const empty = await sendBundle(id, pack({ 'E/IM1': data, 'E/EMPTY': Buffer.alloc(0) }));
+    expect(empty).toMatchObject({ status: 415, body: { message: 'The file "E/EMPTY" is empty; leave it out and send the others again' } });
+    expect((await sendAlone(id, 'E/EMPTY', Buffer.alloc(0))).status).toBe(415);
     // The same refusal a file sent alone at that path gets.
     expect((await sendAlone(id, '../x', data)).body.message).toBe((await sendBundle(id, pack({ '../x': data }))).body.message);
 

@@ -47,11 +47,14 @@ function bsdtarBundle(scratch: string, files: Folder, extra?: (dir: string) => v
 
 const CT = ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm', 's05_CT_series5N_2693.dcm', 's06_CT_series5N_3023.dcm'];
 
-// Both databases on the filesystem; and S3 with the shared tus store (several API nodes), where a
-// bundle arrives as chunk objects and its files are read as ranges of an S3 object.
+// Both databases on the filesystem; S3 with the shared tus store (several API nodes), where a
+// bundle arrives as chunk objects and its files are read as ranges of an S3 object; and S3 with
+// unfinished uploads on the node (one API node), where a file sent whole with its creation is taken
+// in front of tus and put to the bucket from memory, and a bundle from the node's tus file.
 const SETUPS: [string, Dialect, TestStorageBackend, Record<string, string>][] = [
   ...dialects().map((dialect): [string, Dialect, TestStorageBackend, Record<string, string>] => [dialect, dialect, 'filesystem', {}]),
   ['postgres, S3 and the shared tus store', 'postgres', 's3', { TUS_STORE: 'shared' }],
+  ['sqlite, S3 and tus files on the node', 'sqlite', 's3', { TUS_STORE: 'file' }],
 ];
 
 describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) => {

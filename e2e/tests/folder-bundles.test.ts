@@ -3,14 +3,14 @@
 // still becomes one row whose contents list every file. The dialog keeps a row per file.
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMALL, RT_DOSE, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, holdRequests, signIn, toast } from '../src/ui.js';
+import { eventually, fileRow, holdPatchAt, holdRequests, signIn, toast, uploadRow } from '../src/ui.js';
 import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
@@ -74,17 +74,6 @@ async function openUploadDialog(page: Page, projectId: number, name: string): Pr
   return dialog;
 }
 
-function uploadRow(dialog: Locator, name: string): Locator {
-  return dialog.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').filter({ hasText: name });
-}
-
-function filesTableRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('table', { name: 'Project files' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('button', { name, exact: true }) });
-}
-
 function decodeMetadata(header: string): Record<string, string> {
   return Object.fromEntries(
     header
@@ -109,24 +98,6 @@ function recordTus(page: Page) {
   };
   page.on('request', onRequest);
   return { requests, created, stop: () => page.off('request', onRequest) };
-}
-
-/** Holds the tus PATCH at this offset before it reaches the server; released, it goes on to it. */
-async function holdPatchAt(page: Page, offset: number) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let arrive!: () => void;
-  const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const matches = (url: URL) => url.pathname.startsWith('/api/v1/uploads/');
-  const handler = async (route: Route) => {
-    const request = route.request();
-    if (request.method() !== 'PATCH' || Number(request.headers()['upload-offset']) !== offset) return route.fallback();
-    arrive();
-    await released;
-    await route.continue().catch(() => undefined);
-  };
-  await page.route(matches, handler);
-  return { arrived, release, dispose: () => page.unroute(matches, handler) };
 }
 
 async function openContents(page: Page, name: string): Promise<Locator> {
@@ -181,7 +152,7 @@ describe('a folder of small files travels in bundles', () => {
     expect(tus.requests.length).toBeLessThan(6);
 
     await dialog.waitFor({ state: 'detached' });
-    const row = filesTableRow(page, 'CD');
+    const row = fileRow(page, 'CD');
     await row.getByRole('img', { name: 'Folder' }).waitFor();
     await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
     expect((await listFiles(projectId)).map((f) => [f.file, f.kind])).toEqual([['CD', 'folder']]);
@@ -250,13 +221,16 @@ describe('a folder of small files travels in bundles', () => {
   for (const screen of [
     { name: 'desktop', viewport: { width: 1280, height: 800 }, prefix: 'upload-bundles' },
     { name: 'phone', viewport: { width: 390, height: 844 }, prefix: 'phone-upload-bundles' },
+    { name: 'dark', viewport: { width: 1280, height: 800 }, prefix: 'dark-upload-bundles', dark: true },
   ]) {
     test(`a folder mixing a file over 1 MiB and small files: the small ones in a bundle, the large one alone (${screen.name})`, async () => {
       const projectId = await apiCreateProject(portal.url, token, `Mixed export ${screen.name}`);
       const view = await openSession(browser, portal.url, { viewport: screen.viewport, storageState: await session.context.storageState() });
       try {
         const { page } = view;
+        if (screen.dark === true) await view.context.addInitScript(() => localStorage.setItem('mode', 'dark'));
         const dialog = await openUploadDialog(page, projectId, `Mixed export ${screen.name}`);
+        if (screen.dark === true) expect(await page.locator('html').getAttribute('data-color-scheme')).toBe('dark');
         await dialog.getByLabel('Select Folder').setInputFiles(mixedDir);
         await dialog.getByText('Selected files (4 of 4)', { exact: true }).waitFor();
 

@@ -3,7 +3,7 @@
 // server stood, and a partial failure that names the file and leaves only the rest to send.
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Locator, Page, Request, Response, Route } from 'playwright-core';
+import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 import { apiCreateProject, apiLogin } from '../src/api.js';
@@ -11,7 +11,7 @@ import { captureScreen, launchBrowser, openSession, type Session } from '../src/
 import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, signIn, toast } from '../src/ui.js';
+import { eventually, fileRow, holdPatchAt, signIn, toast, uploadRow } from '../src/ui.js';
 
 const USER = { username: 'marie', password: 'R4dium!Polonium' };
 const MiB = 1024 * 1024;
@@ -81,39 +81,6 @@ async function openUploadDialog(page: Page): Promise<Locator> {
   return dialog;
 }
 
-function uploadRow(dialog: Locator, name: string): Locator {
-  return dialog.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').filter({ hasText: name });
-}
-
-function filesTableRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('table', { name: 'Project files' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('button', { name, exact: true }) });
-}
-
-/**
- * Holds the tus PATCH that starts at this offset before it reaches the server, so the upload
- * stands still mid-way with the chunks before it stored; released, it goes on to the real server.
- */
-async function holdPatchAt(page: Page, offset: number) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let arrive!: () => void;
-  const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const matches = (url: URL) => url.pathname.startsWith('/api/v1/uploads/');
-  const handler = async (route: Route) => {
-    const request = route.request();
-    if (request.method() !== 'PATCH' || Number(request.headers()['upload-offset']) !== offset) return route.fallback();
-    arrive();
-    await released;
-    // After a reload the browser has dropped the request: nothing is left to continue.
-    await route.continue().catch(() => undefined);
-  };
-  await page.route(matches, handler);
-  return { arrived, release, dispose: () => page.unroute(matches, handler) };
-}
-
 describe('resumable uploads', () => {
   test('a CD export (DICOMDIR and extensionless images in subfolders) is accepted by content and processed', async () => {
     const { page } = session;
@@ -134,7 +101,7 @@ describe('resumable uploads', () => {
     await dialog.waitFor({ state: 'detached' });
     // The folder arrives as one delivery: one row named after it, shown as a folder, processed to ready.
     await page.getByText('1 files found', { exact: true }).waitFor();
-    const row = filesTableRow(page, 'CD');
+    const row = fileRow(page, 'CD');
     await row.getByRole('img', { name: 'Folder' }).waitFor();
     await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
     const listed = await listFiles(projectId);

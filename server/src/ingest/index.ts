@@ -13,8 +13,7 @@ export {
 } from './detect/detect-kind.js';
 export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
 export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
-export { describeStoredBytes, describeStoredFile, type StoredFileKind } from './stored-file.js';
-export { StoredMembersReader, type DescribedMember, type MemberDescriptions, type StoredMember } from './stored-members.js';
+export { describeStoredBytes, describeStoredFile, describeStoredMember, MEMBER_FIRST_READ, type StoredFileKind } from './stored-file.js';
 export { readTarHeaders } from './extract/tar/tar-headers.js';
 export { SummaryBuilder } from './summary.js';
 export { normalizeEntryPath } from './entry-path.js';

@@ -263,10 +263,10 @@ export async function readDicomHeader(file: string, maxHeaderBytes: number): Pro
 }
 
 /**
- * The header of a DICOM file stored `size` bytes from `offset` of an open file. `first`: its first
- * bytes, when the caller read them already.
+ * The header of a DICOM file stored `size` bytes from `offset` of an open file (a member of a
+ * delivery's bundle). `first`: its first bytes, when the caller read them already.
  */
-async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number, first?: Uint8Array): Promise<DicomHeader> {
+export async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number, first?: Uint8Array): Promise<DicomHeader> {
   const parser = new PrefixParser(size, maxHeaderBytes);
   for (;;) {
     let bytes: Uint8Array;

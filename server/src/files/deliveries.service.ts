@@ -186,10 +186,11 @@ export class DeliveriesService {
    * bundle is moved into storage as one object, and every member becomes a file of the delivery at
    * its path, a range of that object, all in the one transaction that ends the upload's record
    * (`uploadId`): all of them or none. 422 when a path is taken by a file already there or
-   * arriving alone; 409 once the delivery was completed or removed meanwhile.
+   * arriving alone; 409 once the delivery was completed or removed meanwhile. `sha256`: the
+   * bundle's, when it was taken as the bytes arrived.
    */
-  async addBundle(uploadId: string, input: { deliveryId: number; path: string; size: number }): Promise<void> {
-    const { members, sha256 } = await readBundle(input.path, input.size);
+  async addBundle(uploadId: string, input: { deliveryId: number; path: string; size: number; sha256?: string }): Promise<void> {
+    const { members, sha256 } = await readBundle(input.path, input.size, input.sha256);
     const key = newUploadKey();
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;

@@ -1,7 +1,7 @@
 // A tar bundle of a delivery's files (contract/src/delivery-bundle.ts), read once its last byte
 // landed: its headers walked with the native tar walk of ingest/ (the same reader as an uploaded
 // tar's), every member checked as a file sent alone with that path would be, then each member's
-// SHA-256 taken in one pass over the bundle. A bundle is all or nothing: any refusal names the
+// SHA-256 taken in one pass over the bundle (and the bundle's own, unless it was taken as it arrived). A bundle is all or nothing: any refusal names the
 // member and nothing of the bundle is kept (the caller removes it).
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
@@ -26,9 +26,9 @@ const KINDS: Record<string, string> = { hardlink: 'a hard link', symlink: 'a sym
 
 /**
  * The members of the bundle at `file` (`size` bytes), by the order they are in, and the bundle's
- * own SHA-256; 422 naming what is wrong.
+ * own SHA-256 (`sha256` when the caller took it as the bytes arrived); 422 naming what is wrong.
  */
-export async function readBundle(file: string, size: number): Promise<{ members: BundleMember[]; sha256: string }> {
+export async function readBundle(file: string, size: number, sha256?: string): Promise<{ members: BundleMember[]; sha256: string }> {
   const listing = await readTarHeaders(file, MAX_BUNDLE_MEMBERS);
   if (listing === null) {
     throw unprocessable('The bundle is not a tar file the portal reads (POSIX tar, with files only); pack the files again and send the bundle again');
@@ -52,7 +52,7 @@ export async function readBundle(file: string, size: number): Promise<{ members:
   // Bytes cut off after the last member (its padding, the end marker): the tar is not whole.
   if (listing.truncated) throw cutShort(members.at(-1)?.relativePath);
   if (members.length === 0) throw unprocessable('The bundle holds no files; send the files of the folder in it');
-  return hashMembers(file, members);
+  return hashMembers(file, members, sha256);
 }
 
 function cutShort(lastPath: string | undefined): AppError {
@@ -61,11 +61,15 @@ function cutShort(lastPath: string | undefined): AppError {
   );
 }
 
-/** Each member's SHA-256 and the whole bundle's, in one sequential read of it. */
-async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[]): Promise<{ members: BundleMember[]; sha256: string }> {
+/**
+ * Each member's SHA-256 and the whole bundle's, in one sequential read of it. The whole is hashed
+ * only when it is not `known`: on the thread that receives every upload, a second hash of every
+ * byte cost as much as the members' own.
+ */
+async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[], known: string | undefined): Promise<{ members: BundleMember[]; sha256: string }> {
   const handle = await open(file, 'r');
   try {
-    const whole = createHash('sha256');
+    const whole = known === undefined ? createHash('sha256') : null;
     const hashes = members.map(() => createHash('sha256'));
     const buffer = Buffer.alloc(HASH_READ);
     // Members are in the order of their offsets and do not overlap: `next` is the first one not yet hashed whole.
@@ -74,7 +78,7 @@ async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[]
       const { bytesRead } = await handle.read(buffer, 0, HASH_READ, position);
       if (bytesRead === 0) break;
       const end = position + bytesRead;
-      whole.update(buffer.subarray(0, bytesRead));
+      whole?.update(buffer.subarray(0, bytesRead));
       for (let i = next; i < members.length && members[i]!.offset < end; i += 1) {
         const member = members[i]!;
         const from = Math.max(member.offset, position);
@@ -84,7 +88,7 @@ async function hashMembers(file: string, members: Omit<BundleMember, 'sha256'>[]
       }
       position = end;
     }
-    return { members: members.map((m, i) => ({ ...m, sha256: hashes[i]!.digest('hex') })), sha256: whole.digest('hex') };
+    return { members: members.map((m, i) => ({ ...m, sha256: hashes[i]!.digest('hex') })), sha256: known ?? whole!.digest('hex') };
   } finally {
     await handle.close();
   }

@@ -3,8 +3,8 @@
 // stored object (its SHA-256 is the one computed while it arrived), an archive is opened as a nested
 // archive is, anything else is kept as 'other'. Entries are recorded in batches and made durable
 // with one flush at the end; one summary covers the whole delivery. Files that arrived in a bundle
-// are read in place: each bundle's object is opened once, and each file's head and DICOM header are
-// read at its offset.
+// are read in place: each bundle's object is opened once and read a window of 1 MiB at a time, and
+// each file's head and DICOM header are taken from it at its offset.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,7 +53,7 @@ export async function processDelivery(
   const limits = resolveLimits(deps.limits);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
   const summary = new SummaryBuilder();
-  const scratch = Buffer.allocUnsafe(MEMBER_FIRST_READ);
+  const window = new BundleWindow();
   let seq = 0;
 
   const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
@@ -100,13 +100,14 @@ export async function processDelivery(
 
   /**
    * A file that arrived in a bundle, read in place in the bundle's object (opened once for all its
-   * files): its first bytes and, for DICOM, its header at its offset. An archive among them is
+   * files, read a window at a time): its first bytes and, for DICOM, its header at its offset. An archive among them is
    * copied out to the job's scratch folder and opened as a nested archive.
    */
   async function describeBundled(member: DeliveryFileRow, bundle: { path: string; handle: FileHandle }): Promise<void> {
     const offset = Number(member.storage_offset);
     const size = Number(member.size);
-    const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, scratch);
+    const first = await window.read(member.storage_key, bundle.handle, offset, Math.min(size, MEMBER_FIRST_READ));
+    const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, first);
     if (!described.archive) return recordLeaf(member, described, offset);
     const copy = path.join(await workDir(), `member-${seq + 1}`);
     await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));
@@ -156,6 +157,34 @@ export function processDeliveryJob(deps: ProcessDeliveryDeps): JobKind<TProcessD
     handle: (payload, context) => processDelivery(deps, payload, context),
     onGiveUp: ({ fileId }, { attempts }) => deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
   });
+}
+
+/** Bytes of a bundle read at once: ~25 small files a read instead of a read each. */
+const WINDOW_BYTES = 1024 * 1024;
+
+/**
+ * The window of a bundle last read, one buffer for the whole job: a file's first bytes are taken
+ * from it when they lie inside, else a new window is read from the file's offset. What is handed
+ * out is valid until the next read (a description keeps decoded fields, not the bytes).
+ */
+class BundleWindow {
+  readonly #buffer = Buffer.allocUnsafe(WINDOW_BYTES);
+  #key: string | null = null;
+  #start = 0;
+  #length = 0;
+
+  /** `length` bytes (fewer at the end of the object) from `offset` of the bundle `key`, open as `handle`. */
+  async read(key: string, handle: FileHandle, offset: number, length: number): Promise<Uint8Array> {
+    if (key !== this.#key || offset < this.#start || offset + length > this.#start + this.#length) {
+      this.#key = null;
+      const { bytesRead } = await handle.read(this.#buffer, 0, Math.max(length, WINDOW_BYTES), offset);
+      this.#key = key;
+      this.#start = offset;
+      this.#length = bytesRead;
+    }
+    const at = offset - this.#start;
+    return this.#buffer.subarray(at, Math.min(at + length, this.#length));
+  }
 }
 
 /** The bundles of a delivery, each opened once and closed after its last file was read. */

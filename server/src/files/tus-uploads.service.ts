@@ -354,7 +354,7 @@ export class TusUploadsService {
       const deliveryId = row.delivery_id;
       const relativePath = row.relative_path;
       try {
-        if (relativePath === null) await this.deliveries.addBundle(row.id, { deliveryId, path: dataPath, size: Number(row.size) });
+        if (relativePath === null) await this.deliveries.addBundle(row.id, { deliveryId, path: dataPath, size: Number(row.size), ...(sha256 !== undefined ? { sha256 } : {}) });
         else await this.deliveries.addFile(row.id, { deliveryId, relativePath, path: dataPath, size: Number(row.size), sha256 });
       } catch (err) {
         await this.remove(row.id);

@@ -24,21 +24,11 @@ export const MEMBER_FIRST_READ = 64 * 1024;
 /**
  * As describeStoredFile, for a file stored inside a larger object (a member of a delivery's tar
  * bundle): `size` bytes from `offset` of the open `handle`, which stays open for the next member.
- * One read serves both the kind and a small file's header. `scratch` (MEMBER_FIRST_READ bytes) is
- * the caller's, reused member after member: a fresh 64 KiB per member made garbage collection
- * about a third of a 2,000-file delivery's processing. Nothing read into it outlives the call (the
- * description keeps decoded fields, not the bytes).
+ * `first` holds its first min(size, MEMBER_FIRST_READ) bytes, read by the caller (a bundle's job
+ * reads many files' at once); a header longer than that is read on from `handle`. Nothing of
+ * `first` outlives the call (the description keeps decoded fields, not the bytes).
  */
-export async function describeStoredMember(
-  handle: FileHandle,
-  offset: number,
-  size: number,
-  maxDicomHeaderBytes: number,
-  scratch: Buffer = Buffer.allocUnsafe(MEMBER_FIRST_READ),
-): Promise<StoredFileKind> {
-  const buffer = scratch.subarray(0, Math.min(size, MEMBER_FIRST_READ, scratch.length));
-  const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-  const first = buffer.subarray(0, bytesRead);
+export async function describeStoredMember(handle: FileHandle, offset: number, size: number, maxDicomHeaderBytes: number, first: Uint8Array): Promise<StoredFileKind> {
   const kind = detectKind(first.subarray(0, DETECT_BYTES));
   if (isArchiveKind(kind)) return { archive: true };
   if (kind !== 'dicom') return { archive: false, ...leafKind(null) };

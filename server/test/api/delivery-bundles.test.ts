@@ -178,6 +178,71 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
     expect((await download(server.api, token, fileId)).status).toBe(404);
   });
 
+  it('records a bundle’s files exactly as the same files sent alone: kinds, reasons in words, SHA-256, DICOM fields, summary', async () => {
+    // Every DICOM fixture, and what is not an instance: DICOM without SOP Instance UID, a header cut
+    // short, a header longer than the first read, a DICOMDIR, text, archives (one
+    // whole, one damaged: a skipped file of the delivery).
+    const noSop = path.join(scratch, 'nosop.dcm');
+    fs.copyFileSync(path.join(import.meta.dirname, '../fixtures/dicom/s01_CT_small.dcm'), noSop);
+    // Written as a bare data set, so no meta header names the instance either.
+    execFileSync('dcmodify', ['-nb', '-ea', '(0008,0018)', noSop]);
+    execFileSync('dcmconv', ['-F', noSop, noSop]);
+    const big = path.join(scratch, 'big.dcm');
+    fs.copyFileSync(path.join(import.meta.dirname, '../fixtures/dicom/s03_CT_series5N_2062.dcm'), big);
+    fs.writeFileSync(path.join(scratch, 'comment.txt'), 'x'.repeat(300_000));
+    execFileSync('sh', ['-c', `chmod u+w big.dcm && dcmodify -nb -if "(0020,4000)=comment.txt" big.dcm`], { cwd: scratch });
+    const fixtures = fs.readdirSync(path.join(import.meta.dirname, '../fixtures/dicom')).filter((name) => /^s\d\d_/.test(name));
+    const series = makeArchive(scratch, { IM1: dicomFixture(CT[0]!), 'SUB/IM2': fs.readFileSync(noSop) }, 'zip -q -r series.zip .', 'series.zip');
+    const folder: Folder = {
+      ...Object.fromEntries(fixtures.map((name) => [`FIXTURES/${name}`, dicomFixture(name)])),
+      'ODD/NOSOP': fs.readFileSync(noSop),
+      'ODD/CUT': dicomFixture(CT[1]!).subarray(0, 700),
+      'ODD/BIG': fs.readFileSync(big),
+      'ODD/NOTES.TXT': Buffer.from('Exported by the imaging workstation.\n'),
+      'ODD/series.zip': series,
+      'ODD/damaged.zip': series.subarray(0, 200),
+      // A copy of an instance: a duplicate within the delivery.
+      'ODD/COPY': dicomFixture(CT[0]!),
+    };
+    expect(fixtures.length).toBeGreaterThan(15);
+
+    async function processedEntries(send: (id: number) => Promise<void>) {
+      const { projectId, id } = await newDelivery();
+      await send(id);
+      const fileId: number = (await complete(id)).body.data[0].file_id;
+      const row = await waitProcessed(projectId, fileId);
+      const entries = await server.services.handle.db
+        .selectFrom('file_entries')
+        .selectAll()
+        .where('file_id', '=', fileId)
+        .orderBy('seq')
+        .execute();
+      // Where the bytes are differs (a bundle's range, or a file's own object); what was found does not.
+      return { processing: row.processing, entries: entries.map(({ id: _id, file_id: _file, storage_key: _key, storage_offset: _offset, ...found }) => found) };
+    }
+    const paths = Object.keys(folder).sort();
+    const alone = await processedEntries(async (id) => {
+      for (const p of paths) expect((await sendAlone(id, p, folder[p]!)).status, p).toBe(201);
+    });
+    const bundled = await processedEntries(async (id) => {
+      expect((await sendBundle(id, pack(Object.fromEntries(paths.map((p) => [p, folder[p]!]))))).status).toBe(201);
+    });
+
+    expect(bundled).toEqual(alone);
+    expect(bundled.processing.status).toBe('ready');
+    const byPath = new Map(bundled.entries.map((e) => [e.path, e]));
+    expect(byPath.get('ODD/NOSOP')).toMatchObject({ kind: 'dicom', reason: 'no SOP Instance UID' });
+    expect(byPath.get('ODD/CUT')?.reason).toMatch(/^truncated or damaged DICOM header/);
+    const original = byPath.get('FIXTURES/s03_CT_series5N_2062.dcm')!;
+    expect(original.sop_instance_uid).not.toBeNull();
+    expect(byPath.get('ODD/BIG')).toMatchObject({ kind: 'dicom', reason: null, sop_instance_uid: original.sop_instance_uid, rows: original.rows });
+    expect(byPath.get('ODD/NOTES.TXT')).toMatchObject({ kind: 'other', reason: null });
+    expect(byPath.get('ODD/series.zip/SUB/IM2')).toMatchObject({ kind: 'dicom', reason: 'no SOP Instance UID' });
+    expect(byPath.get('ODD/damaged.zip')).toMatchObject({ kind: 'skipped' });
+    // Copies of a fixture's instance: COPY, BIG, CUT (its SOP Instance UID is in its first bytes) and the zip's IM1.
+    expect(bundled.processing.summary).toMatchObject({ duplicates: 4, unreadable: 3, skipped: 1 });
+  });
+
   it('refuses a bundle whose member a file sent alone at that path would be refused, naming it, and keeps nothing of it', async () => {
     const { id } = await newDelivery();
     const data = dicomFixture('s01_CT_small.dcm');

@@ -167,11 +167,26 @@ export async function* tarHeaderEntries(archive: string, cap: number): AsyncGene
   }
 }
 
-/** The whole listing at once (for tests): the entries up to `cap`, or null when it needs 7-Zip. */
+/**
+ * The whole listing at once, in one walk: the entries up to `cap` (the rest only counted), or null
+ * when it needs 7-Zip. For a delivery's bundle, read as it arrives (and for tests); an upload's
+ * layer scans first and reads entries as it needs them, so a large listing is never held.
+ */
 export async function readTarHeaders(archive: string, cap: number): Promise<{ entries: TarListedEntry[]; overflow: number; truncated: boolean } | null> {
-  const scan = await scanTarHeaders(archive, cap);
-  if (scan === null) return null;
-  const entries: TarListedEntry[] = [];
-  for await (const entry of tarHeaderEntries(archive, cap)) entries.push(entry);
-  return { entries, overflow: scan.overflow, truncated: scan.truncated };
+  const file = await open(archive, 'r');
+  const state: WalkState = { truncated: false };
+  try {
+    const entries: TarListedEntry[] = [];
+    let overflow = 0;
+    for await (const entry of records(file, state)) {
+      if (entries.length < cap) entries.push(entry);
+      else overflow += 1;
+    }
+    return { entries, overflow, truncated: state.truncated };
+  } catch (error) {
+    if (error instanceof NotPlainTar) return null;
+    throw error;
+  } finally {
+    await file.close();
+  }
 }

@@ -59,6 +59,10 @@ export class TusRequestBody extends Transform {
     raw.setTimeout(idleTimeoutMs, onIdle);
     raw.once('close', onClose);
     raw.once('end', onEnd);
+    // The failure reaches whoever reads the body (and failure() keeps why). A body no one reads
+    // yet, such as one whose PATCH waits for the upload's lock, must not throw its error into the
+    // process when its client leaves: unheard, that would take the server down.
+    this.on('error', () => undefined);
     raw.pipe(this);
     this.#release = (serverTimeout) => {
       raw.off('timeout', onIdle);

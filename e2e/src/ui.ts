@@ -91,7 +91,7 @@ export interface HeldRequests {
  * overlay, its 'Deleting...' label, a dialog that cannot close) can be seen and checked; without
  * it the real server answers before any screenshot could be taken.
  */
-export async function holdRequests(page: Page, matches: (url: URL, method: string, headers: Record<string, string>) => boolean): Promise<HeldRequests> {
+export async function holdRequests(page: Page, matches: (url: URL, method: string) => boolean): Promise<HeldRequests> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let arrive!: () => void;
@@ -99,7 +99,7 @@ export async function holdRequests(page: Page, matches: (url: URL, method: strin
   const predicate = (url: URL) => url.pathname.startsWith('/api/v1/');
   const handler = async (route: Route) => {
     const request = route.request();
-    if (!matches(new URL(request.url()), request.method(), request.headers())) return route.fallback();
+    if (!matches(new URL(request.url()), request.method())) return route.fallback();
     arrive();
     await released;
     // After a reload the browser has dropped the request: nothing is left to continue.
@@ -107,14 +107,6 @@ export async function holdRequests(page: Page, matches: (url: URL, method: strin
   };
   await page.route(predicate, handler);
   return { arrived, release, dispose: () => page.unroute(predicate, handler) };
-}
-
-/**
- * Holds the tus PATCH that starts at this offset before it reaches the server, so the upload
- * stands still mid-way with the chunks before it stored; released, it goes on to the real server.
- */
-export function holdPatchAt(page: Page, offset: number): Promise<HeldRequests> {
-  return holdRequests(page, (url, method, headers) => url.pathname.startsWith('/api/v1/uploads/') && method === 'PATCH' && Number(headers['upload-offset']) === offset);
 }
 
 /** A file's row in the upload dialog's list. */

@@ -38,8 +38,9 @@ export interface Layer {
   /** Known once `done` has settled: 7-Zip reported damage, and not everything was read. */
   truncated(): boolean;
   /**
-   * Holds the layer's extraction between two windows (resolving once none is running), so a
-   * nested archive found meanwhile is extracted alone and the byte budget is never granted twice.
+   * Holds the layer's extraction between two windows (resolving once none is running; a 7-Zip run
+   * serving every window is let go on to its end), so a nested archive found meanwhile is
+   * extracted alone and the byte budget is never granted twice.
    */
   pause(): Promise<void>;
   resume(): void;

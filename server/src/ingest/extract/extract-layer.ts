@@ -485,7 +485,12 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       if (budgetStop !== null) for (const p of window.include.keys()) window.outcomes.decide(p, { state: 'skipped', reason: STOP_REASONS[budgetStop] });
     }
   };
-  const done = Promise.allSettled([planning(), extraction]).then((settled) => {
+  // A plan that fails lets the run go on alone to its end rather than wait for entries nobody takes.
+  const planned = planning().catch((error: unknown) => {
+    credit?.unlimited();
+    throw error;
+  });
+  const done = Promise.allSettled([planned, extraction]).then((settled) => {
     queue.end();
     for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
   });

@@ -87,7 +87,7 @@ beforeAll(() => {
   if (wanted.has('many.zip')) execFileSync('bsdtar', ['--format', 'zip', '-cf', 'many.zip', '@spec.mtree'], { cwd: scratch });
   if (wanted.has('many.tar')) execFileSync('bsdtar', ['--format', 'ustar', '-cf', 'many.tar', '@spec.mtree'], { cwd: scratch });
   if (wanted.has('many.tar.gz')) execFileSync('bsdtar', ['--format', 'ustar', '-czf', 'many.tar.gz', '@spec.mtree'], { cwd: scratch });
-  // By hand only: such a 7z, planned window by window since, still peaks at 214-231 MB on SQLite and
+  // By hand only: such a 7z, planned window by window since, still peaks at 208-231 MB on SQLite and
   // 224 MB on PostgreSQL, past the bound: the C allocator grows ~30 MB while 7-Zip lists it
   // (docs/performance.md, "A 7z of 100,001 entries, planned in windows").
   if (wanted.has('many.7z')) execFileSync('bsdtar', ['--format', '7zip', '-cf', 'many.7z', '@spec.mtree'], { cwd: scratch });

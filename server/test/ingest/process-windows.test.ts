@@ -1,23 +1,34 @@
 // A zip of thousands of entries is extracted a window at a time (issue 12): entries still come in
 // archive order, a nested archive found in a later window is opened where it lies, and a walk that
-// stops early (budget) does not leave the rest of the layer extracting.
+// stops early (budget) does not leave the rest of the layer extracting. A 7z's plan is cut into the
+// same windows, one 7-Zip run serving them all.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect, sh, tempDir } from './helpers.js';
 
-/** `count` small entries written by bsdtar from an mtree description; nested zips at `nestedAt`. */
-async function manyEntries(count: number, nestedAt: readonly number[]): Promise<string> {
+/**
+ * `count` small entries written by bsdtar from an mtree description; nested zips at `nestedAt`, and
+ * `extra` mtree lines after them.
+ */
+async function manyEntries(count: number, nestedAt: readonly number[], format: 'zip' | '7zip' = 'zip', extra: readonly string[] = []): Promise<string> {
   const dir = await tempDir();
   fs.writeFileSync(path.join(dir, 'entry.txt'), 'small\n');
   fs.writeFileSync(path.join(dir, 'inner.txt'), 'inside\n');
   await sh('bsdtar --format zip -cf inner.zip inner.txt', dir);
   const name = (i: number) => `e${String(i).padStart(5, '0')}${nestedAt.includes(i) ? '.zip' : '.txt'}`;
   const lines = Array.from({ length: count }, (_, i) => `${name(i)} type=file mode=0644 contents=${nestedAt.includes(i) ? 'inner.zip' : 'entry.txt'}`);
-  fs.writeFileSync(path.join(dir, 'spec.mtree'), `#mtree\n${lines.join('\n')}\n`);
-  await sh('bsdtar --format zip -cf many.zip @spec.mtree', dir);
-  return path.join(dir, 'many.zip');
+  fs.writeFileSync(path.join(dir, 'spec.mtree'), `#mtree\n${[...lines, ...extra].join('\n')}\n`);
+  const file = format === 'zip' ? 'many.zip' : 'many.7z';
+  await sh(`bsdtar --format ${format} -cf ${file} @spec.mtree`, dir);
+  return path.join(dir, file);
 }
+
+const names = (count: number, nestedAt: readonly number[]): string[] =>
+  Array.from({ length: count }, (_, i) => {
+    const name = `e${String(i).padStart(5, '0')}`;
+    return nestedAt.includes(i) ? `${name}.zip/inner.txt` : `${name}.txt`;
+  });
 
 describe('a zip of many entries, window by window', () => {
   it('hands every entry on in archive order, opening nested archives in any window', async () => {
@@ -39,5 +50,35 @@ describe('a zip of many entries, window by window', () => {
     expect(result.error).toMatch(/more than 2 archives/);
     expect(entries).toHaveLength(2500);
     expect(entries[10]!.path).toBe('e00010.zip/inner.txt');
+  });
+});
+
+describe('a 7z of many entries, planned window by window for one 7-Zip run', () => {
+  it('hands every entry on in archive order, opening nested archives in any window', async () => {
+    const nestedAt = [10, 2500, 4400];
+    const { result, entries } = await collect(await manyEntries(4500, nestedAt, '7zip'), 'many.7z');
+    expect(result.status).toBe('ready');
+    expect(entries.map((e) => e.path)).toEqual(names(4500, nestedAt));
+    expect(entries.every((e) => e.kind === 'other' && e.existed)).toBe(true);
+    expect(result.summary).toMatchObject({ other: 4500, skipped: 0 });
+  });
+
+  it('extracts the planned entries of every window by name when some are skipped, each skip with its reason', async () => {
+    // The link is not planned: 7-Zip is then given the names to extract.
+    const { result, entries } = await collect(await manyEntries(4500, [3000], '7zip', ['zlink type=link mode=0777 link=e00000.txt']), 'many.7z');
+    expect(result.status).toBe('ready');
+    const kept = entries.filter((e) => e.kind === 'other');
+    expect(kept.map((e) => e.path)).toEqual(names(4500, [3000]));
+    expect(kept.every((e) => e.existed)).toBe(true);
+    expect(entries.at(-1)).toMatchObject({ path: 'zlink', kind: 'skipped' });
+    expect(result.summary).toMatchObject({ other: 4500, skipped: 1, skipped_reasons: { 'symbolic link': 1 } });
+  });
+
+  it('skips what is left of every later window once the total size is spent, for that reason', async () => {
+    const { result, entries } = await collect(await manyEntries(4500, [], '7zip'), 'many.7z', { limits: { maxTotalBytes: 3000 * 6 } });
+    const kept = entries.filter((e) => e.kind === 'other');
+    expect(kept.map((e) => e.path)).toEqual(names(3000, []));
+    expect(entries.slice(3000).every((e) => e.kind === 'skipped')).toBe(true);
+    expect(result.summary).toMatchObject({ other: 3000, skipped: 1500, skipped_reasons: { 'total size limit reached': 1500 } });
   });
 });

@@ -15,7 +15,7 @@ import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import { sevenZipHeadersEncrypted } from './sevenzip/sevenz-header.js';
 import { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from '../skip-reasons.js';
 import { splitRuns, writeGuard, type LayerBudget } from './layer-budget.js';
-import { EntryPlanner, planEntriesYielding, yieldingItems, type PlanItem } from './plan-entries.js';
+import { EntryPlanner, planListed, type PlanItem } from './plan-entries.js';
 import { planWindows, WindowQueue, type PlanWindow } from './plan-windows.js';
 import { erroredName } from './sevenzip/sevenzip-errors.js';
 import { RunCredit } from './run-credit.js';
@@ -38,8 +38,9 @@ export interface Layer {
   /** Known once `done` has settled: 7-Zip reported damage, and not everything was read. */
   truncated(): boolean;
   /**
-   * Holds the layer's extraction between two windows (resolving once none is running), so a
-   * nested archive found meanwhile is extracted alone and the byte budget is never granted twice.
+   * Holds the layer's extraction between two windows (resolving once none is running; a 7-Zip run
+   * serving every window is let go on to its end), so a nested archive found meanwhile is
+   * extracted alone and the byte budget is never granted twice.
    */
   pause(): Promise<void>;
   resume(): void;
@@ -213,8 +214,8 @@ type Outcome =
 
 /**
  * The layer's plan, as it is made: a plain zip's directory or a plain tar's headers are counted
- * first (the native paths), then read again entry by entry while the windows are extracted; other
- * archives are listed by 7-Zip and planned whole.
+ * first (the native paths), other archives are listed by 7-Zip (the listing kept packed); then the
+ * directory, headers or listing are read again entry by entry while the windows are extracted.
  */
 interface LayerPlan {
   native: 'zip' | 'tar' | null;
@@ -223,7 +224,7 @@ interface LayerPlan {
   overflow: number;
   /** The listing ended early (7-Zip's complaints, or a tar cut before its end). */
   truncated: boolean;
-  /** Listed by 7-Zip, and every entry listed was planned: its run needs no list of names. */
+  /** Listed by 7-Zip for one run, and every entry listed was planned: the run needs no list of names. */
   allPlanned: boolean;
   items: () => AsyncIterable<PlanItem> | Iterable<PlanItem>;
 }
@@ -262,9 +263,27 @@ async function planLayer(input: LayerInput): Promise<LayerPlan | Extract<LayerRe
   if (unreadable && input.kind === '7z' && (await sevenZipHeadersEncrypted(input.archive)))
     return { ok: false, error: ENCRYPTED_MESSAGE, encrypted: true };
   if (unreadable) return { ok: false, error: archiveError(listing.errors, listed.crash), encrypted: false };
-  const { items, include } = await planEntriesYielding(unpackEntries(listing.entries), input.limits, input.budget.remainingBytes);
-  const allPlanned = include.size === listing.entries.count;
-  return { native: null, listed: listing.entries.count, overflow: listing.overflow, truncated: listing.errors.length > 0, allPlanned, items: () => yieldingItems(items) };
+  // Planned against the budget as it was before anything was written, each time it is planned again.
+  const plannedAgainst = input.budget.remainingBytes;
+  const items = (): AsyncGenerator<PlanItem> => planListed(unpackEntries(listing.entries), input.limits, plannedAgainst);
+  // Planned once more to know whether every entry is (the names seen are all it keeps): a 7z's one
+  // run then needs no list of names. A zip's windows each have their own run and list.
+  let allPlanned = false;
+  if (!windowedKind(input.kind, null)) {
+    let planned = 0;
+    for await (const item of items()) if (item.type === 'planned') planned += 1;
+    allPlanned = planned === listing.entries.count;
+  }
+  return { native: null, listed: listing.entries.count, overflow: listing.overflow, truncated: listing.errors.length > 0, allPlanned, items };
+}
+
+/**
+ * A zip's entries, and a tar's the native path read, can be read in any order and in parts: each
+ * window is extracted by its own run, on two threads when it is large. 7-Zip reads a tar or a 7z
+ * (or a RAR) from start to end: one run serves every window.
+ */
+function windowedKind(kind: ArchiveKind, native: 'zip' | 'tar' | null): boolean {
+  return kind === 'zip' || native === 'tar';
 }
 
 function nativeZipMember(rel: string, entry: ListedEntry): NativeZipMember {
@@ -282,10 +301,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   const plan = await planLayer(input);
   if ('ok' in plan) return plan;
   const { native } = plan;
-  // A zip's entries, and a tar's the native path read, can be read in any order and in parts: they
-  // are extracted a window at a time, on two threads when a window is large. 7-Zip reads a tar or a
-  // 7z from start to end, in one run.
-  const windowed = input.kind === 'zip' || native === 'tar';
+  const windowed = windowedKind(input.kind, native);
   input.seeEntries(plan.listed + plan.overflow);
   input.budget.remainingEntries -= plan.listed;
 
@@ -293,6 +309,13 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
   // 7-Zip's runs go at most a bounded number of files ahead of the job (native runs are a window each).
   const credit = native === null ? new RunCredit() : null;
   type Window = PlanWindow<Outcome>;
+  type Decide = (p: string, value: Outcome) => void;
+  const queue = new WindowQueue<Outcome>();
+  const holds = new Holds();
+  let inFlight: Promise<unknown> = Promise.resolve();
+  // What this layer wrote in earlier runs: the ratio allowance is the layer's, not each run's.
+  let layerWritten = 0;
+
   const sizeIn = (window: Window) => (p: string): number | null => window.include.get(p)!.size;
   const expectedSizes = (window: Window, paths: readonly string[]): Record<string, number> => {
     const sizes: Record<string, number> = {};
@@ -302,28 +325,38 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     }
     return sizes;
   };
+  const settledTo = (decide: Decide) => (file: SettledFile): void =>
+    decide(file.rel, file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt });
+
+  /** Counts what a finished run wrote and decides what it reported; answers the guard's stop, if any. */
+  const afterRun = async (result: ExtractResult, decide: Decide): Promise<StopReason | null> => {
+    input.budget.remainingBytes -= result.written;
+    layerWritten += result.written;
+    const { names: failed } = failedNames(result.errors);
+    for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
+    for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null, inPlaceAt: null });
+    if (result.crash !== null || result.exitCode !== 0) truncated = true;
+    const stop = result.stop;
+    if (stop === null) return null;
+    if (stop.path !== null) {
+      decide(stop.path, { state: 'skipped', reason: STOP_REASONS[stop.reason] });
+      await rm(path.join(input.outDir, stop.path), { force: true });
+    }
+    return stop.reason;
+  };
+  const isBudget = (reason: StopReason | null): reason is 'total' | 'ratio' => reason === 'total' || reason === 'ratio';
 
   const extractRun = (window: Window, worker: SevenZipWorker, paths: readonly string[], budget: WriteGuard): Promise<ExtractResult> => {
-    const onSettled = (file: SettledFile): void => {
-      window.outcomes.decide(
-        file.rel,
-        file.failed ? { state: 'skipped', reason: SKIP.corruptData } : { state: 'done', sha256: file.sha256, analysis: file.analysis, inPlaceAt: file.inPlaceAt },
-      );
-    };
+    const onSettled = settledTo((p, value) => window.outcomes.decide(p, value));
     const common = { archive: input.archive, outDir: input.outDir, guard: budget, maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes, inPlace: input.inPlace };
     if (native === 'zip') return worker.extractNativeZip({ ...common, members: paths.map((p) => nativeZipMember(p, window.include.get(p)!)) }, onSettled);
     if (native === 'tar') return worker.extractNativeTar({ ...common, members: paths.map((p) => nativeTarMember(p, window.include.get(p)!)) }, onSettled);
-    // Every listed entry, when all were planned: 7-Zip then needs no list of names, whose matching
-    // costs it minutes for 100,000 entries; the entries past the cap follow them and are not written.
-    const everything = !windowed && plan.allPlanned && paths.length === plan.listed;
     return worker.extract(
       {
         archive: input.archive,
         format,
         outDir: input.outDir,
-        include: everything ? null : paths.map((p) => window.include.get(p)!.rawPath),
-        ...(everything && plan.overflow > 0 ? { stopAfterFiles: plan.listed } : {}),
-        ...(everything ? { sizesFromListing: true } : {}),
+        include: paths.map((p) => window.include.get(p)!.rawPath),
         guard: budget,
         settledOnly: true,
         ...(credit === null ? {} : { credit: credit.shared }),
@@ -333,21 +366,16 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     );
   };
 
-  // What this layer wrote in earlier runs: the ratio allowance is the layer's, not each run's.
-  let layerWritten = 0;
   /** Extracts one window, rerunning without an entry that proved larger than its header; answers a budget stop. */
   const runWindow = async (window: Window): Promise<StopReason | null> => {
     const { outcomes } = window;
-    const decide = (p: string, value: Outcome): void => outcomes.decide(p, value);
+    const decide: Decide = (p, value) => outcomes.decide(p, value);
     const sizeOf = sizeIn(window);
     let pending: readonly string[] = [...window.include.keys()];
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      // A 7-Zip run of every listed entry has its sizes from the worker's own listing.
-      const whole = !windowed && plan.allPlanned && pending.length === plan.listed;
-      const guard = guardFor(input, archiveBytes, whole ? {} : expectedSizes(window, pending), false, layerWritten);
+      const guard = guardFor(input, archiveBytes, expectedSizes(window, pending), false, layerWritten);
       const parallel =
         attempt === 0 &&
-        windowed &&
         input.secondSevenZip !== null &&
         pending.length >= PARALLEL_MIN_ENTRIES &&
         (pending.length === window.include.size ? window.bytes : pending.reduce((sum, p) => sum + (sizeOf(p) ?? 0), 0)) >= PARALLEL_MIN_BYTES;
@@ -357,20 +385,9 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       let budgetStop: StopReason | null = null;
       let stopped = false;
       for (const result of results) {
-        input.budget.remainingBytes -= result.written;
-        layerWritten += result.written;
-        const { names: failed } = failedNames(result.errors);
-        for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
-        for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null, inPlaceAt: null });
-        if (result.crash !== null || result.exitCode !== 0) truncated = true;
-        const stop = result.stop;
-        if (stop === null) continue;
-        stopped = true;
-        if (stop.path !== null) {
-          decide(stop.path, { state: 'skipped', reason: STOP_REASONS[stop.reason] });
-          await rm(path.join(input.outDir, stop.path), { force: true });
-        }
-        if (stop.reason === 'total' || stop.reason === 'ratio') budgetStop = stop.reason;
+        const stop = await afterRun(result, decide);
+        stopped ||= stop !== null;
+        if (isBudget(stop)) budgetStop = stop;
       }
       if (!stopped) return null;
       pending = pending.filter((p) => !outcomes.has(p));
@@ -383,19 +400,80 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
     return null;
   };
 
-  const queue = new WindowQueue<Outcome>();
-  const holds = new Holds();
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const run = async (): Promise<void> => {
+  /** The raw names and stated sizes of the planned entries no run has decided yet, the plan read again. */
+  const undecidedEntries = async (): Promise<{ rawPaths: string[]; sizes: Record<string, number> }> => {
+    const rawPaths: string[] = [];
+    const sizes: Record<string, number> = {};
+    let ordinal = 0;
+    for await (const item of plan.items()) {
+      if (item.type !== 'planned') continue;
+      if (queue.undecided(item.path, ordinal)) {
+        rawPaths.push(item.entry.rawPath);
+        if (item.entry.size !== null) sizes[item.path] = item.entry.size;
+      }
+      ordinal += 1;
+    }
+    return { rawPaths, sizes };
+  };
+
+  /**
+   * One 7-Zip run for every window of a layer it reads from start to end, held back by the run
+   * credit, rerun (reading the whole archive again) for what is left after an entry proved larger
+   * than its header.
+   */
+  const runThrough = async (): Promise<void> => {
+    const decide: Decide = (p, value) => queue.decide(p, value);
+    let verdict: Outcome | null = null;
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        await holds.free();
+        if (queue.released) return;
+        // Every listed entry, when all were planned: 7-Zip then needs no list of names, whose matching
+        // costs it minutes for 100,000 entries; the entries past the cap follow them and are not
+        // written, and the guard holds each file to the size the worker's own listing states.
+        const whole = attempt === 0 && plan.allPlanned;
+        const pending = whole ? null : await undecidedEntries();
+        if (pending !== null && pending.rawPaths.length === 0) return;
+        const running = input.sevenZip.extract(
+          {
+            archive: input.archive,
+            format,
+            outDir: input.outDir,
+            include: pending === null ? null : pending.rawPaths,
+            ...(whole && plan.overflow > 0 ? { stopAfterFiles: plan.listed } : {}),
+            ...(whole ? { sizesFromListing: true } : {}),
+            guard: guardFor(input, archiveBytes, pending === null ? {} : pending.sizes, false, layerWritten),
+            settledOnly: true,
+            ...(credit === null ? {} : { credit: credit.shared }),
+            maxDicomHeaderBytes: input.limits.maxDicomHeaderBytes,
+          },
+          settledTo(decide),
+        );
+        inFlight = running;
+        const stop = await afterRun(await running, decide);
+        if (stop === null) return;
+        // Once the budget is spent, what is left of the plan is skipped for that reason, unwritten.
+        if (isBudget(stop)) verdict = { state: 'skipped', reason: STOP_REASONS[stop] };
+        else if (attempt + 1 >= MAX_RERUNS) verdict = { state: 'skipped', reason: SKIP.headerLied };
+        if (verdict !== null) return;
+      }
+    } finally {
+      queue.runOver(verdict);
+    }
+  };
+
+  const extraction = windowed ? Promise.resolve() : runThrough();
+  const planning = async (): Promise<void> => {
     let index = 0;
     let budgetStop: StopReason | null = null;
-    for await (const window of planWindows<Outcome>(plan.items(), windowed)) {
+    for await (const window of planWindows<Outcome>(plan.items())) {
       // The job has finished the window before the previous one: two windows at most wait for it.
       await queue.finished(index - 1);
       index += 1;
       // The job stopped taking entries (abort, budget): extracting more would be for nobody.
       if (queue.released) return;
       queue.push(window);
+      if (!windowed) continue;
       if (budgetStop === null) {
         await holds.free();
         if (queue.released) return;
@@ -407,9 +485,20 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       if (budgetStop !== null) for (const p of window.include.keys()) window.outcomes.decide(p, { state: 'skipped', reason: STOP_REASONS[budgetStop] });
     }
   };
-  const done = run().finally(() => queue.end());
+  // A plan that fails lets the run go on alone to its end rather than wait for entries nobody takes.
+  const planned = planning().catch((error: unknown) => {
+    credit?.unlimited();
+    throw error;
+  });
+  const done = Promise.allSettled([planned, extraction]).then((settled) => {
+    queue.end();
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  });
   // The consumer may stop early (abort); the rejection is still seen through `done` or `items`.
   done.catch(() => undefined);
+  // What the job waits for when an entry was left undecided: a run serving every window ends
+  // before the windows are all planned, which wait for the job.
+  const runsEnded = windowed ? done : extraction;
 
   async function* yieldInOrder(): AsyncGenerator<LayerItem> {
     try {
@@ -432,7 +521,7 @@ async function extractMany(input: LayerInput, archiveBytes: number): Promise<Lay
       }
       const decided = await window.outcomes.next(item.path);
       // Undecided when the run ended: its failure, if it failed, is the consumer's answer.
-      if (decided === undefined) await done;
+      if (decided === undefined) await runsEnded;
       const state = decided ?? { state: 'skipped', reason: SKIP.notExtracted };
       const analysis = state.state === 'done' ? state.analysis : null;
       if (state.state === 'done' && state.inPlaceAt !== null && state.sha256 !== null && analysis !== null) {

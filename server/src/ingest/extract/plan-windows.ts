@@ -1,7 +1,8 @@
 // A layer's plan cut into windows, and the hand-over of windows from the extraction (producer) to
-// the job (consumer). A plain zip's (or tar's) plan is made as its directory (headers) is read again, window by window,
-// so that what a layer holds is a window or two and the names seen, never one object per entry of
-// the whole archive (100,000 of them took ~50 MB of the job's heap, and the heap grew to twice that).
+// the job (consumer). A layer's plan is made as its listing (a zip's directory, a tar's headers,
+// 7-Zip's packed listing) is read again, window by window, so that what a layer holds is a window
+// or two and the names seen, never one object per entry of the whole archive (100,000 of them took
+// ~50 MB of the job's heap for a zip, ~27 MB for a 7z, and the heap grew to twice that).
 import type { PlanItem } from './plan-entries.js';
 import type { ListedEntry } from './sevenzip/sevenzip-listing.js';
 import { SettledOutcomes } from './settled-outcomes.js';
@@ -9,7 +10,8 @@ import { SettledOutcomes } from './settled-outcomes.js';
 /**
  * A zip's entries are extracted a window at a time, each once the job has taken the entries of the
  * window before: what waits between extraction and the job (files on disk, outcomes in memory,
- * members in the worker) is at most two windows, whatever the entry count.
+ * members in the worker) is at most two windows, whatever the entry count. A 7z's one run is held
+ * to as much by the run credit (run-credit.ts).
  */
 export const WINDOW_ENTRIES = 2000;
 export const WINDOW_BYTES = 512 * 1024 ** 2;
@@ -24,12 +26,8 @@ export interface PlanWindow<O> {
   bytes: number;
 }
 
-/**
- * Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES when
- * `windowed` (zip, and tar on the native path); what 7-Zip reads from start to end (solid 7z, a
- * tar it lists) is one window, one pass.
- */
-export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<PlanItem>, windowed: boolean): AsyncGenerator<PlanWindow<O>> {
+/** Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES. */
+export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<PlanItem>): AsyncGenerator<PlanWindow<O>> {
   const fresh = (): PlanWindow<O> => {
     const include = new Map<string, ListedEntry>();
     return { items: [], include, outcomes: new SettledOutcomes<O>(include), bytes: 0 };
@@ -39,7 +37,7 @@ export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<
     if (item.type === 'planned') {
       const size = item.entry.size ?? 0;
       const full = current.include.size >= WINDOW_ENTRIES || current.bytes + size > WINDOW_BYTES;
-      if (windowed && current.include.size > 0 && full) {
+      if (current.include.size > 0 && full) {
         yield current;
         current = fresh();
       }
@@ -54,20 +52,81 @@ export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<
 /**
  * Windows handed from the extraction to the job in order. The extraction waits before a window
  * until the job has finished the one before the previous, so two windows at most are held.
+ *
+ * One 7-Zip run may also serve every window (a 7z or a RAR is read from start to end): its files are
+ * decided through `decide`, which finds the window each belongs to, and keeps the decisions about
+ * windows not yet planned until they are (the run credit keeps the run a bounded number of files
+ * ahead of the job, so those are a window's worth at most, unless the run was let go on alone).
  */
 export class WindowQueue<O> {
   readonly #ready: PlanWindow<O>[] = [];
   /** Handed over and not yet finished by the job: each must hear when the extraction ends. */
   readonly #open = new Set<PlanWindow<O>>();
+  /** Decisions about entries of windows not yet pushed, by path. */
+  readonly #early = new Map<string, O>();
+  /** Planned entries in the windows pushed so far. */
+  #pushedEntries = 0;
+  /** Set once the run serving every window is over: what it left undecided gets `#verdict`, or none. */
+  #runOver = false;
+  #verdict: O | null = null;
   #finished = 0;
   #ended = false;
   #released = false;
   #waiters: (() => void)[] = [];
 
   push(window: PlanWindow<O>): void {
+    if (this.#early.size > 0) {
+      for (const key of window.include.keys()) {
+        const value = this.#early.get(key);
+        if (value === undefined) continue;
+        this.#early.delete(key);
+        window.outcomes.decide(key, value);
+      }
+    }
+    this.#pushedEntries += window.include.size;
+    if (this.#runOver) this.#settle(window);
     this.#ready.push(window);
     this.#open.add(window);
     this.#wake();
+  }
+
+  /** A decision of the run serving every window, about the entry at `key` wherever it lies. */
+  decide(key: string, value: O): void {
+    for (const window of this.#open) {
+      if (!window.include.has(key)) continue;
+      window.outcomes.decide(key, value);
+      return;
+    }
+    if (!this.#early.has(key)) this.#early.set(key, value);
+  }
+
+  /**
+   * Whether the planned entry at `key`, the `ordinal`-th planned entry of the layer, still waits for
+   * a decision. The job takes entries in order and waits for each until it is decided, so the
+   * entries of windows it has finished were all decided.
+   */
+  undecided(key: string, ordinal: number): boolean {
+    if (ordinal >= this.#pushedEntries) return !this.#early.has(key);
+    for (const window of this.#open) if (window.include.has(key)) return !window.outcomes.has(key);
+    return false;
+  }
+
+  /**
+   * The run serving every window is over: no more decisions come. What it left undecided gets
+   * `verdict` (a budget stop's reason), or is left undecided (the job then says it was not extracted),
+   * in the windows pushed so far and in those still to come.
+   */
+  runOver(verdict: O | null): void {
+    this.#runOver = true;
+    this.#verdict = verdict;
+    for (const window of this.#open) this.#settle(window);
+    this.#wake();
+  }
+
+  #settle(window: PlanWindow<O>): void {
+    const verdict = this.#verdict;
+    if (verdict !== null) for (const key of window.include.keys()) window.outcomes.decide(key, verdict);
+    window.outcomes.end();
   }
 
   /** The extraction is done (or failed): nothing more comes, and no outcome is awaited any longer. */

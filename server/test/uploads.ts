@@ -54,6 +54,29 @@ export function listFiles(api: string, token: string, projectId: number) {
   return call(`${api}/study-petitions-files?study_petition_id=${projectId}`, { token });
 }
 
+/** Polls the project's list, as the web app does, until the file's processing has finished; its row. */
+export async function waitProcessed(api: string, token: string, projectId: number, fileId: number) {
+  for (let i = 0; i < 600; i += 1) {
+    const row = (await listFiles(api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
+    if (row.processing.status === 'ready' || row.processing.status === 'failed') return row;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('processing did not finish');
+}
+
+/** The status and body of the answer to a raw request, or no status when the connection failed. */
+export function answerOf(request: ClientRequest): Promise<{ status: number | undefined; body: string }> {
+  return new Promise((resolve) => {
+    request.on('response', (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+      res.on('error', () => resolve({ status: res.statusCode, body }));
+    });
+    request.on('error', () => resolve({ status: undefined, body: '' }));
+  });
+}
+
 /**
  * Every regular file under the storage root, relative to it (temp files under `.tmp/`). For a
  * server storing in S3: every key in its bucket, and its leftovers (see bucketContents).

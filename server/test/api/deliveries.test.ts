@@ -13,7 +13,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, deleteUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
+import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles, waitProcessed as waitProcessedIn } from '../uploads.js';
 
 const README = Buffer.from('Exported by the imaging workstation. Open DICOMDIR with any DICOM viewer.\n');
 
@@ -109,14 +109,7 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
 
   const project = () => makeProject(server.services, company);
 
-  async function waitProcessed(projectId: number, fileId: number) {
-    for (let i = 0; i < 600; i += 1) {
-      const row = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
-      if (row.processing.status === 'ready' || row.processing.status === 'failed') return row;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('processing did not finish');
-  }
+  const waitProcessed = (projectId: number, fileId: number) => waitProcessedIn(server.api, token, projectId, fileId);
 
   it('opens a delivery for a writing role of the project’s company only, invisible in the file list', async () => {
     const p = await project();

@@ -17,7 +17,7 @@ import { startServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
 import type { TestStorageBackend } from '../storage-registry.js';
 import { createUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles } from '../uploads.js';
+import { dicomFixture, download, listFiles, makeArchive, sha256, storedFiles, waitProcessed as waitProcessedIn } from '../uploads.js';
 
 type Folder = Record<string, Buffer>;
 
@@ -92,14 +92,7 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
   const sendAlone = (delivery: number, relativePath: string, data: Buffer) =>
     createUpload(server.api, token, { size: data.length, body: data, metadata: encodeMetadata({ filename: path.posix.basename(relativePath), delivery: String(delivery), relativePath }) });
 
-  async function waitProcessed(projectId: number, fileId: number) {
-    for (let i = 0; i < 600; i += 1) {
-      const row = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
-      if (row.processing.status === 'ready' || row.processing.status === 'failed') return row;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('processing did not finish');
-  }
+  const waitProcessed = (projectId: number, fileId: number) => waitProcessedIn(server.api, token, projectId, fileId);
 
   const membersOf = (id: number) => server.services.handle.db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', id).orderBy('relative_path').execute();
 

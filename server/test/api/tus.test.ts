@@ -9,7 +9,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, deleteUpload, encodeMetadata, headUpload, patchUpload, tusFiles, uploadUrl } from '../tus.js';
-import { dicomFixture, download, expectNoLeftovers, listFiles, sha256, upload } from '../uploads.js';
+import { dicomFixture, download, expectNoLeftovers, listFiles, sha256, upload, waitProcessed } from '../uploads.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
 const MAX = 2 * 1024 * 1024;
@@ -458,15 +458,7 @@ describe.each(dialects())('processing of files recognised by content, on %s', (d
   });
   afterAll(() => server.close());
 
-  /** Polls the list as the web app does until processing has finished. */
-  async function processed(projectId: number, fileId: number) {
-    for (let i = 0; i < 600; i += 1) {
-      const file = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
-      if (file.processing.status === 'ready' || file.processing.status === 'failed') return file;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('processing did not finish');
-  }
+  const processed = (projectId: number, fileId: number) => waitProcessed(server.api, token, projectId, fileId);
 
   it('indexes an extensionless DICOM file sent through tus like any DICOM upload', async () => {
     const p = await makeProject(server.services, company);

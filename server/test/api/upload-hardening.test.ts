@@ -9,7 +9,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { dicomFixture, download, expectNoLeftovers, openUploadRequest, storedFiles, upload } from '../uploads.js';
+import { answerOf, dicomFixture, download, expectNoLeftovers, openUploadRequest, storedFiles, upload } from '../uploads.js';
 import { testStorageBackend } from '../storage-registry.js';
 
 const CT = dicomFixture('s01_CT_small.dcm');
@@ -220,24 +220,17 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
       const started = Date.now();
       let pendingWhileStalled = -1;
       let tempWhileStalled: string[] = [];
-      const answer = await new Promise<{ status: number | undefined; body: string }>((resolve) => {
-        const req = openUploadRequest(server.api, user(), BOUNDARY, 10 * MB);
-        req.on('response', (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode, body }));
-          res.on('error', () => resolve({ status: res.statusCode, body }));
-        });
-        req.on('error', () => resolve({ status: undefined, body: '' }));
-        req.write(fieldPart(p.id) + filePart('stalled.dcm'));
-        req.write(Buffer.concat([CT, Buffer.alloc(8 * 1024)]).subarray(0, 8 * 1024));
-        setTimeout(() => {
-          void (async () => {
-            pendingWhileStalled = await pendingCount(server);
-            tempWhileStalled = await unreferencedFiles(server);
-          })();
-        }, 700);
-      });
+      const req = openUploadRequest(server.api, user(), BOUNDARY, 10 * MB);
+      const answered = answerOf(req);
+      req.write(fieldPart(p.id) + filePart('stalled.dcm'));
+      req.write(Buffer.concat([CT, Buffer.alloc(8 * 1024)]).subarray(0, 8 * 1024));
+      setTimeout(() => {
+        void (async () => {
+          pendingWhileStalled = await pendingCount(server);
+          tempWhileStalled = await unreferencedFiles(server);
+        })();
+      }, 700);
+      const answer = await answered;
       const elapsed = Date.now() - started;
       // The check during the stall proves the upload was really in flight.
       expect(pendingWhileStalled).toBe(1);

@@ -12,7 +12,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { dicomFixture, expectNoLeftovers, FIXTURES, openUploadRequest, sha256, storedFiles, upload } from '../uploads.js';
+import { answerOf, dicomFixture, expectNoLeftovers, FIXTURES, openUploadRequest, sha256, storedFiles, upload } from '../uploads.js';
 import { testStorageBackend } from '../storage-registry.js';
 
 const LIMIT = 100 * 1024;
@@ -101,26 +101,19 @@ describe.each(dialects())('small uploads read whole on %s', (dialect) => {
     const data = dicomFixture('s01_CT_small.dcm');
     let pendingWhileStalled = -1;
     let filesWhileStalled: string[] = ['not looked at'];
-    const answer = await new Promise<{ status: number | undefined; body: string }>((resolve) => {
-      const head = fieldPart(project.id) + filePart('stalled.dcm');
-      const req = openUploadRequest(server.api, token, BOUNDARY, Buffer.byteLength(head) + data.length + 64);
-      req.on('response', (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode, body }));
-        res.on('error', () => resolve({ status: res.statusCode, body }));
-      });
-      req.on('error', () => resolve({ status: undefined, body: '' }));
-      req.write(head);
-      req.write(data.subarray(0, 8 * 1024));
-      setTimeout(() => {
-        void (async () => {
-          pendingWhileStalled = (await server.services.handle.db.selectFrom('pending_uploads').selectAll().execute()).length;
-          const keys = new Set((await server.services.handle.db.selectFrom('project_files').select('storage_key').execute()).map((r) => r.storage_key));
-          filesWhileStalled = storedFiles(server.config.dataDir).filter((file) => !keys.has(file));
-        })();
-      }, 700);
-    });
+    const head = fieldPart(project.id) + filePart('stalled.dcm');
+    const req = openUploadRequest(server.api, token, BOUNDARY, Buffer.byteLength(head) + data.length + 64);
+    const answered = answerOf(req);
+    req.write(head);
+    req.write(data.subarray(0, 8 * 1024));
+    setTimeout(() => {
+      void (async () => {
+        pendingWhileStalled = (await server.services.handle.db.selectFrom('pending_uploads').selectAll().execute()).length;
+        const keys = new Set((await server.services.handle.db.selectFrom('project_files').select('storage_key').execute()).map((r) => r.storage_key));
+        filesWhileStalled = storedFiles(server.config.dataDir).filter((file) => !keys.has(file));
+      })();
+    }, 700);
+    const answer = await answered;
     // In flight (its pending record), its bytes held in memory: nothing of it on disk yet (no temp file).
     expect(pendingWhileStalled).toBe(1);
     if (testStorageBackend() !== 's3') expect(filesWhileStalled).toEqual([]);

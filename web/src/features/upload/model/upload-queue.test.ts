@@ -363,15 +363,20 @@ describe('a folder sent as one delivery', () => {
     expect(started).toHaveLength(2);
   });
 
-  it('after a reload, the same folder goes on in the same delivery: what arrived is not sent again, the rest resumes', async () => {
+  /** A first page that opened delivery 41 and sent its bundle, reloaded while the large file is on its way. */
+  async function reloadedAfterTheBundle() {
     const first = setUpFolder();
     first.queue.start();
     first.open(41);
     await flush();
     first.bundles()[0]?.succeed(0);
     await flush();
-    // The page is reloaded while the large file is on its way.
     first.queue.dispose();
+    return first;
+  }
+
+  it('after a reload, the same folder goes on in the same delivery: what arrived is not sent again, the rest resumes', async () => {
+    const first = await reloadedAfterTheBundle();
     expect(first.named('CD/DICOM/BIG').abandoned).toBe(true);
 
     const second = setUpFolder();
@@ -395,13 +400,7 @@ describe('a folder sent as one delivery', () => {
   });
 
   it('opens a new delivery when the remembered one is no longer open, and sends everything into it', async () => {
-    const first = setUpFolder();
-    first.queue.start();
-    first.open(41);
-    await flush();
-    first.bundles()[0]?.succeed(0);
-    await flush();
-    first.queue.dispose();
+    await reloadedAfterTheBundle();
 
     const second = setUpFolder({ isOpen: false });
     second.queue.start();

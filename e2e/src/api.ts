@@ -41,3 +41,17 @@ export async function apiCreateProject(baseUrl: string, token: string, name: str
   if (id === undefined) throw new Error(`creating project ${name} returned no id`);
   return id;
 }
+
+/** A row of the project's files as the API lists it, with the fields the tests read. */
+export interface ListedFile {
+  id: number;
+  file: string;
+  kind: string;
+  sha256: string;
+  duplicate_of: number | null;
+  processing: { status: string; summary: Record<string, unknown> | null };
+}
+
+export async function apiListFiles(baseUrl: string, token: string, projectId: number): Promise<ListedFile[]> {
+  return ((await call(baseUrl, 'GET', `/study-petitions-files?study_petition_id=${projectId}`, token)) as { data: ListedFile[] }).data;
+}

@@ -113,3 +113,14 @@ export async function holdRequests(page: Page, matches: (url: URL, method: strin
 export function uploadRow(dialog: Locator, name: string): Locator {
   return dialog.getByRole('list', { name: 'Files to upload' }).getByRole('listitem').filter({ hasText: name });
 }
+
+/** Reloads the page, accepting a prompt to leave as the user would; the kinds of prompt shown. */
+export async function reloadAccepting(page: Page): Promise<string[]> {
+  const prompts: string[] = [];
+  page.once('dialog', (prompt) => {
+    prompts.push(prompt.type());
+    void prompt.accept();
+  });
+  await page.reload();
+  return prompts;
+}

@@ -5,7 +5,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, makeCdExport, makeWorkspace, MR_SMALL, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
@@ -26,16 +26,7 @@ let scans: string[];
 let cdDir: string;
 let projectId: number;
 
-interface ListedFile {
-  id: number;
-  file: string;
-  processing: { status: string; summary: Record<string, unknown> | null };
-}
-
-async function listFiles(id: number): Promise<ListedFile[]> {
-  const answer = await fetch(`${portal.url}/api/v1/study-petitions-files?study_petition_id=${id}`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await answer.json()) as { data: ListedFile[] }).data;
-}
+const listFiles = (id: number) => apiListFiles(portal.url, token, id);
 
 async function openProject(page: Page, id: number, name: string): Promise<void> {
   await page.goto(`/study/${id}`);

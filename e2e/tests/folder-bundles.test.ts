@@ -5,13 +5,13 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMALL, RT_DOSE, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, fileRow, holdRequests, signIn, toast, uploadRow } from '../src/ui.js';
+import { eventually, fileRow, holdRequests, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
 import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
@@ -54,17 +54,7 @@ beforeAll(async () => {
 tearDownSuite(() => ({ session, browser, portal, others: [workspace, relay && { remove: () => relay.close() }] }));
 afterEach(() => relay?.reset());
 
-interface ListedFile {
-  id: number;
-  file: string;
-  kind: string;
-  processing: { status: string };
-}
-
-async function listFiles(projectId: number): Promise<ListedFile[]> {
-  const answer = await fetch(`${portal.url}/api/v1/study-petitions-files?study_petition_id=${projectId}`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await answer.json()) as { data: ListedFile[] }).data;
-}
+const listFiles = (projectId: number) => apiListFiles(portal.url, token, projectId);
 
 /** A phone shows cards, not the table: the server says when the row is ready. */
 async function processed(projectId: number): Promise<void> {
@@ -183,13 +173,7 @@ describe('a folder of small files travels in bundles', () => {
     await uploadRow(dialog, 'Export/RT/IM0002').getByText('Uploaded', { exact: true }).waitFor();
 
     // Leaving asks first; accepted, as the user would.
-    const prompts: string[] = [];
-    page.once('dialog', (prompt) => {
-      prompts.push(prompt.type());
-      void prompt.accept();
-    });
-    await page.reload();
-    expect(prompts).toEqual(['beforeunload']);
+    expect(await reloadAccepting(page)).toEqual(['beforeunload']);
     held.release();
     await held.dispose();
     await page.getByRole('heading', { name: 'Resumed folder', level: 1 }).waitFor();

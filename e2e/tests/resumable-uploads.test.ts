@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
-import { apiCreateProject, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, fileRow, signIn, toast, uploadRow } from '../src/ui.js';
+import { eventually, fileRow, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
 
 const USER = { username: 'marie', password: 'R4dium!Polonium' };
 const MiB = 1024 * 1024;
@@ -56,19 +56,7 @@ async function newProject(name: string): Promise<number> {
   return apiCreateProject(portal.url, token, name);
 }
 
-interface ListedFile {
-  id: number;
-  file: string;
-  kind: string;
-  sha256: string;
-  duplicate_of: number | null;
-  processing: { status: string };
-}
-
-async function listFiles(projectId: number): Promise<ListedFile[]> {
-  const answer = await fetch(`${portal.url}/api/v1/study-petitions-files?study_petition_id=${projectId}`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await answer.json()) as { data: ListedFile[] }).data;
-}
+const listFiles = (projectId: number) => apiListFiles(portal.url, token, projectId);
 
 /** What the server holds of unfinished tus uploads (its file store under DATA_DIR/tus). */
 async function tusArea(): Promise<string[]> {
@@ -183,13 +171,7 @@ describe('resumable uploads', () => {
     await uploadRow(dialog, 'resume-me.tar').getByText('Uploading', { exact: true }).waitFor();
 
     // Leaving asks first: Chromium shows the beforeunload prompt, accepted here as the user would.
-    const prompts: string[] = [];
-    page.once('dialog', (prompt) => {
-      prompts.push(prompt.type());
-      void prompt.accept();
-    });
-    await page.reload();
-    expect(prompts).toEqual(['beforeunload']);
+    expect(await reloadAccepting(page)).toEqual(['beforeunload']);
     held.release();
     await held.dispose();
     await page.getByRole('heading', { name: 'Resumed export', level: 1 }).waitFor();
@@ -278,8 +260,7 @@ describe('the upload dialog on a phone', () => {
       await dialog.getByText(/^6 of 7 files · /).waitFor();
       await captureScreen(page, 'phone-upload-uploading');
 
-      page.once('dialog', (prompt) => void prompt.accept());
-      await page.reload();
+      await reloadAccepting(page);
       held.release();
       await held.dispose();
       await page.getByRole('heading', { name: 'Phone uploads', level: 1 }).waitFor();

@@ -54,6 +54,14 @@ export function listFiles(api: string, token: string, projectId: number) {
   return call(`${api}/study-petitions-files?study_petition_id=${projectId}`, { token });
 }
 
+/** Each file a zip holds (unpacked by bsdtar in a folder under `scratch`), by its path inside, with its SHA-256. */
+export function zipFileHashes(zipPath: string, scratch: string): Record<string, string> {
+  const unpacked = fs.mkdtempSync(path.join(scratch, 'unzip-'));
+  execFileSync('bsdtar', ['-xf', zipPath, '-C', unpacked]);
+  const listed = fs.readdirSync(unpacked, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+  return Object.fromEntries(listed.map((d) => [path.relative(unpacked, path.join(d.parentPath, d.name)), sha256(fs.readFileSync(path.join(d.parentPath, d.name)))]));
+}
+
 /** Polls the project's list, as the web app does, until the file's processing has finished; its row. */
 export async function waitProcessed(api: string, token: string, projectId: number, fileId: number) {
   for (let i = 0; i < 600; i += 1) {

@@ -175,9 +175,15 @@ class BundleWindow {
 
   /** `length` bytes (fewer at the end of the object) from `offset` of the bundle `key`, open as `handle`. */
   async read(key: string, handle: FileHandle, offset: number, length: number): Promise<Uint8Array> {
+    if (length > WINDOW_BYTES) {
+      // More than the window holds: read on its own, leaving the window as it is.
+      const own = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(own, 0, length, offset);
+      return own.subarray(0, bytesRead);
+    }
     if (key !== this.#key || offset < this.#start || offset + length > this.#start + this.#length) {
       this.#key = null;
-      const { bytesRead } = await handle.read(this.#buffer, 0, Math.max(length, WINDOW_BYTES), offset);
+      const { bytesRead } = await handle.read(this.#buffer, 0, WINDOW_BYTES, offset);
       this.#key = key;
       this.#start = offset;
       this.#length = bytesRead;

@@ -28,7 +28,7 @@ type Pending = {
  * 7-Zip runs in a process of its own, not in the server's: listing and extracting a 7z of 100,000
  * entries grew the server's C allocator by ~30 MB (V8 compiling and optimising 7-Zip's WebAssembly
  * as it ran, 7-Zip's ~12 lines of listing per entry) and its WebAssembly memory by ~12 MB, none of
- * which a process gives back while it lives: the server's peak went from ~140 to 208–231 MB.
+ * which a process gives back while it lives: the server's peak went from ~140 to 208–237 MB.
  * The process starts with the server's Node options and environment (`npm start`'s), for the
  * price of a Node start and of compiling 7-Zip once per job (docs/processing.md, "7z").
  */

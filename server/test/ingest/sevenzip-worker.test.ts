@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SevenZipWorker } from '../../src/ingest/extract/sevenzip/sevenzip-client.js';
@@ -15,6 +15,30 @@ function worker(): SevenZipWorker {
   const w = new SevenZipWorker();
   workers.push(w);
   return w;
+}
+
+/** This process's children that run sevenzip-worker (the 7-Zip processes), by pid. */
+async function sevenZipProcesses(): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === process.pid && (await readFile(`/proc/${name}/cmdline`, 'utf8')).includes('sevenzip-worker')) found.push(Number(name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe('the 7-Zip worker and its write guard', () => {
@@ -125,6 +149,39 @@ describe('the 7-Zip worker and its write guard', () => {
     expect(result.exitCode).toBe(0);
     expect(settled).toHaveLength(10);
     expect(result.completed).toEqual([]);
+  });
+
+  it('runs 7-Zip in a process of its own, which ends when the job is aborted', async () => {
+    const dir = await tempDir();
+    await sh('mkdir f && for i in $(seq 10); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
+    const out = path.join(dir, 'out');
+    await mkdir(out);
+    // The run waits for the job after one file: it is still running when the job is aborted.
+    const credit = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(credit, 0, 1);
+    const job = new AbortController();
+    const sevenZip = new SevenZipWorker(job.signal);
+    workers.push(sevenZip);
+    let settled = 0;
+    const run = sevenZip.extract(
+      {
+        archive: path.join(dir, 'f.7z'),
+        format: '7z',
+        outDir: out,
+        include: null,
+        settledOnly: true,
+        credit,
+        maxDicomHeaderBytes: 16 << 20,
+        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
+      },
+      () => (settled += 1),
+    );
+    run.catch(() => undefined);
+    await until(async () => (await sevenZipProcesses()).length === 1);
+    job.abort(new Error('the job was aborted'));
+    await expect(run).rejects.toThrow('the job was aborted');
+    await until(async () => (await sevenZipProcesses()).length === 0);
+    expect(settled).toBeLessThanOrEqual(1);
   });
 
   it('holds files to the sizes of its own listing, and extracts nothing without one', async () => {

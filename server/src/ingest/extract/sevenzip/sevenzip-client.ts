@@ -1,9 +1,9 @@
-// The job's handle on its 7-Zip worker thread: one per job, terminated on abort or when done.
-import { Worker } from 'node:worker_threads';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import path from 'node:path';
+// The job's handle on its extraction: a worker thread for the native zip and tar paths, and a child
+// process for 7-Zip (sevenzip-process.ts), each started when first needed and ended on abort or
+// when the job is done.
+import { fork, spawn, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import type {
   ExtractRequest,
   ExtractResult,
@@ -12,10 +12,11 @@ import type {
   SettledFile,
   NativeZipRequest,
   NativeTarRequest,
-  WasmModule,
+  ProcessMessage,
   WorkerReply,
   WorkerRequest,
 } from './sevenzip-protocol.js';
+import { spawnSevenZipThread, tsxBootstrap, workerModule } from './sevenzip-thread.js';
 
 type Pending = {
   resolve: (value: ListResult | ExtractResult) => void;
@@ -23,59 +24,41 @@ type Pending = {
   onSettled?: (file: SettledFile) => void;
 };
 
-const Wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
-
 /**
- * 7-Zip compiled once per process: compiling its 1.6 MB and optimising the hot functions costs
- * about a second of CPU, which every job after the first is spared. Workers are sent this module.
+ * 7-Zip runs in a process of its own, not in the server's: listing and extracting a 7z of 100,000
+ * entries grew the server's C allocator by ~30 MB (V8 compiling and optimising 7-Zip's WebAssembly
+ * as it ran, 7-Zip's ~12 lines of listing per entry) and its WebAssembly memory by ~12 MB, none of
+ * which a process gives back while it lives: the server's peak went from ~140 to 208–237 MB.
+ * The process starts with the server's Node options and environment (`npm start`'s), for the
+ * price of a Node start and of compiling 7-Zip once per job (docs/processing.md, "7z").
  */
-let compiled: Promise<WasmModule> | null = null;
-function compiledSevenZip(): Promise<WasmModule> {
-  if (compiled === null) {
-    compiled = readFile(createRequire(import.meta.url).resolve('7z-wasm/7zz.wasm')).then((bytes) => Wasm.compile(bytes));
-    // A failed read or compile is tried again by the next job rather than remembered.
-    compiled.catch(() => (compiled = null));
-  }
-  return compiled;
+function spawnSevenZipProcess(): ChildProcess {
+  const module = workerModule();
+  const options: ForkOptions = { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] };
+  if (!module.href.endsWith('.ts')) return fork(fileURLToPath(module), [], options);
+  return spawn(process.execPath, ['--input-type=module', '--eval', tsxBootstrap(module)], options);
 }
 
-/**
- * The worker's young generation, in MB. Left to V8, a worker's grows like the job's thread's (to
- * ~130 MB on this machine under the churn of 100,000 tiny entries) although everything it allocates
- * dies within one entry or lives for the whole run: a small one costs a little more collection and
- * kept a 100,001-entry zip's peak ~140 MB lower (docs/processing.md, "Responsiveness").
- */
-const WORKER_YOUNG_GENERATION_MB = 4;
-const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
-
-/**
- * Under tsx or vitest this module is TypeScript, and so is its worker. Vitest loads modules through
- * its own runner, which a worker thread does not inherit (and `--import tsx` is not on its command
- * line), so the worker first registers tsx's hooks, then imports the worker.
- */
-function spawnWorker(): Worker {
-  const worker = new URL('./sevenzip-worker.ts', import.meta.url);
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sevenzip-worker.js', import.meta.url), { resourceLimits });
-  // Resolved by hand: require.resolve would pick tsx's CommonJS build, which cannot be imported here.
-  const tsxRoot = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const tsx = pathToFileURL(path.join(tsxRoot, 'dist/esm/api/index.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(worker.href)}); })`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
+/** Passes raises of a run's shared credit on to the 7-Zip process until `running` is false. */
+async function forwardCredit(credit: Int32Array<SharedArrayBuffer>, running: () => boolean, raise: (allowed: number) => void): Promise<void> {
+  let sent = Atomics.load(credit, 0);
+  while (running()) {
+    // Timed, so that the loop sees the run end even when the credit is never raised again.
+    const waited = Atomics.waitAsync(credit, 0, sent, 1000);
+    if (waited.async) await waited.value;
+    const allowed = Atomics.load(credit, 0);
+    if (allowed !== sent && running()) raise((sent = allowed));
+  }
 }
 
 export class SevenZipWorker {
-  private readonly worker: Worker;
-  /** 7-Zip requests wait for the module to reach the worker (sent once, when first needed). */
-  private wasmSent: Promise<void> | null = null;
+  private thread: Worker | null = null;
+  private child: ChildProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | null = null;
 
   constructor(signal?: AbortSignal) {
-    this.worker = spawnWorker();
-    this.worker.on('message', (reply: WorkerReply) => this.settle(reply));
-    this.worker.on('error', (error: Error) => this.failAll(error));
-    this.worker.on('exit', (code) => this.failAll(new Error(`7-Zip worker exited (${code})`)));
     signal?.addEventListener('abort', () => this.abort(signal.reason), { once: true });
   }
 
@@ -100,34 +83,70 @@ export class SevenZipWorker {
 
   async close(): Promise<void> {
     this.failure ??= new Error('7-Zip worker closed');
-    await this.worker.terminate();
+    await this.end();
   }
 
-  private sevenZipReady(): Promise<void> {
-    this.wasmSent ??= compiledSevenZip().then(
-      (wasm) => this.worker.postMessage({ wasm }),
-      (error: unknown) => this.failAll(error instanceof Error ? error : new Error(String(error))),
-    );
-    return this.wasmSent;
+  private async end(): Promise<void> {
+    const child = this.child;
+    if (child !== null && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    }
+    await this.thread?.terminate();
   }
 
   private abort(reason: unknown): void {
     this.failAll(reason instanceof Error ? reason : new Error('aborted'));
-    void this.worker.terminate();
+    void this.end();
+  }
+
+  private threadFor(): Worker {
+    if (this.thread === null) {
+      const thread = spawnSevenZipThread();
+      thread.on('message', (reply: WorkerReply) => this.settle(reply));
+      thread.on('error', (error: Error) => this.failAll(error));
+      thread.on('exit', (code) => this.failAll(new Error(`7-Zip worker exited (${code})`)));
+      this.thread = thread;
+    }
+    return this.thread;
+  }
+
+  private processFor(): ChildProcess {
+    if (this.child === null) {
+      const child = spawnSevenZipProcess();
+      child.on('message', (reply: WorkerReply) => this.settle(reply));
+      child.on('error', (error: Error) => this.failAll(error));
+      child.on('exit', (code, signal) => this.failAll(new Error(`7-Zip process exited (${code ?? signal})`)));
+      this.child = child;
+    }
+    return this.child;
+  }
+
+  private toProcess(message: ProcessMessage): void {
+    this.processFor().send(message, (error) => {
+      if (error !== null) this.failAll(error);
+    });
   }
 
   private send(request: Omit<WorkerRequest, 'id'>, onSettled?: (file: SettledFile) => void): Promise<ListResult | ExtractResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const answered = new Promise<ListResult | ExtractResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onSettled });
-      const post = (): void => {
-        if (this.failure === null) this.worker.postMessage({ ...request, id });
-      };
-      // The native paths need no 7-Zip: a job that only meets plain zips and tars never compiles it.
-      if (request.op === 'native-zip' || request.op === 'native-tar') post();
-      else void this.sevenZipReady().then(post);
     });
+    // The native paths need no 7-Zip: a job that only meets plain zips and tars starts no process.
+    if (request.op === 'native-zip' || request.op === 'native-tar') {
+      this.threadFor().postMessage({ ...request, id });
+      return answered;
+    }
+    const credit = request.op === 'extract' ? (request as ExtractRequest).credit : undefined;
+    const forwarded = { ...request, id, credit: undefined } as WorkerRequest;
+    this.toProcess({ request: forwarded, creditFrom: credit === undefined ? null : Atomics.load(credit, 0) });
+    if (credit !== undefined) {
+      void forwardCredit(credit, () => this.pending.has(id), (allowed) => this.toProcess({ creditOf: id, allowed }));
+    }
+    return answered;
   }
 
   private settle(reply: WorkerReply): void {

@@ -52,7 +52,7 @@ export interface ExtractRequest {
    * Files the run may open before it waits, raised by the job as it takes entries (RunCredit,
    * run-credit.ts; backed by a SharedArrayBuffer). Without it the run never waits.
    */
-  credit?: Int32Array;
+  credit?: Int32Array<SharedArrayBuffer>;
   guard: WriteGuard;
   /** How far into a DICOM file the worker may read for its header when it settles the file. */
   maxDicomHeaderBytes: number;
@@ -142,3 +142,10 @@ export type WorkerReply =
   | { id: number; settled: SettledFile[] }
   | { id: number; ok: true; result: ListResult | ExtractResult }
   | { id: number; ok: false; error: string };
+
+/**
+ * What the job's thread sends a 7-Zip process (sevenzip-process.ts), which passes requests on to
+ * its thread: a shared run credit cannot cross processes, so a request's credit travels as its
+ * starting value and each raise of it as a message of its own.
+ */
+export type ProcessMessage = { request: WorkerRequest; creditFrom: number | null } | { creditOf: number; allowed: number };

@@ -1,8 +1,9 @@
 // Runs 7-Zip (WebAssembly), and the native zip and tar paths, off the main thread. 7-Zip's calls are
 // synchronous and can run for minutes, and a stop from the write guard unwinds through
 // WebAssembly, leaving that instance unusable: so each request gets a fresh instance, and the
-// job's thread can terminate us at once.
-import { parentPort } from 'node:worker_threads';
+// job's thread can terminate us at once. Started as a process rather than a thread, this module
+// is the 7-Zip process (sevenzip-process.ts), which runs it again as its thread.
+import { parentPort, type MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import { createHash, type Hash } from 'node:crypto';
 import SevenZipCjs, { type FSStream, type SevenZipModule } from '7z-wasm';
@@ -12,6 +13,7 @@ import { extractNativeTar } from '../tar/tar-extract.js';
 import { ListingParser, unpackEntries, type ListedEntry, type PackedEntries } from './sevenzip-listing.js';
 import { normalizeEntryPath } from '../../entry-path.js';
 import { erroredName } from './sevenzip-errors.js';
+import { relayToThread } from './sevenzip-process.js';
 import type {
   ExtractRequest,
   ExtractResult,
@@ -396,34 +398,36 @@ class SettledBatch {
   }
 }
 
-const port = parentPort;
-if (port === null) throw new Error('sevenzip-worker must run in a worker thread');
+function serve(port: MessagePort): void {
+  port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
+    if ('wasm' in request) {
+      receiveWasm(request.wasm);
+      return;
+    }
+    // The instance a listing left is for the extraction that follows it, and for nothing else.
+    if (request.op !== 'extract' && request.op !== 'list') listedBy = null;
+    const batch = new SettledBatch((settled) => port.postMessage({ id: request.id, settled } satisfies WorkerReply));
+    const work =
+      request.op === 'list'
+        ? list(request)
+        : request.op === 'native-zip'
+          ? extractNativeZip(request, batch.add)
+          : request.op === 'native-tar'
+            ? extractNativeTar(request, batch.add)
+            : extract(request, batch.add, () => batch.flush());
+    work.then(
+      (result) => {
+        batch.flush();
+        // A listing's arrays are copied (~17 bytes an entry): the worker keeps them for the extraction.
+        port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply);
+      },
+      (error: unknown) => {
+        batch.flush();
+        port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply);
+      },
+    );
+  });
+}
 
-port.on('message', (request: WorkerRequest | { wasm: WasmModule }) => {
-  if ('wasm' in request) {
-    receiveWasm(request.wasm);
-    return;
-  }
-  // The instance a listing left is for the extraction that follows it, and for nothing else.
-  if (request.op !== 'extract' && request.op !== 'list') listedBy = null;
-  const batch = new SettledBatch((settled) => port.postMessage({ id: request.id, settled } satisfies WorkerReply));
-  const work =
-    request.op === 'list'
-      ? list(request)
-      : request.op === 'native-zip'
-        ? extractNativeZip(request, batch.add)
-        : request.op === 'native-tar'
-          ? extractNativeTar(request, batch.add)
-          : extract(request, batch.add, () => batch.flush());
-  work.then(
-    (result) => {
-      batch.flush();
-      // A listing's arrays are copied (~17 bytes an entry): the worker keeps them for the extraction.
-      port.postMessage({ id: request.id, ok: true, result } satisfies WorkerReply);
-    },
-    (error: unknown) => {
-      batch.flush();
-      port.postMessage({ id: request.id, ok: false, error: describeCrash(error) } satisfies WorkerReply);
-    },
-  );
-});
+if (parentPort !== null) serve(parentPort);
+else relayToThread();

@@ -34,7 +34,9 @@ type Pending = {
  */
 function spawnSevenZipProcess(): ChildProcess {
   const module = workerModule();
-  const options: ForkOptions = { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] };
+  // A debugger's flags stay with the server: the child would try to open the same port and fail.
+  const execArgv = process.execArgv.filter((flag) => !/^--inspect(-brk|-port|-wait)?(=|$)/.test(flag));
+  const options: ForkOptions = { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv };
   if (!module.href.endsWith('.ts')) return fork(fileURLToPath(module), [], options);
   return spawn(process.execPath, ['--input-type=module', '--eval', tsxBootstrap(module)], options);
 }

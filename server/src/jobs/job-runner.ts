@@ -8,6 +8,7 @@ import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
 import { JobCancelled, type JobKind } from './job-kind.js';
 import type { JobsRepository } from './jobs.repository.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 
 export interface JobRunnerOptions {
   leaseMs: number;
@@ -233,7 +234,7 @@ export class JobRunner {
   }
 
   async #runClaimed(kind: JobKind<unknown>, job: JobRow): Promise<JobOutcome> {
-    const log = this.log.child({ jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
+    const log = lazyChildLogger(this.log, { jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
     // Checked again when claimed, not only when queued: the row may predate the kind's schema.
     const parsed = kind.payload.safeParse(parsePayload(job.payload));
     if (!parsed.success) {

@@ -220,7 +220,15 @@ export class FsStorage implements Storage {
 
   async openLocal(key: string): Promise<LocalCopy> {
     const file = this.#pathOf(key);
-    if ((await this.stat(key)) === null) throw new ObjectNotFoundError(key);
+    // Whether the object is there, asked in place: a lookup of a file its caller is about to read
+    // (every upload's job asks, moments after storing it), cheaper than a trip to the thread pool.
+    let info: fs.Stats | undefined;
+    try {
+      info = fs.statSync(file, { throwIfNoEntry: false });
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+    if (info === undefined || !info.isFile()) throw new ObjectNotFoundError(key);
     return { path: file, release: () => Promise.resolve() };
   }
 

@@ -18,10 +18,11 @@ export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings): 
     const threshold = LEVELS.indexOf((child ?? parent).level as Level);
     return threshold !== -1 && LEVELS.indexOf(level) >= threshold;
   };
-  const at = (level: Level): LogFn =>
-    ((...args: Parameters<LogFn>) => {
+  const at =
+    (level: Level): LogFn =>
+    (...args: Parameters<LogFn>) => {
       if (writes(level)) made()[level](...args);
-    }) as LogFn;
+    };
   return {
     get level() {
       return child?.level ?? parent.level;

@@ -221,18 +221,18 @@ export class FsStorage implements Storage {
     await execFileAsync('sync', ['-f', this.root]);
   }
 
-  async openLocal(key: string): Promise<LocalCopy> {
-    const file = this.#pathOf(key);
+  openLocal(key: string): Promise<LocalCopy> {
     // Whether the object is there, asked in place: a lookup of a file its caller is about to read
     // (every upload's job asks, moments after storing it), cheaper than a trip to the thread pool.
-    let info: fs.Stats | undefined;
     try {
-      info = fs.statSync(file, { throwIfNoEntry: false });
+      const file = this.#pathOf(key);
+      const info = fs.statSync(file, { throwIfNoEntry: false });
+      if (info === undefined || !info.isFile()) throw new ObjectNotFoundError(key);
+      return Promise.resolve({ path: file, release: () => Promise.resolve() });
     } catch (err) {
-      if (!isMissing(err)) throw err;
+      // ENOTDIR: a key under what is an object, not a folder.
+      return Promise.reject(isMissing(err) ? new ObjectNotFoundError(key) : (err as Error));
     }
-    if (info === undefined || !info.isFile()) throw new ObjectNotFoundError(key);
-    return { path: file, release: () => Promise.resolve() };
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {

@@ -8,6 +8,7 @@ import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
 import { JobCancelled, type JobKind } from './job-kind.js';
 import type { JobsRepository } from './jobs.repository.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 
 export interface JobRunnerOptions {
   leaseMs: number;
@@ -178,7 +179,7 @@ export class JobRunner {
         if (job) this.#announced(kind.name);
       }
       if (job) {
-        await this.#run(kind, job);
+        await this.#run(kind, job, wasHanded);
         // A job handed over started on a lane whose last claim found nothing due: unless this
         // process queued one since without waking a lane, or that claim is a poll period old, a
         // claim now would find nothing either (a claim per small upload, about a tenth of its
@@ -221,9 +222,9 @@ export class JobRunner {
     });
   }
 
-  async #run(kind: JobKind<unknown>, job: JobRow): Promise<void> {
+  async #run(kind: JobKind<unknown>, job: JobRow, handed: boolean): Promise<void> {
     const started = performance.now();
-    const outcome = await this.#runClaimed(kind, job);
+    const outcome = await this.#runClaimed(kind, job, handed);
     try {
       this.options.onJobEnded?.({ kind: kind.name, outcome, seconds: (performance.now() - started) / 1000 });
     } catch (err) {
@@ -232,10 +233,12 @@ export class JobRunner {
     }
   }
 
-  async #runClaimed(kind: JobKind<unknown>, job: JobRow): Promise<JobOutcome> {
-    const log = this.log.child({ jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
-    // Checked again when claimed, not only when queued: the row may predate the kind's schema.
-    const parsed = kind.payload.safeParse(parsePayload(job.payload));
+  /** `handed`: queued by this process moments ago through `reserve`, its payload checked then by this schema. */
+  async #runClaimed(kind: JobKind<unknown>, job: JobRow, handed: boolean): Promise<JobOutcome> {
+    const log = lazyChildLogger(this.log, { jobId: job.id, job: job.name, subject: job.subject, attempt: job.attempts });
+    // Checked again when claimed, not only when queued: the row may predate the kind's schema. A
+    // job handed over was written by enqueueJob from what this schema gave moments ago.
+    const parsed = handed ? { success: true as const, data: parsePayload(job.payload) } : kind.payload.safeParse(parsePayload(job.payload));
     if (!parsed.success) {
       log.error({ err: parsed.error }, 'job payload is invalid; failed without retry');
       await this.jobs

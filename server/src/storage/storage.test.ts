@@ -279,6 +279,46 @@ describe.each(BACKENDS)('Storage contract on %s', (backend) => {
     });
   });
 
+  describe('putBytes', () => {
+    it('stores bytes held in memory, leaving no temporary data', async () => {
+      const key = newUploadKey();
+      const bytes = randomBytes(39_000);
+      await expect(storage.putBytes(key, bytes)).resolves.toEqual({ size: bytes.length });
+      expect(await buffer(await storage.get(key))).toEqual(bytes);
+      expect(await storage.stat(key)).toEqual({ size: bytes.length });
+      expect(await under.leftovers()).toBe(0);
+    });
+
+    it('never rewrites an existing object, and of two racing puts exactly one wins', async () => {
+      const key = newUploadKey();
+      await storage.putBytes(key, Buffer.from('first'));
+      await expect(storage.putBytes(key, Buffer.from('second'))).rejects.toBeInstanceOf(ObjectExistsError);
+      expect((await buffer(await storage.get(key))).toString()).toBe('first');
+
+      const raced = newUploadKey();
+      const [a, b] = [randomBytes(50_000), randomBytes(50_000)];
+      const results = await Promise.allSettled([storage.putBytes(raced, a), storage.putBytes(raced, b)]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const stored = await buffer(await storage.get(raced));
+      expect(stored.equals(a) || stored.equals(b)).toBe(true);
+      expect(await under.leftovers()).toBe(0);
+    });
+
+    it('refuses an already aborted signal without creating anything', async () => {
+      const controller = new AbortController();
+      controller.abort(new Error('stopped'));
+      await expect(storage.putBytes(newUploadKey(), randomBytes(100), { signal: controller.signal })).rejects.toThrow('stopped');
+      await expectEmpty();
+    });
+
+    it('stores 20 concurrent puts, each with its own bytes', async () => {
+      const inputs = Array.from({ length: 20 }, (_, i) => ({ key: newUploadKey(), bytes: randomBytes(30_000 + i * 997) }));
+      await Promise.all(inputs.map(({ key, bytes }) => storage.putBytes(key, bytes)));
+      for (const { key, bytes } of inputs) expect(await buffer(await storage.get(key))).toEqual(bytes);
+      expect(await under.leftovers()).toBe(0);
+    });
+  });
+
   describe('putFile', () => {
     it('moves a local file in: the source is gone and the bytes are stored', async () => {
       const source = path.join(under.dir, 'extracted.dcm');

@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDLE_RETIRE_MS, sha256WorkerRunning, startFileSha256, startSha256, WORKER_MIN_BYTES } from './sha256-worker.js';
+import { describe, expect, it } from 'vitest';
+import { IDLE_RETIRE_MS, sha256WorkerRunning, startSha256, WORKER_MIN_BYTES } from './sha256-worker.js';
 
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex');
 
@@ -54,47 +51,6 @@ describe('SHA-256 on the worker thread', () => {
     buffer.fill(2);
     await job.update(buffer);
     expect(await job.digest()).toBe(sha256(Buffer.alloc(8192, 1), Buffer.alloc(8192, 2)));
-  });
-});
-
-describe('SHA-256 of a file as it is written', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'sha256-file-'));
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-
-  it('reads back what was written, in steps, up to the last offset it was told, beside a job fed by chunks', async () => {
-    const file = path.join(dir, 'growing');
-    const parts = [randomBytes(3 * 1024 * 1024 + 5), randomBytes(1), randomBytes(700 * 1024)];
-    const fed = Array.from({ length: 40 }, () => randomBytes(64 * 1024));
-    // Started before the file exists, as a creation that brings bytes does.
-    const job = startFileSha256(file);
-    const other = startSha256();
-    await writeFile(file, '');
-    let written = 0;
-    for (const [i, part] of parts.entries()) {
-      await appendFile(file, part);
-      written += part.length;
-      job.writtenTo(written);
-      await other.update(fed[i]!);
-    }
-    await feed(other, fed.slice(parts.length));
-    // Bytes past the last offset told are not part of the digest.
-    await appendFile(file, randomBytes(10));
-    expect(await job.digest()).toBe(sha256(...parts));
-    expect(await other.digest()).toBe(sha256(...fed));
-  });
-
-  it('rejects the digest when the file is shorter than it was told, or missing', async () => {
-    const short = path.join(dir, 'short');
-    await writeFile(short, randomBytes(1000));
-    const job = startFileSha256(short);
-    job.writtenTo(2000);
-    await expect(job.digest()).rejects.toThrow('could not hash the file');
-    const missing = startFileSha256(path.join(dir, 'missing'));
-    missing.writtenTo(10);
-    await expect(missing.digest()).rejects.toThrow('could not hash the file');
   });
 });
 

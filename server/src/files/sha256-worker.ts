@@ -13,11 +13,6 @@
 // Two things keep the main thread's share small (docs/performance.md, 'Upload'): the copy is a
 // plain memcpy (copyInto), and each side wakes the other (Atomics.notify, a futex call) only when
 // the other has said it is about to sleep, and the worker only once a few slots wait for it.
-//
-// A job can also hash a file as it is written (startFileSha256, for tus uploads): the main thread
-// only says how far the file is written, and the worker reads those bytes back from the page cache
-// itself. Nothing is copied on the main thread and nothing there ever waits for the hash, so a
-// worker that gets no CPU for a while holds up neither the socket nor the disk.
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
@@ -37,51 +32,17 @@ const CONTROL_WORDS = 4;
 const DATA = 1;
 const FINISH = 2;
 const CANCEL = 3;
-// A file job: its path (UTF-8 in the slot), then how far it is written (a float64 in the slot).
-const FILE = 4;
-const WRITTEN_TO = 5;
-// The worker reads a file job's bytes in pieces of this size.
-const FILE_READ_BYTES = 1024 * 1024;
 
 // Plain JavaScript run with `eval`: no bundling or loader is needed for a few lines that only use
 // Node's own modules, under `npm start`, tsx and vitest alike.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const fs = require('node:fs');
 const { control, meta, data, slots, slotBytes } = workerData;
 const ctrl = new Int32Array(control);
 const info = new Int32Array(meta);
 const bytes = new Uint8Array(data);
-const view = new DataView(data);
 const hashes = new Map();
-// File jobs: the descriptor and how many bytes were hashed; a failed one keeps its error.
-const files = new Map();
-const failed = new Map();
-let readBuffer;
-function closeFile(job) {
-  const file = files.get(job);
-  files.delete(job);
-  if (file !== undefined && file.fd !== undefined) try { fs.closeSync(file.fd); } catch {}
-}
-function hashFileTo(job, target) {
-  const file = files.get(job);
-  if (file === undefined) return;
-  readBuffer ??= Buffer.allocUnsafe(${FILE_READ_BYTES});
-  try {
-    // Opened at the first bytes written: the file may not exist yet when its job starts.
-    file.fd ??= fs.openSync(file.path, 'r');
-    while (file.hashed < target) {
-      const read = fs.readSync(file.fd, readBuffer, 0, Math.min(readBuffer.length, target - file.hashed), file.hashed);
-      if (read === 0) throw new Error('the file ended at byte ' + file.hashed + ', before byte ' + target);
-      hashes.get(job).update(readBuffer.subarray(0, read));
-      file.hashed += read;
-    }
-  } catch (err) {
-    failed.set(job, String(err && err.message || err));
-    closeFile(job);
-  }
-}
 let tail = 0;
 for (;;) {
   // Said before the wait, which itself checks the counter: either the main thread sees this and
@@ -98,23 +59,12 @@ for (;;) {
       let hash = hashes.get(job);
       if (hash === undefined) hashes.set(job, (hash = createHash('sha256')));
       hash.update(bytes.subarray(slot * slotBytes, slot * slotBytes + info[slot * 3 + 2]));
-    } else if (kind === ${WRITTEN_TO}) {
-      hashFileTo(job, view.getFloat64(slot * slotBytes, true));
-    } else if (kind === ${FILE}) {
-      hashes.set(job, createHash('sha256'));
-      const path = Buffer.from(bytes.slice(slot * slotBytes, slot * slotBytes + info[slot * 3 + 2])).toString();
-      files.set(job, { path, fd: undefined, hashed: 0 });
     } else if (kind === ${FINISH}) {
       const hash = hashes.get(job) ?? createHash('sha256');
-      const error = failed.get(job);
       hashes.delete(job);
-      failed.delete(job);
-      closeFile(job);
-      parentPort.postMessage(error === undefined ? { job, sha256: hash.digest('hex') } : { job, error });
+      parentPort.postMessage({ job, sha256: hash.digest('hex') });
     } else {
       hashes.delete(job);
-      failed.delete(job);
-      closeFile(job);
     }
     tail = (tail + 1) | 0;
     Atomics.store(ctrl, ${TAIL}, tail);
@@ -122,16 +72,6 @@ for (;;) {
   }
 }
 `;
-
-/** The SHA-256 of a file being written, read back and computed on the worker. */
-export interface FileSha256Job {
-  /** The file holds its bytes up to `offset` (exclusive), written and never changed after: hash them. */
-  writtenTo(offset: number): void;
-  /** The digest of the file's first `offset` bytes of the last writtenTo, in lower-case hex; rejects if they could not be read. */
-  digest(): Promise<string>;
-  /** Stops hashing; for a job whose digest will not be asked for. */
-  cancel(): void;
-}
 
 /** The SHA-256 of one stream of bytes, computed on the worker. */
 export interface Sha256Job {
@@ -177,9 +117,8 @@ class HashWorker {
     });
     // Idle, it must not keep the process alive; while a digest is awaited the promise does not either.
     this.#worker.unref();
-    this.#worker.on('message', ({ job, sha256, error }: { job: number; sha256?: string; error?: string }) => {
-      if (sha256 !== undefined) this.#digests.get(job)?.resolve(sha256);
-      else this.#digests.get(job)?.reject(new Error(`could not hash the file: ${error}`));
+    this.#worker.on('message', ({ job, sha256 }: { job: number; sha256: string }) => {
+      this.#digests.get(job)?.resolve(sha256);
       this.#digests.delete(job);
     });
     this.#worker.on('error', (err: Error) => this.#fail(err));
@@ -194,8 +133,10 @@ class HashWorker {
   }
 
   job(): Sha256Job {
-    const id = this.#newJob();
+    const id = this.#nextJob;
+    this.#nextJob = (this.#nextJob + 1) | 0 || 1;
     let done = false;
+    this.#began();
     return {
       update: (chunk) => {
         if (done) return Promise.reject(new Error('this SHA-256 has already been taken'));
@@ -204,70 +145,25 @@ class HashWorker {
       digest: () => {
         if (done) return Promise.reject(new Error('this SHA-256 has already been taken'));
         done = true;
-        return this.#digest(id);
+        const result = new Promise<string>((resolve, reject) => this.#digests.set(id, { resolve, reject }));
+        // Until the worker answers, the process must not exit under a pending upload.
+        this.#worker.ref();
+        const settled = () => {
+          if (this.#digests.size === 0) this.#worker.unref();
+          this.#ended();
+        };
+        result.then(settled, settled);
+        void Promise.resolve(this.#put(id, FINISH, undefined)).catch((err: unknown) => this.#rejectJob(id, err));
+        if (this.#failure) this.#rejectJob(id, this.#failure);
+        return result;
       },
       cancel: () => {
         if (done) return;
         done = true;
-        this.#cancel(id);
+        void Promise.resolve(this.#put(id, CANCEL, undefined)).catch(() => undefined);
+        this.#ended();
       },
     };
-  }
-
-  fileJob(path: string): FileSha256Job {
-    if (Buffer.byteLength(path) > SLOT_BYTES) throw new Error(`the path of a file to hash is longer than ${SLOT_BYTES} bytes`);
-    const id = this.#newJob();
-    let done = false;
-    let written = 0;
-    // Records of a file job are never waited for: one that finds the ring full queues behind the
-    // others (#put keeps them in order), and the worker reads the bytes whenever it gets to it.
-    const put = (kind: number, payload: Uint8Array | undefined) => void Promise.resolve(this.#put(id, kind, payload)).catch(() => undefined);
-    put(FILE, Buffer.from(path));
-    return {
-      writtenTo: (offset) => {
-        if (done || offset <= written) return;
-        written = offset;
-        const record = Buffer.alloc(8);
-        record.writeDoubleLE(offset);
-        put(WRITTEN_TO, record);
-      },
-      digest: () => {
-        if (done) return Promise.reject(new Error('this SHA-256 has already been taken'));
-        done = true;
-        return this.#digest(id);
-      },
-      cancel: () => {
-        if (done) return;
-        done = true;
-        this.#cancel(id);
-      },
-    };
-  }
-
-  #newJob(): number {
-    const id = this.#nextJob;
-    this.#nextJob = (this.#nextJob + 1) | 0 || 1;
-    this.#began();
-    return id;
-  }
-
-  #digest(id: number): Promise<string> {
-    const result = new Promise<string>((resolve, reject) => this.#digests.set(id, { resolve, reject }));
-    // Until the worker answers, the process must not exit under a pending upload.
-    this.#worker.ref();
-    const settled = () => {
-      if (this.#digests.size === 0) this.#worker.unref();
-      this.#ended();
-    };
-    result.then(settled, settled);
-    void Promise.resolve(this.#put(id, FINISH, undefined)).catch((err: unknown) => this.#rejectJob(id, err));
-    if (this.#failure) this.#rejectJob(id, this.#failure);
-    return result;
-  }
-
-  #cancel(id: number): void {
-    void Promise.resolve(this.#put(id, CANCEL, undefined)).catch(() => undefined);
-    this.#ended();
   }
 
   #began(): void {
@@ -401,21 +297,8 @@ export const WORKER_MIN_BYTES = 64 * 1024 * 1024;
  */
 export function startSha256(expectedBytes?: number): Sha256Job {
   if (expectedBytes !== undefined && expectedBytes < WORKER_MIN_BYTES) return inlineSha256();
-  return worker().job();
-}
-
-/**
- * A new SHA-256 of the file at `path`, which is being written from its first byte on, in order:
- * the worker reads each part back once writtenTo says it is there. For large files (the worker's
- * isolate is started for it, as for startSha256).
- */
-export function startFileSha256(path: string): FileSha256Job {
-  return worker().fileJob(path);
-}
-
-function worker(): HashWorker {
   if (shared === undefined || shared.failed) shared = new HashWorker();
-  return shared;
+  return shared.job();
 }
 
 function inlineSha256(): Sha256Job {

@@ -16,7 +16,7 @@ import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
-import { startFileSha256, startSha256, WORKER_MIN_BYTES, type FileSha256Job, type Sha256Job } from './sha256-worker.js';
+import { startSha256, type Sha256Job } from './sha256-worker.js';
 import { BatchedFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
@@ -44,25 +44,18 @@ const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 const NOT_FOUND = 'Upload not found';
 
-/**
- * The SHA-256 of an upload's bytes so far, taken as they arrived in this process: fed the bytes
- * on their way to tus (`hash`), or, for a large upload in the file store, read back from its file
- * by the hash worker as the writes complete (`file`), so that neither the socket nor the disk
- * ever waits for the hash (docs/performance.md, 'Upload').
- */
-type RunningDigest = {
+/** The SHA-256 of an upload's bytes so far, taken as they arrived in this process. */
+interface RunningDigest {
   offset: number;
+  hash: Sha256Job;
   /** A request is feeding it; a second one at the same time gives the digest up. */
   busy: boolean;
-} & ({ hash: Sha256Job; file?: undefined } | { file: FileSha256Job; hash?: undefined });
+}
 
-/** What a request that brings bytes must do for the upload's digest. */
+/** What a request that brings bytes feeds: every byte it hands to tus, in order. */
 export interface DigestTap {
-  /**
-   * Feed this every byte handed to tus, in order: a promise when the next chunk must wait for it
-   * (the hash worker is behind). Undefined when the digest reads the upload's file instead.
-   */
-  readonly update: ((chunk: Buffer) => Promise<void> | undefined) | undefined;
+  /** A promise when the next chunk must wait for it (the hash worker is behind). */
+  update(chunk: Buffer): Promise<void> | undefined;
   readonly bytes: number;
 }
 
@@ -109,11 +102,7 @@ export class TusUploadsService {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     this.#configs = new TusUploadConfigs((id) => this.uploads.find(id));
     this.store =
-      options.shared?.store ??
-      new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs }, (id, offset) => {
-        const digest = this.#digests.get(id);
-        if (digest?.busy) digest.file?.writtenTo(offset);
-      });
+      options.shared?.store ?? new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**
@@ -260,8 +249,7 @@ export class TusUploadsService {
   beginDigest(id: string, offset: number, expectedBytes?: number): DigestTap | undefined {
     let digest = this.#digests.get(id);
     if (!digest && offset === 0) {
-      const fromFile = !this.options.shared && expectedBytes !== undefined && expectedBytes >= WORKER_MIN_BYTES;
-      digest = fromFile ? { offset: 0, file: startFileSha256(this.#dataPath(id)), busy: false } : { offset: 0, hash: startSha256(expectedBytes), busy: false };
+      digest = { offset: 0, hash: startSha256(expectedBytes), busy: false };
       this.#digests.set(id, digest);
     }
     if (!digest || digest.busy || digest.offset !== offset) {
@@ -269,15 +257,13 @@ export class TusUploadsService {
       return undefined;
     }
     digest.busy = true;
-    const hash = digest.hash;
+    const running = digest;
     let bytes = 0;
     return {
-      update: hash
-        ? (chunk) => {
-            bytes += chunk.length;
-            return hash.update(chunk);
-          }
-        : undefined,
+      update(chunk) {
+        bytes += chunk.length;
+        return running.hash.update(chunk);
+      },
       get bytes() {
         return bytes;
       },
@@ -288,9 +274,7 @@ export class TusUploadsService {
   endDigest(id: string, tap: DigestTap, storedOffset: number | undefined): void {
     const digest = this.#digests.get(id);
     if (!digest) return;
-    // A digest read from the file covers whatever tus stored: the file holds exactly that.
-    if (storedOffset !== undefined && (digest.file ? storedOffset >= digest.offset : digest.offset + tap.bytes === storedOffset)) {
-      digest.file?.writtenTo(storedOffset);
+    if (storedOffset !== undefined && digest.offset + tap.bytes === storedOffset) {
       digest.offset = storedOffset;
       digest.busy = false;
     } else {
@@ -299,8 +283,7 @@ export class TusUploadsService {
   }
 
   #dropDigest(id: string): void {
-    const digest = this.#digests.get(id);
-    (digest?.file ?? digest?.hash)?.cancel();
+    this.#digests.get(id)?.hash.cancel();
     this.#digests.delete(id);
   }
 
@@ -357,9 +340,7 @@ export class TusUploadsService {
     // One request finishes an upload: a repeated final request finds it claimed (404). A file or a
     // bundle of a delivery is claimed instead by the transaction that records it.
     if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
-    // The file's bytes go to disk while the hash worker finishes reading them: the completion's
-    // own fsync (storing it) then finds nothing left to write, and the two waits overlap.
-    let [sha256] = await Promise.all([this.#takeDigest(row), this.options.shared ? undefined : syncFile(this.#dataPath(row.id))]);
+    let sha256 = await this.#takeDigest(row);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
     const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
       await this.remove(row.id);
@@ -409,13 +390,9 @@ export class TusUploadsService {
   /** The SHA-256 of all of the upload's bytes, if it was taken as they arrived. */
   async #takeDigest(row: TusUploadRow): Promise<string | undefined> {
     const digest = this.#digests.get(row.id);
-    this.#digests.delete(row.id);
-    if (!digest || digest.busy || digest.offset !== Number(row.size)) {
-      (digest?.file ?? digest?.hash)?.cancel();
-      return undefined;
-    }
-    // A file that could not be read back is hashed again by the completion, as after a restart.
-    return digest.file ? digest.file.digest().catch(() => undefined) : digest.hash.digest();
+    const sha256 = digest && !digest.busy && digest.offset === Number(row.size) ? await digest.hash.digest() : undefined;
+    this.#dropDigest(row.id);
+    return sha256;
   }
 
   #removeOnRefusal(id: string) {
@@ -449,18 +426,6 @@ export class TusUploadsService {
   #dataPath(id: string): string {
     if (!ID_PATTERN.test(id)) throw notFound(NOT_FOUND);
     return path.join(this.options.directory, id);
-  }
-}
-
-/** Writes a file's bytes to disk; a failure is left for the store's own fsync to report. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  try {
-    await handle?.sync();
-  } catch {
-    // Reported by the completion's own fsync.
-  } finally {
-    await handle?.close();
   }
 }
 

@@ -84,8 +84,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       const length = row ? Number(row.size) : Number(header(request, 'upload-length') ?? Number.NaN);
       const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
       const tap = bringsBytes && uploadId !== undefined && Number.isSafeInteger(startOffset) ? uploads.beginDigest(uploadId, startOffset, expectedBytes) : undefined;
-      const feed = tap?.update;
-      const body = bringsBytes ? new TusRequestBody(request.raw, opts.idleTimeoutMs, feed && { update: feed }) : undefined;
+      const body = bringsBytes ? new TusRequestBody(request.raw, opts.idleTimeoutMs, tap) : undefined;
       const tusRequest = new Request(`http://portal${request.url.split('?')[0] ?? ''}`, {
         method: request.method,
         headers: headersOf(request.raw),

@@ -479,8 +479,8 @@ describe.each(dialects())('large resumable uploads, on %s', (dialect) => {
     expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(source));
   };
 
-  it('commits the SHA-256 of the bytes stored for a large upload (hashed from its file) sent in chunks, one of them ended early', async () => {
-    // Over WORKER_MIN_BYTES (64 MiB): its SHA-256 is read back from the upload's file as it is written.
+  it('commits the SHA-256 of the bytes stored for a large upload sent in chunks, one of them ended early', async () => {
+    // Over WORKER_MIN_BYTES (64 MiB): its SHA-256 is taken on the hash worker as the chunks arrive.
     const source = Buffer.concat([CT, randomBytes(66 * MiB)]);
     const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'large.dcm', projectId, size: source.length }));
     expect((await patchUpload(url, token, 0, source.subarray(0, 20 * MiB))).status).toBe(204);

@@ -1,5 +1,6 @@
 // The resumable upload endpoint (tus 1.0 at /api/v1/uploads) through a real listening server.
 import { ROLES, type TRole } from '@portal/contract';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -444,6 +445,71 @@ describe.each(dialects())('resumable uploads that stall, on %s', (dialect) => {
     expect(rest.status).toBe(204);
     const fileId = Number(rest.headers.get('portal-file-id'));
     expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(CT));
+  });
+});
+
+describe.each(dialects())('large resumable uploads, on %s', (dialect) => {
+  const MiB = 1024 * 1024;
+  let server: TestServer;
+  let token: string;
+  let projectId: number;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const company = await makeCompany(server.services);
+    token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    projectId = (await makeProject(server.services, company)).id;
+  });
+  afterAll(() => server.close());
+
+  /** Where the upload stands once nothing moves it any more (a cut-off PATCH may still be ending). */
+  const settledOffset = async (url: string) => {
+    let last = -1;
+    for (let tries = 0; tries < 100; tries++) {
+      const offset = Number((await headUpload(url, token)).headers.get('upload-offset'));
+      if (offset === last) return offset;
+      last = offset;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return last;
+  };
+
+  const expectStored = async (fileId: number, source: Buffer) => {
+    const file = (await listFiles(server.api, token, projectId)).body.data.find((f: { id: number }) => f.id === fileId);
+    expect(file).toMatchObject({ filesize: source.length, sha256: sha256(source) });
+    expect(sha256((await download(server.api, token, fileId)).bytes)).toBe(sha256(source));
+  };
+
+  it('commits the SHA-256 of the bytes stored for a large upload sent in chunks, one of them ended early', async () => {
+    // Over WORKER_MIN_BYTES (64 MiB): its SHA-256 is taken on the hash worker as the chunks arrive.
+    const source = Buffer.concat([CT, randomBytes(66 * MiB)]);
+    const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'large.dcm', projectId, size: source.length }));
+    expect((await patchUpload(url, token, 0, source.subarray(0, 20 * MiB))).status).toBe(204);
+    // Ended early: 8 MiB of a chunk declared longer, then silence until the client asks where the
+    // upload stands, which ends the PATCH where it is, keeping and counting what arrived.
+    let sent!: () => void;
+    const arrived = new Promise<void>((resolve) => (sent = resolve));
+    const hanging = rawPatch(url, token, 20 * MiB, (req) => req.write(source.subarray(20 * MiB, 28 * MiB), () => setTimeout(sent, 500)), 20 * MiB);
+    await arrived;
+    const kept = Number((await headUpload(url, token)).headers.get('upload-offset'));
+    expect(kept).toBeGreaterThan(20 * MiB);
+    expect(await hanging).toMatchObject({ status: 204, offset: String(kept) });
+    const rest = await patchUpload(url, token, kept, source.subarray(kept));
+    expect(rest.status).toBe(204);
+    await expectStored(Number(rest.headers.get('portal-file-id')), source);
+  });
+
+  it('commits the SHA-256 of the bytes stored for a large upload whose client went away in the middle of a chunk and resumed', async () => {
+    const source = Buffer.concat([CT, randomBytes(66 * MiB)]);
+    const url = uploadUrl(server.api, await createUpload(server.api, token, { name: 'large.dcm', projectId, size: source.length }));
+    expect((await patchUpload(url, token, 0, source.subarray(0, 50 * MiB))).status).toBe(204);
+    await rawPatch(url, token, 50 * MiB, (req) => req.write(source.subarray(50 * MiB, 60 * MiB), () => setTimeout(() => req.destroy(), 300)), 16 * MiB).catch(
+      () => undefined,
+    );
+    const offset = await settledOffset(url);
+    expect(offset).toBeGreaterThanOrEqual(50 * MiB);
+    const rest = await patchUpload(url, token, offset, source.subarray(offset));
+    expect(rest.status).toBe(204);
+    await expectStored(Number(rest.headers.get('portal-file-id')), source);
   });
 });
 

@@ -33,6 +33,30 @@ async function sevenZipProcesses(): Promise<number[]> {
   return found;
 }
 
+/**
+ * A 7z of ten small files in `f/`, and a run of it that settles files one by one and opens no more
+ * than its credit allows (it then waits until the job raises it).
+ */
+async function creditedRunOfTenFiles(allowed: number) {
+  const dir = await tempDir();
+  await sh('mkdir f && for i in $(seq 10); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
+  const out = path.join(dir, 'out');
+  await mkdir(out);
+  const credit = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(credit, 0, allowed);
+  const request = {
+    archive: path.join(dir, 'f.7z'),
+    format: '7z' as const,
+    outDir: out,
+    include: null,
+    settledOnly: true,
+    credit,
+    maxDicomHeaderBytes: 16 << 20,
+    guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' as const },
+  };
+  return { out, credit, request };
+}
+
 async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await condition())) {
@@ -118,26 +142,9 @@ describe('the 7-Zip worker and its write guard', () => {
   });
 
   it('opens no more files than the job allows, and goes on when it allows more', async () => {
-    const dir = await tempDir();
-    await sh('mkdir f && for i in $(seq 10); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
-    const out = path.join(dir, 'out');
-    await mkdir(out);
-    const credit = new Int32Array(new SharedArrayBuffer(4));
-    Atomics.store(credit, 0, 3);
+    const { out, credit, request } = await creditedRunOfTenFiles(3);
     const settled: string[] = [];
-    const run = worker().extract(
-      {
-        archive: path.join(dir, 'f.7z'),
-        format: '7z',
-        outDir: out,
-        include: null,
-        settledOnly: true,
-        credit,
-        maxDicomHeaderBytes: 16 << 20,
-        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
-      },
-      (file) => settled.push(file.rel),
-    );
+    const run = worker().extract(request, (file) => settled.push(file.rel));
     // The third file is settled as the fourth is about to open, which then waits.
     while (settled.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -152,30 +159,13 @@ describe('the 7-Zip worker and its write guard', () => {
   });
 
   it('runs 7-Zip in a process of its own, which ends when the job is aborted', async () => {
-    const dir = await tempDir();
-    await sh('mkdir f && for i in $(seq 10); do echo $i > f/$i.txt; done && bsdtar --format 7zip -cf f.7z f', dir);
-    const out = path.join(dir, 'out');
-    await mkdir(out);
     // The run waits for the job after one file: it is still running when the job is aborted.
-    const credit = new Int32Array(new SharedArrayBuffer(4));
-    Atomics.store(credit, 0, 1);
+    const { request } = await creditedRunOfTenFiles(1);
     const job = new AbortController();
     const sevenZip = new SevenZipWorker(job.signal);
     workers.push(sevenZip);
     let settled = 0;
-    const run = sevenZip.extract(
-      {
-        archive: path.join(dir, 'f.7z'),
-        format: '7z',
-        outDir: out,
-        include: null,
-        settledOnly: true,
-        credit,
-        maxDicomHeaderBytes: 16 << 20,
-        guard: { maxEntryBytes: 1e9, expectedSizes: {}, budgetBytes: 1e9, budgetReason: 'total' },
-      },
-      () => (settled += 1),
-    );
+    const run = sevenZip.extract(request, () => (settled += 1));
     run.catch(() => undefined);
     await until(async () => (await sevenZipProcesses()).length === 1);
     job.abort(new Error('the job was aborted'));

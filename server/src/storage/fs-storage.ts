@@ -94,29 +94,14 @@ export class FsStorage implements Storage {
     const target = this.#pathOf(key);
     opts.signal?.throwIfAborted();
     await this.#ensureTempDir();
-    const dir = path.dirname(target);
-    await this.#ensureDurableDir(dir);
     const temp = path.join(this.#tempDir, `${randomUUID()}.part`);
-    let linked = false;
     try {
       await this.#writeSynced(temp, bytes);
       opts.signal?.throwIfAborted();
-      linked = this.#linkSync(temp, target, key, dir);
-      if (!linked) {
-        // A filesystem without hard links: the fallback #publish takes (check, then rename).
-        await this.#publish(temp, target, key);
-        return { size: bytes.length };
-      }
-      await this.#syncDir(dir);
+      await this.#publish(temp, target, key, { inPlace: true });
     } catch (err) {
-      if (linked) fs.rmSync(target, { force: true });
       fs.rmSync(temp, { force: true });
       throw err;
-    }
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // The object is complete and durable; a temp name left behind is swept at next start.
     }
     return { size: bytes.length };
   }
@@ -141,25 +126,6 @@ export class FsStorage implements Storage {
     }
   }
 
-  /**
-   * link(temp, target) as #publish does it, without the thread pool: true once linked, false on a
-   * filesystem without hard links (the caller then publishes by rename).
-   */
-  #linkSync(temp: string, target: string, key: string, dir: string): boolean {
-    try {
-      fs.linkSync(temp, target);
-      return true;
-    } catch (err) {
-      const code = errorCode(err);
-      if (code === 'EEXIST') throw new ObjectExistsError(key);
-      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return false;
-      // A folder known to exist (so not made again) was removed from outside: #publish makes it
-      // again and links there.
-      if (code === 'ENOENT' && this.#durableDirs.delete(dir)) return false;
-      throw err;
-    }
-  }
-
   async putFile(key: string, localPath: string, opts: PutOptions = {}): Promise<ObjectInfo> {
     const target = this.#pathOf(key);
     opts.signal?.throwIfAborted();
@@ -180,7 +146,7 @@ export class FsStorage implements Storage {
       }
     }
     try {
-      await this.#publish(localPath, target, key, durable);
+      await this.#publish(localPath, target, key, { durable });
     } catch (err) {
       if (errorCode(err) !== 'EXDEV') throw err;
       // Another filesystem: copy through a temp file like any upload, then drop the source.
@@ -335,8 +301,13 @@ export class FsStorage implements Storage {
     return file;
   }
 
-  /** Gives `source`'s bytes the name `target` without replacing anything, durably, and removes `source`. */
-  async #publish(source: string, target: string, key: string, durable = true): Promise<void> {
+  /**
+   * Gives `source`'s bytes the name `target` without replacing anything, durably, and removes
+   * `source`. `inPlace` makes the link and the unlink here rather than on the thread pool (putBytes).
+   */
+  async #publish(source: string, target: string, key: string, { durable = true, inPlace = false } = {}): Promise<void> {
+    const linkOnce = inPlace ? (from: string, to: string) => inPlaceCall(() => fs.linkSync(from, to)) : link;
+    const unlinkOnce = inPlace ? (file: string) => inPlaceCall(() => fs.unlinkSync(file)) : unlink;
     const dir = path.dirname(target);
     if (durable) await this.#ensureDurableDir(dir);
     else if (!this.#madeDirs.has(dir)) {
@@ -346,11 +317,11 @@ export class FsStorage implements Storage {
     // rename() would silently replace an existing object; link() fails with EEXIST instead, and
     // atomically, so two puts racing for one key cannot both win.
     try {
-      await link(source, target).catch(async (err: unknown) => {
+      await linkOnce(source, target).catch(async (err: unknown) => {
         // A folder known to exist (so not made again) was removed from outside: make it again.
         if (!durable || errorCode(err) !== 'ENOENT' || !this.#durableDirs.delete(dir)) throw err;
         await this.#ensureDurableDir(dir);
-        await link(source, target);
+        await linkOnce(source, target);
       });
     } catch (err) {
       const code = errorCode(err);
@@ -370,7 +341,7 @@ export class FsStorage implements Storage {
       throw err;
     }
     try {
-      await unlink(source);
+      await unlinkOnce(source);
     } catch {
       // The object is complete and durable; a temp name left behind is swept at next start.
     }
@@ -454,6 +425,14 @@ async function writeDurably(file: string, body: Readable, signal: AbortSignal | 
       });
     }
   }
+}
+
+/** A synchronous call as a promise: what it throws rejects it, as its asynchronous twin would. */
+function inPlaceCall(call: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    call();
+    resolve();
+  });
 }
 
 /** Opening and closing a directory are lookups in memory: only the fsync goes to the thread pool. */

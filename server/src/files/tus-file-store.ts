@@ -9,6 +9,7 @@ import type stream from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { ERRORS } from '@tus/utils';
+import { syncBehindOps } from '../storage/sync-behind.js';
 
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 
@@ -18,10 +19,13 @@ export class BatchedFileStore extends FileStore {
     // answers its own error objects (status and body), not Error instances, as FileStore throws them.
     // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (id === '' || id === '.' || id === '..' || path.basename(id) !== id) throw ERRORS.FILE_NOT_FOUND;
-    const out = fs.createWriteStream(path.join(this.directory, id), {
+    const file = path.join(this.directory, id);
+    const out = fs.createWriteStream(file, {
       flags: 'r+',
       start: offset,
       highWaterMark: WRITE_BUFFER_BYTES,
+      // Synced behind its writes: the upload's final fsync then has little left to write.
+      fs: syncBehindOps(file),
     });
     try {
       await pipeline(readable, out);

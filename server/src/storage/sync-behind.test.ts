@@ -32,7 +32,7 @@ describe('syncing a large file behind its writes', () => {
         seen.running -= 1;
         cb(err);
       });
-    }) as typeof fs.fdatasync);
+    }));
     return seen;
   }
 

@@ -75,6 +75,7 @@ export async function measurePipe(input: InputFile, dir: string, highWaterMark: 
       serverCpuSeconds,
       serverMainCpuSeconds,
       clientCpuSeconds: answer.clientCpuSeconds,
+      tailSeconds: answer.tailSeconds,
     };
   } finally {
     await stopChild(child);

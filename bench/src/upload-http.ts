@@ -11,6 +11,11 @@ export interface HttpAnswer {
   seconds: number;
   /** CPU this (client) process used while the request ran, in seconds. */
   clientCpuSeconds: number;
+  /**
+   * From the body's last byte handed to the kernel to the answer, in seconds: what the server
+   * spends after the body (its last reads, and making the bytes durable).
+   */
+  tailSeconds: number;
 }
 
 export interface StreamedBody {
@@ -47,7 +52,10 @@ export async function streamRequest(
     }
     if (after.length > 0) yield after;
   }, request).catch(() => undefined);
+  let sentAt: bigint | undefined;
+  request.once('finish', () => (sentAt = process.hrtime.bigint()));
   const result = await answer;
+  result.tailSeconds = sentAt === undefined ? 0 : Number(process.hrtime.bigint() - sentAt) / 1e9;
   if (!request.writableFinished) request.destroy();
   await sending;
   return result;
@@ -108,6 +116,7 @@ function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnsw
           body: Buffer.concat(chunks).toString(),
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
           clientCpuSeconds: cpuTotal(process.cpuUsage(cpuBefore)),
+          tailSeconds: 0,
         }),
       );
     });

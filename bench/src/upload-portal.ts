@@ -25,6 +25,15 @@ export interface StoredFile {
   sha256: string;
 }
 
+/** One upload through the portal as the client saw it, and the file the portal says it stored. */
+export interface PortalUpload {
+  seconds: number;
+  clientCpuSeconds: number;
+  /** From the last byte sent to the answer (of the last request), seconds. */
+  tailSeconds: number;
+  file: StoredFile;
+}
+
 /** Settings that make the portal store in S3; none: DATA_DIR/objects. */
 export type StorageEnv = Record<string, string>;
 
@@ -84,7 +93,7 @@ export async function measurePortal(
   input: InputFile,
   dataDir: string,
   repoRoot: string,
-  upload: (portal: Portal) => Promise<{ seconds: number; clientCpuSeconds: number; file: StoredFile }>,
+  upload: (portal: Portal) => Promise<PortalUpload>,
   storageEnv: StorageEnv = {},
 ): Promise<Measurement> {
   const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3), storageEnv);
@@ -108,6 +117,7 @@ export async function measurePortal(
       serverCpuSeconds,
       serverMainCpuSeconds,
       clientCpuSeconds: result.clientCpuSeconds,
+      tailSeconds: result.tailSeconds,
     };
   } catch (err) {
     throw withServerOutput(err, portal.child);

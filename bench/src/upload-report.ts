@@ -14,6 +14,8 @@ export interface Measurement {
   serverMainCpuSeconds: number;
   /** CPU the benchmark's own client used meanwhile, seconds. */
   clientCpuSeconds: number;
+  /** From the last byte sent to the answer (for tus, of the last PATCH), seconds. */
+  tailSeconds: number;
 }
 
 export type PathName = 'pipe' | 'pipe-16k' | 'multipart' | 'tus' | 'multipart-s3' | 'tus-s3';
@@ -62,7 +64,7 @@ const spread = (values: number[], digits: number) => {
 };
 
 export function formatTable(results: SizeResult[]): string {
-  const header = ['size', 'path', 'runs', 'MiB/s', 'vs pipe', 'peak RSS MB', 'server CPU s', 'main thread s', 'client CPU s', 'verdict'];
+  const header = ['size', 'path', 'runs', 'MiB/s', 'vs pipe', 'peak RSS MB', 'server CPU s', 'main thread s', 'client CPU s', 'tail s', 'verdict'];
   const rows = results.flatMap((r) =>
     [...r.runs].map(([path, runs]) => {
       const verdict = meetsTargets(r, path);
@@ -76,6 +78,7 @@ export function formatTable(results: SizeResult[]): string {
         spread(runs.map((m) => m.serverCpuSeconds), 1),
         spread(runs.map((m) => m.serverMainCpuSeconds), 1),
         spread(runs.map((m) => m.clientCpuSeconds), 1),
+        spread(runs.map((m) => m.tailSeconds), 2),
         verdict === undefined ? '' : verdict ? 'ok' : 'MISSED',
       ];
     }),

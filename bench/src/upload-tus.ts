@@ -6,7 +6,7 @@
 import { CHUNK_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
 import { streamRequest, jsonRequest, type HttpAnswer } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
-import type { Portal, StoredFile } from './upload-portal.js';
+import type { Portal, PortalUpload, StoredFile } from './upload-portal.js';
 
 /** The web app's chunk size, so the benchmark sends files as the web app does. */
 export const TUS_CHUNK_BYTES = CHUNK_BYTES;
@@ -53,23 +53,25 @@ export async function uploadTus(
   portal: Portal,
   input: InputFile,
   chunkBytes = TUS_CHUNK_BYTES,
-): Promise<{ seconds: number; clientCpuSeconds: number; file: StoredFile }> {
+): Promise<PortalUpload> {
   const started = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
   const url = await createTusUpload(portal, input);
   let offset = 0;
   let fileId: string | undefined;
+  let tailSeconds = 0;
   while (offset < input.bytes) {
     const answer = await patchChunk(portal, url, input, offset, Math.min(chunkBytes, input.bytes - offset));
     if (answer.status !== 204) throw new Error(`PATCH at ${offset} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
     offset = Number(answer.headers['upload-offset']);
+    tailSeconds = answer.tailSeconds;
     const id = answer.headers['portal-file-id'];
     if (typeof id === 'string') fileId = id;
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   if (fileId === undefined) throw new Error('the last PATCH named no file (Portal-File-Id)');
-  return { seconds, clientCpuSeconds: (cpu.user + cpu.system) / 1e6, file: await readStoredFile(portal, fileId) };
+  return { seconds, clientCpuSeconds: (cpu.user + cpu.system) / 1e6, tailSeconds, file: await readStoredFile(portal, fileId) };
 }
 
 export async function readStoredFile(portal: Portal, fileId: string): Promise<StoredFile> {

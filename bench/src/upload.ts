@@ -119,7 +119,7 @@ async function main(): Promise<number> {
             console.log(
               `${sizeMiB} MiB round ${round + 1} ${name}: ${mibPerSecond(m).toFixed(0)} MiB/s, ` +
                 `peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB, server CPU ${m.serverCpuSeconds.toFixed(1)} s (main thread ${m.serverMainCpuSeconds.toFixed(1)} s), ` +
-                `client CPU ${m.clientCpuSeconds.toFixed(1)} s; load ${loadAverage()}`,
+                `client CPU ${m.clientCpuSeconds.toFixed(1)} s, answered ${m.tailSeconds.toFixed(2)} s after the last byte; load ${loadAverage()}`,
             );
           }
         }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { syncBehindOps } from './sync-behind.js';
+import { SyncBehind, syncBehindOps } from './sync-behind.js';
 
 const MiB = 1024 * 1024;
 
@@ -50,6 +50,22 @@ describe('syncing a large file behind its writes', () => {
     expect(syncs.calls).toBeGreaterThanOrEqual(2);
     expect(syncs.calls).toBeLessThanOrEqual(10);
     expect(syncs.mostAtOnce).toBe(1);
+  });
+
+  it('adds up what several streams write to one file, as the PATCHes of a tus upload do', async () => {
+    const syncs = watchSyncs();
+    const file = path.join(dir, 'chunked.bin');
+    await fs.promises.writeFile(file, '');
+    const state = new SyncBehind(file, 4 * MiB);
+    // Six chunks of 1 MiB, each written by a stream of its own, at its offset.
+    for (let i = 0; i < 6; i++) {
+      const out = fs.createWriteStream(file, { flags: 'r+', start: i * MiB, fs: state.ops() });
+      await pipeline(Readable.from([Buffer.alloc(MiB, i)]), out);
+    }
+    expect(syncs.calls).toBe(1);
+    const bytes = await readFile(file);
+    expect(bytes.length).toBe(6 * MiB);
+    expect(bytes[5 * MiB]).toBe(5);
   });
 
   it('does not sync a file smaller than the stretch', async () => {

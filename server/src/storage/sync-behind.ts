@@ -23,43 +23,58 @@ export interface SyncBehindOps {
 }
 
 /**
- * Each sync opens `file` for itself: the stream may close its own descriptor (a tus PATCH ends)
- * while a sync runs, and must not wait for it, nor let that number be reused under it.
+ * What a file has had written since its last sync, across every stream that writes it (a tus
+ * upload is written by one stream per PATCH, and chunks smaller than the stretch must still add
+ * up to syncs). Each sync opens `file` for itself: a stream may close its own descriptor (a PATCH
+ * ends) while a sync runs, and must not wait for it, nor let that number be reused under it.
  */
-export function syncBehindOps(file: string, everyBytes = SYNC_BEHIND_BYTES): SyncBehindOps {
-  let unsynced = 0;
-  let syncing = false;
+export class SyncBehind {
+  #unsynced = 0;
+  #syncing = false;
 
-  const wrote = (bytes: number) => {
-    unsynced += bytes;
-    if (syncing || unsynced < everyBytes) return;
-    syncing = true;
-    unsynced = 0;
+  constructor(
+    private readonly file: string,
+    private readonly everyBytes = SYNC_BEHIND_BYTES,
+  ) {}
+
+  /** Operations for a write stream of this file. */
+  ops(): SyncBehindOps {
+    const counted =
+      (cb: WriteCallback): WriteCallback =>
+      (err, written) => {
+        if (err === null) this.#wrote(written);
+        cb(err, written);
+      };
+    return {
+      open: fs.open,
+      close: fs.close,
+      write: (fd, buffer, offset, length, position, cb) => fs.write(fd, buffer, offset, length, position, counted(cb)),
+      writev: (fd, buffers, position, cb) => fs.writev(fd, buffers, position, counted(cb)),
+    };
+  }
+
+  #wrote(bytes: number): void {
+    this.#unsynced += bytes;
+    if (this.#syncing || this.#unsynced < this.everyBytes) return;
+    this.#syncing = true;
+    this.#unsynced = 0;
     // Its outcome is not this stream's to act on: the writer's own fsync at the end decides
     // durability and reports any error the disk has (a file already moved away is one such).
-    fs.open(file, 'r', (openErr, fd) => {
+    fs.open(this.file, 'r', (openErr, fd) => {
       if (openErr) {
-        syncing = false;
+        this.#syncing = false;
         return;
       }
       fs.fdatasync(fd, () =>
         fs.close(fd, () => {
-          syncing = false;
+          this.#syncing = false;
         }),
       );
     });
-  };
-  const counted =
-    (cb: WriteCallback): WriteCallback =>
-    (err, written) => {
-      if (err === null) wrote(written);
-      cb(err, written);
-    };
+  }
+}
 
-  return {
-    open: fs.open,
-    close: fs.close,
-    write: (fd, buffer, offset, length, position, cb) => fs.write(fd, buffer, offset, length, position, counted(cb)),
-    writev: (fd, buffers, position, cb) => fs.writev(fd, buffers, position, counted(cb)),
-  };
+/** Operations for one stream writing `file` on its own. */
+export function syncBehindOps(file: string, everyBytes = SYNC_BEHIND_BYTES): SyncBehindOps {
+  return new SyncBehind(file, everyBytes).ops();
 }

@@ -4,6 +4,7 @@
 // SQLite took to run it (docs/performance.md, "Many small files").
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
+import { directStatementsOf, type DirectStatements } from './statement-cache.js';
 
 /** A query as `sql` or a query builder makes it (a builder's compile takes no argument). */
 export interface Compilable<Row> {
@@ -15,13 +16,17 @@ const MARK = '\u0000portal-value-';
 
 export class PreparedQueries {
   readonly #compiled = new Map<string, CompiledQuery<unknown>>();
+  /** SQLite's connection, run past Kysely's executor (statement-cache.ts); undefined on PostgreSQL. */
+  readonly #direct: DirectStatements | undefined;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    this.#direct = directStatementsOf(db);
+  }
 
   /**
    * Runs the query `key` names with `values`. The first time, `build` writes it with `sql`, given
    * one placeholder per value in order; `key` must name one SQL text (include anything that changes
-   * it, such as the length of an `in` list). `on` runs it inside a transaction.
+   * it, such as the length of an `in` list). `on` runs it inside a transaction of this database.
    */
   async rows<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on?: Kysely<Database>): Promise<Row[]> {
     return (await this.#execute<Row>(key, values, build, on)).rows;
@@ -39,6 +44,14 @@ export class PreparedQueries {
       this.#compiled.set(key, compiled);
     }
     const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? values[Number(p.slice(MARK.length))] : p));
+    if (this.#direct !== undefined) {
+      try {
+        const result = this.#direct.run<Row>(compiled.sql, parameters, on.isTransaction);
+        if (result !== undefined) return Promise.resolve(result);
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
     return on.executeQuery<Row>({ ...compiled, parameters });
   }
 }

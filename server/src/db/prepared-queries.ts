@@ -37,21 +37,14 @@ export class PreparedQueries {
     return Number((await this.#execute(key, values, build, on)).numAffectedRows ?? 0);
   }
 
-  #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
+  async #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
     let compiled = this.#compiled.get(key) as CompiledQuery<Row> | undefined;
     if (compiled === undefined) {
       compiled = build(values.map((_, i) => `${MARK}${i}`)).compile(this.db);
       this.#compiled.set(key, compiled);
     }
     const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? values[Number(p.slice(MARK.length))] : p));
-    if (this.#direct !== undefined) {
-      try {
-        const result = this.#direct.run<Row>(compiled.sql, parameters, on.isTransaction);
-        if (result !== undefined) return Promise.resolve(result);
-      } catch (err) {
-        return Promise.reject(err as Error);
-      }
-    }
-    return on.executeQuery<Row>({ ...compiled, parameters });
+    const result = this.#direct?.run<Row>(compiled.sql, parameters, on.isTransaction);
+    return result ?? on.executeQuery<Row>({ ...compiled, parameters });
   }
 }

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { withStatementCache } from './statement-cache.js';
+import { runDirectlyOn, withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -43,7 +43,9 @@ export function openDatabase(opts: { databaseUrl: string | undefined; dataDir: s
   // default of 1,000 pages the server checkpointed every twenty small uploads, each copy mostly of
   // pages that a later one would copy again. 16,000 pages (64 MB of log at most) copy each once.
   file.pragma('wal_autocheckpoint = 16000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const statements = withStatementCache(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  runDirectlyOn(db, statements);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -4,6 +4,7 @@
 // SQLite took to run it (docs/performance.md, "Many small files").
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
+import { directStatementsOf, type DirectStatements } from './statement-cache.js';
 
 /** A query as `sql` or a query builder makes it (a builder's compile takes no argument). */
 export interface Compilable<Row> {
@@ -15,13 +16,17 @@ const MARK = '\u0000portal-value-';
 
 export class PreparedQueries {
   readonly #compiled = new Map<string, CompiledQuery<unknown>>();
+  /** SQLite's connection, run past Kysely's executor (statement-cache.ts); undefined on PostgreSQL. */
+  readonly #direct: DirectStatements | undefined;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    this.#direct = directStatementsOf(db);
+  }
 
   /**
    * Runs the query `key` names with `values`. The first time, `build` writes it with `sql`, given
    * one placeholder per value in order; `key` must name one SQL text (include anything that changes
-   * it, such as the length of an `in` list). `on` runs it inside a transaction.
+   * it, such as the length of an `in` list). `on` runs it inside a transaction of this database.
    */
   async rows<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on?: Kysely<Database>): Promise<Row[]> {
     return (await this.#execute<Row>(key, values, build, on)).rows;
@@ -32,13 +37,14 @@ export class PreparedQueries {
     return Number((await this.#execute(key, values, build, on)).numAffectedRows ?? 0);
   }
 
-  #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
+  async #execute<Row>(key: string, values: readonly unknown[], build: (v: readonly string[]) => Compilable<Row>, on: Kysely<Database> = this.db): Promise<QueryResult<Row>> {
     let compiled = this.#compiled.get(key) as CompiledQuery<Row> | undefined;
     if (compiled === undefined) {
       compiled = build(values.map((_, i) => `${MARK}${i}`)).compile(this.db);
       this.#compiled.set(key, compiled);
     }
     const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? values[Number(p.slice(MARK.length))] : p));
-    return on.executeQuery<Row>({ ...compiled, parameters });
+    const result = this.#direct?.run<Row>(compiled.sql, parameters, on.isTransaction);
+    return result ?? on.executeQuery<Row>({ ...compiled, parameters });
   }
 }

@@ -14,6 +14,14 @@ export interface SeriesCount {
   instances: number;
 }
 
+/** Every column an entry row is written with, in the order the prepared one-row insert takes them. */
+const ENTRY_COLUMNS = [
+  'file_id', 'company_id', 'seq', 'path', 'size', 'sha256', 'kind', 'reason', 'storage_key', 'storage_offset',
+  'sop_instance_uid', 'sop_class_uid', 'study_instance_uid', 'series_instance_uid', 'modality', 'study_date',
+  'study_description', 'series_description', 'transfer_syntax_uid', 'rows', 'columns', 'number_of_frames',
+  'patient_name', 'patient_id',
+] as const satisfies readonly (keyof NewFileEntry)[];
+
 /** Rows of ~20 columns: 100 per statement stays far below either database's parameter limit. */
 async function insertEntries(trx: Db, entries: readonly NewFileEntry[]): Promise<void> {
   for (let at = 0; at < entries.length; at += 100) {
@@ -45,8 +53,24 @@ export class EntriesRepository {
    */
   async insertMany(entries: readonly NewFileEntry[], trx?: Db): Promise<void> {
     if (entries.length === 0) return;
+    // A single DICOM upload's only row: one statement built once (a column it lacks is null, as
+    // every optional column's default is), atomic without a transaction of its own.
+    if (entries.length === 1) return this.#insertOne(entries[0]!, trx);
     if (trx !== undefined) return insertEntries(trx, entries);
     await this.db.transaction().execute((t) => insertEntries(t, entries));
+  }
+
+  async #insertOne(entry: NewFileEntry, trx?: Db): Promise<void> {
+    await this.#prepared.run(
+      'insertEntry',
+      ENTRY_COLUMNS.map((column) => entry[column] ?? null),
+      (v) =>
+        this.db
+          .insertInto('file_entries')
+          .values(Object.fromEntries(ENTRY_COLUMNS.map((column, i) => [column, v[i]])) as unknown as NewFileEntry)
+          .onConflict((oc) => oc.columns(['file_id', 'seq']).doNothing()),
+      trx,
+    );
   }
 
   /** Entries are recorded in order, so this is also the last recorded seq. */

@@ -72,6 +72,15 @@ export class FilesRepository {
   // An upload's and its job's statements, built once (db/prepared-queries.ts): building them with
   // Kysely cost more than SQLite took to run them.
   readonly #prepared: PreparedQueries;
+  /**
+   * Rows just committed with their job queued claimed by a lane of this process (`claimedBy`),
+   * which starts it at once: findForProcessing takes the row from here rather than reading back
+   * what was written moments before. The lane is handed the job in the same turn of the event loop,
+   * and its first step reads the row before any I/O, so nothing can have changed the row between;
+   * a row not taken within that turn (a lane stopping) is dropped, and read as before. The project
+   * is still read: a project's deletion is what the job must notice.
+   */
+  readonly #handedOver = new Map<number, ProjectFileRow>();
 
   constructor(private readonly db: Db) {
     this.#prepared = new PreparedQueries(db);
@@ -135,7 +144,7 @@ export class FilesRepository {
     opts: CommitOptions = {},
   ): Promise<{ row: FileRow; job: JobRow | undefined }> {
     const { andThen, described, claimedBy } = opts;
-    return this.db.transaction().execute(async (trx) => {
+    const committed = this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       const [row] = await this.#prepared.rows<ProjectFileRow>('insertUpload', [...NEW_FILE_COLUMNS.map((column) => file[column]), now], (v) =>
         this.db
@@ -161,15 +170,26 @@ export class FilesRepository {
       });
       const withDuplicate = await this.#withDuplicate(trx, row);
       await andThen?.(trx, row);
-      return { row: withDuplicate, job };
+      return { row: withDuplicate, job, inserted: row };
     });
+    return committed.then(({ row, job, inserted }) => {
+      if (job !== undefined) this.#handOver(inserted);
+      return { row, job };
+    });
+  }
+
+  #handOver(row: ProjectFileRow): void {
+    this.#handedOver.set(row.id, row);
+    setImmediate(() => this.#handedOver.delete(row.id));
   }
 
   /** For the processing job: the file whatever its state, or undefined if it never existed. */
   async findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined> {
     // Two lookups by primary key rather than one join: SQLite compiled the joined statement anew
     // at every run, which cost more than both.
-    const [file] = await this.#prepared.rows<ProjectFileRow>('fileById', [id], ([fileId]) =>
+    let file = this.#handedOver.get(id);
+    if (file !== undefined) this.#handedOver.delete(id);
+    else [file] = await this.#prepared.rows<ProjectFileRow>('fileById', [id], ([fileId]) =>
       this.db.selectFrom('project_files').selectAll().where('id', '=', fileId as unknown as number),
     );
     if (file === undefined) return undefined;

@@ -13,7 +13,7 @@ import { presentFile } from './file.presenter.js';
 import type { CommitOptions, FileRow, FilesRepository, NewFile } from './files.repository.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
 import type { JobsRepository, LaneReservation } from '../jobs/index.js';
-import { describeStoredBytes, resolveLimits } from '../ingest/index.js';
+import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
 import { describedForJob, PROCESS_UPLOAD, uploadSubject, type TDescribedFile } from './process-upload.job.js';
 import { WholeFileMemory } from './tus-direct.js';
 import { readWholeSource } from './whole-source.js';
@@ -177,10 +177,25 @@ export class FilesService {
   async #storeWhole(key: string, source: Readable, checkHead: (head: Buffer) => 'dicom' | 'archive', signal: AbortSignal | undefined): Promise<StoredWhole> {
     const bytes = await readWholeSource(source, this.options.maxUploadBytes, signal);
     const kind = checkHead(bytes.subarray(0, UPLOAD_HEAD_BYTES));
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const described = kind === 'dicom' ? describedForJob(describeStoredBytes(bytes, this.#maxDicomHeaderBytes)) : undefined;
-    const { size } = await this.storage.putBytes(key, bytes, signal ? { signal } : {});
-    return { key, size, sha256, ...(described ? { described } : {}) };
+    if (kind !== 'dicom') {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const { size } = await this.storage.putBytes(key, bytes, signal ? { signal } : {});
+      return { key, size, sha256 };
+    }
+    // A DICOM file is hashed and described on another thread while its bytes are stored: the
+    // checks that may refuse it are done, and what it is decides nothing about keeping it.
+    const [stored, facts] = await Promise.allSettled([
+      this.storage.putBytes(key, bytes, signal ? { signal } : {}),
+      describeBytesOffThread(bytes, this.#maxDicomHeaderBytes),
+    ]);
+    if (stored.status === 'rejected') throw stored.reason;
+    if (facts.status === 'rejected') {
+      // Not known what it is: not kept, as when describing it failed before it was stored.
+      await this.storage.delete(key);
+      throw facts.reason;
+    }
+    const described = describedForJob(facts.value.described);
+    return { key, size: stored.value.size, sha256: facts.value.sha256, ...(described ? { described } : {}) };
   }
 
   /**

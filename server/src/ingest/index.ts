@@ -14,6 +14,7 @@ export {
 export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
 export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
 export { describeStoredBytes, describeStoredFile, describeStoredMember, MEMBER_FIRST_READ, type StoredFileKind } from './stored-file.js';
+export { describeBytesOffThread } from './describe-thread.js';
 export { readTarHeaders } from './extract/tar/tar-headers.js';
 export { SummaryBuilder } from './summary.js';
 export { normalizeEntryPath } from './entry-path.js';

@@ -13,7 +13,7 @@ const FEATURES = ['admin', 'audit', 'auth', 'companies', 'files', 'health', 'met
 /** Engines and the files others may import; the limits let config read them without loading the engine. */
 const ENGINES = { ingest: ['index.ts', 'limits.ts'], jobs: ['index.ts'] };
 const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'mail', 'openapi', 'storage'];
-const ROOT_FILES = ['app.ts', 'main.ts', 'services.ts', 'worker.ts'];
+const ROOT_FILES = ['app.ts', 'main.ts', 'serve.ts', 'services.ts', 'source-maps.ts', 'work.ts', 'worker.ts'];
 
 const serverZones = [
   ...FEATURES.map((feature) => {
@@ -50,9 +50,9 @@ const serverZones = [
   {
     target: 'server/src',
     // app.ts is the HTTP half of the composition: it mounts each feature's routes on its service.
-    targetExcept: [server('main.ts'), server('worker.ts'), server('services.ts'), server('app.ts'), server('admin')],
+    targetExcept: [server('serve.ts'), server('work.ts'), server('services.ts'), server('app.ts'), server('admin')],
     from: server('services.ts'),
-    message: 'only main.ts, worker.ts, app.ts and the admin CLI use the composition root; others receive what they need',
+    message: 'only serve.ts, work.ts (started by main.ts and worker.ts), app.ts and the admin CLI use the composition root; others receive what they need',
   },
 ];
 

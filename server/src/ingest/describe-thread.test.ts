@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeBytesHere, describeBytesOffThread } from './describe-thread.js';
+import { describeBytesHere } from './describe-bytes.js';
+import { describeBytesOffThread } from './describe-thread.js';
 import { resolveLimits } from './limits.js';
 import { FIXTURES } from '../../test/uploads.js';
 

@@ -3,10 +3,9 @@
 // other requests. Many small single uploads keep the main thread busy (docs/performance.md, "many
 // small single uploads against Orthanc"): the header's parse was about a twelfth of its time, and
 // with the garbage it leaves a tenth; a message each way costs a fraction of that.
-import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { describeBytesHere, type DescribedBytes } from './describe-bytes.js';
 import { tsxBootstrap } from './extract/sevenzip/sevenzip-thread.js';
-import { describeStoredBytes, type StoredFileKind } from './stored-file.js';
 
 export interface DescribeRequest {
   id: number;
@@ -14,20 +13,10 @@ export interface DescribeRequest {
   maxDicomHeaderBytes: number;
 }
 
-export type DescribeAnswer = { id: number; sha256: string; described: StoredFileKind } | { id: number; error: string };
-
-export interface DescribedBytes {
-  sha256: string;
-  described: StoredFileKind;
-}
+export type DescribeAnswer = ({ id: number } & DescribedBytes) | { id: number; error: string };
 
 /** Its garbage dies within one message: a small young generation is collected often and cheaply. */
 const resourceLimits = { maxYoungGenerationSizeMb: 8 };
-
-/** The same answer on the calling thread (no thread, or the thread failed). */
-export function describeBytesHere(bytes: Uint8Array, maxDicomHeaderBytes: number): DescribedBytes {
-  return { sha256: createHash('sha256').update(bytes).digest('hex'), described: describeStoredBytes(bytes, maxDicomHeaderBytes) };
-}
 
 interface Waiting {
   resolve(answer: DescribedBytes): void;

@@ -55,10 +55,10 @@ export async function streamRequest(
   let sentAt: bigint | undefined;
   request.once('finish', () => (sentAt = process.hrtime.bigint()));
   const result = await answer;
-  result.tailSeconds = sentAt === undefined ? 0 : Number(process.hrtime.bigint() - sentAt) / 1e9;
+  const tailSeconds = sentAt === undefined ? 0 : Number(process.hrtime.bigint() - sentAt) / 1e9;
   if (!request.writableFinished) request.destroy();
   await sending;
-  return result;
+  return { ...result, tailSeconds };
 }
 
 export async function jsonRequest(
@@ -101,7 +101,8 @@ export function multipartFrame(
   };
 }
 
-function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnswer> {
+/** The answer as it arrives; the tail is the sender's to measure. */
+function collect(request: http.ClientRequest, started: bigint): Promise<Omit<HttpAnswer, 'tailSeconds'>> {
   const cpuBefore = process.cpuUsage();
   return new Promise((resolve, reject) => {
     request.once('error', reject);
@@ -116,7 +117,6 @@ function collect(request: http.ClientRequest, started: bigint): Promise<HttpAnsw
           body: Buffer.concat(chunks).toString(),
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
           clientCpuSeconds: cpuTotal(process.cpuUsage(cpuBefore)),
-          tailSeconds: 0,
         }),
       );
     });

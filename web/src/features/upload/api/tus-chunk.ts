@@ -1,5 +1,5 @@
-// How the web app cuts an upload into tus requests. No imports: the benchmark (bench/src/upload-tus.ts)
-// and the end-to-end tests send files the way the web app does, and read these numbers from here.
+// How the web app cuts an upload into tus requests. No imports: the benchmark (bench/src/files-portal.ts)
+// sends files the way the web app does, and reads these numbers from here.
 
 /**
  * The chunk of a tus upload when the server cannot say (GET /upload-settings failed, or an older

@@ -11,7 +11,8 @@ import { inPool, type FileSet } from './files-input.js';
 import { jsonRequest, multipartFrame, streamRequest } from './upload-http.js';
 import { cpuSeconds, peakRssBytes, stopChild, threadCpuSeconds } from './upload-process.js';
 import { startPortal, type Portal } from './upload-portal.js';
-import { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
+import { WITH_CREATION_MAX_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
+import { readChunkBytes } from './upload-tus.js';
 
 export type PortalCase = 'delivery' | 'single' | 'zip';
 
@@ -183,10 +184,23 @@ async function sendAlone(portal: Portal, delivery: number, file: { name: string;
   await sendTus(portal, metadata, data, file.name);
 }
 
-/** One tus upload as tus-js-client sends it with the web app's settings (tus-chunk.ts): with its creation when it is that small, else created first, then chunk by chunk. */
+/** Each portal's chunk size (GET /upload-settings), asked at its first file over 1 MiB and kept, as the web app keeps its answer. */
+const chunkSizes = new WeakMap<Portal, Promise<number>>();
+function chunkBytesOf(portal: Portal): Promise<number> {
+  const asked = chunkSizes.get(portal) ?? readChunkBytes(portal);
+  chunkSizes.set(portal, asked);
+  return asked;
+}
+
+/**
+ * One tus upload as tus-js-client sends it with the web app's settings (tus-chunk.ts): with its
+ * creation when it is that small (no chunk size asked), else created first, then in chunks of the
+ * size the portal tells the web app.
+ */
 async function sendTus(portal: Portal, metadata: string, data: Buffer, name: string): Promise<void> {
   const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${portal.token}` };
-  const whole = data.length <= Math.min(CHUNK_BYTES, WITH_CREATION_MAX_BYTES);
+  const whole = data.length <= WITH_CREATION_MAX_BYTES;
+  const chunkBytes = whole ? data.length : await chunkBytesOf(portal);
   const created = await postBuffer(
     `${portal.base}/uploads`,
     { ...headers, 'upload-length': String(data.length), 'upload-metadata': metadata, ...(whole ? { 'content-type': 'application/offset+octet-stream' } : {}) },
@@ -197,7 +211,7 @@ async function sendTus(portal: Portal, metadata: string, data: Buffer, name: str
   const location = created.headers.location;
   while (offset < data.length) {
     if (location === undefined) throw new Error(`creating ${name} answered no Location`);
-    const chunk = data.subarray(offset, offset + CHUNK_BYTES);
+    const chunk = data.subarray(offset, offset + chunkBytes);
     const patched = await sendBuffer('PATCH', new URL(location, portal.base).toString(), { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, chunk);
     if (patched.status !== 204) throw new Error(`sending ${name} at ${offset} answered ${patched.status}: ${patched.body.slice(0, 500)}`);
     offset = Number(patched.headers['upload-offset']);

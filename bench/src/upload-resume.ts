@@ -6,7 +6,7 @@ import type { InputFile } from './upload-input.js';
 import { startPortal, type Portal } from './upload-portal.js';
 import { startRelay } from './upload-proxy.js';
 import { stopChild } from './upload-process.js';
-import { createTusUpload, patchChunk, readStoredFile } from './upload-tus.js';
+import { createTusUpload, patchChunk, readChunkBytes, readStoredFile } from './upload-tus.js';
 
 export interface ResumeResult {
   fileBytes: number;
@@ -17,10 +17,12 @@ export interface ResumeResult {
   bytesToServer: number;
 }
 
-export async function measureResume(input: InputFile, dataDir: string, repoRoot: string, chunkBytes: number): Promise<ResumeResult> {
+/** `chunk` unset: the portal's (GET /upload-settings), as the web app would send. */
+export async function measureResume(input: InputFile, dataDir: string, repoRoot: string, chunk?: number): Promise<ResumeResult> {
   const portal = await startPortal(dataDir, repoRoot, Math.max(input.bytes * 2, 20 * 1024 ** 3));
   const relay = await startRelay(Number(new URL(portal.base).port));
   try {
+    const chunkBytes = chunk ?? (await readChunkBytes(portal));
     const viaRelay: Portal = { ...portal, base: portal.base.replace(/:\d+\//, `:${relay.port}/`) };
     const url = await createTusUpload(viaRelay, input);
     // Cut in the middle of a chunk a little past 40% of the file.

@@ -1,15 +1,22 @@
 // The resumable path, tus 1.0 at /api/v1/uploads, as the web app drives it (tus-js-client's
-// requests, written out): a creation with Upload-Length and Upload-Metadata, then the file in
-// PATCH requests of one chunk each (the web app's chunk size, tus-chunk.ts), one after the other. The
+// requests, written out): the chunk size the portal tells the web app (GET /upload-settings, its
+// UPLOAD_CHUNK_BYTES) unless the benchmark is given one, a creation with Upload-Length and
+// Upload-Metadata, then the file in PATCH requests of one chunk each, one after the other. The
 // last answer names the new file (Portal-File-Id), which is then read back for its size and
 // SHA-256.
-import { CHUNK_BYTES } from '../../web/src/features/upload/api/tus-chunk.js';
+import type { TUploadSettings } from '@portal/contract';
 import { streamRequest, jsonRequest, type HttpAnswer } from './upload-http.js';
 import type { InputFile } from './upload-input.js';
 import type { Portal, PortalUpload, StoredFile } from './upload-portal.js';
 
-/** The web app's chunk size, so the benchmark sends files as the web app does. */
-export const TUS_CHUNK_BYTES = CHUNK_BYTES;
+/** The chunk size the portal tells the web app, so the benchmark sends files as the web app does. */
+export async function readChunkBytes(portal: Portal): Promise<number> {
+  const answer = await jsonRequest(`${portal.base}/upload-settings`, 'GET', undefined, portal.token);
+  const bytes = (answer.json as { data?: Partial<TUploadSettings>[] } | undefined)?.data?.[0]?.chunk_bytes;
+  // No fallback: a figure measured at a size the portal did not ask for would be mislabelled.
+  if (answer.status !== 200 || bytes === undefined || !(bytes > 0)) throw new Error(`GET /upload-settings answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+  return bytes;
+}
 
 export async function createTusUpload(portal: Portal, input: InputFile): Promise<string> {
   const metadata = [
@@ -49,19 +56,17 @@ export function patchChunk(portal: Portal, url: string, input: InputFile, offset
   );
 }
 
-export async function uploadTus(
-  portal: Portal,
-  input: InputFile,
-  chunkBytes = TUS_CHUNK_BYTES,
-): Promise<PortalUpload> {
+/** `chunkBytes` unset: the portal's (GET /upload-settings), asked within the timing as the web app asks before it sends. */
+export async function uploadTus(portal: Portal, input: InputFile, chunkBytes?: number): Promise<PortalUpload> {
   const started = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
+  const chunk = chunkBytes ?? (await readChunkBytes(portal));
   const url = await createTusUpload(portal, input);
   let offset = 0;
   let fileId: string | undefined;
   let tailSeconds = 0;
   while (offset < input.bytes) {
-    const answer = await patchChunk(portal, url, input, offset, Math.min(chunkBytes, input.bytes - offset));
+    const answer = await patchChunk(portal, url, input, offset, Math.min(chunk, input.bytes - offset));
     if (answer.status !== 204) throw new Error(`PATCH at ${offset} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
     offset = Number(answer.headers['upload-offset']);
     tailSeconds = answer.tailSeconds;

@@ -7,7 +7,9 @@
 //   BENCH_SIZES_MB=1024,4096          sizes in MiB (default 1 GiB and 4 GiB)
 //   BENCH_PATHS=pipe,multipart,tus    which paths (pipe-16k: the pipe with the old baseline's buffer)
 //   BENCH_RUNS=3                      rounds per size
-//   BENCH_TUS_CHUNK_MB=64             tus chunk size in MiB (default: the web app's, tus-chunk.ts)
+//   BENCH_TUS_CHUNK_MB=64             tus chunk size in MiB (default: what the portal tells the web app,
+//                                     GET /upload-settings: UPLOAD_CHUNK_BYTES from this environment,
+//                                     256 MiB unless set)
 //   BENCH_RESUME=1                    with tus: also cut one tus upload mid-chunk, resume it, count
 //                                     the bytes that reached the server (0: skip)
 //   BENCH_DIR=/path                   where the inputs and stored copies go (default: the OS temp dir)
@@ -38,7 +40,7 @@ import {
   S3_PATHS,
 } from './upload-report.js';
 import { measureResume } from './upload-resume.js';
-import { TUS_CHUNK_BYTES, uploadTus } from './upload-tus.js';
+import { uploadTus } from './upload-tus.js';
 
 const PATHS: readonly PathName[] = ['pipe', 'pipe-16k', 'multipart', 'tus', 'multipart-s3', 'tus-s3'];
 
@@ -46,7 +48,8 @@ interface Settings {
   sizesMiB: number[];
   paths: PathName[];
   runs: number;
-  tusChunkBytes: number;
+  /** Unset: each portal's own (GET /upload-settings), as the web app asks it. */
+  tusChunkBytes: number | undefined;
   resume: boolean;
   workDir: string | undefined;
 }
@@ -61,13 +64,13 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   if (paths.length === 0 || unknown.length > 0) throw new Error(`BENCH_PATHS takes ${PATHS.join(', ')}; got ${unknown.join(', ')}`);
   const runs = Number(env.BENCH_RUNS ?? '3');
   if (!Number.isInteger(runs) || runs <= 0) throw new Error(`BENCH_RUNS must be a positive whole number, got ${env.BENCH_RUNS}`);
-  const chunkMiB = env.BENCH_TUS_CHUNK_MB === undefined ? TUS_CHUNK_BYTES / 1024 / 1024 : Number(env.BENCH_TUS_CHUNK_MB);
-  if (!(chunkMiB > 0)) throw new Error(`BENCH_TUS_CHUNK_MB must be a positive number of MiB, got ${env.BENCH_TUS_CHUNK_MB}`);
+  const chunkMiB = env.BENCH_TUS_CHUNK_MB === undefined ? undefined : Number(env.BENCH_TUS_CHUNK_MB);
+  if (chunkMiB !== undefined && !(chunkMiB > 0)) throw new Error(`BENCH_TUS_CHUNK_MB must be a positive number of MiB, got ${env.BENCH_TUS_CHUNK_MB}`);
   return {
     sizesMiB: sizes,
     paths: paths as PathName[],
     runs,
-    tusChunkBytes: Math.round(chunkMiB * 1024 * 1024),
+    tusChunkBytes: chunkMiB === undefined ? undefined : Math.round(chunkMiB * 1024 * 1024),
     resume: paths.includes('tus') && env.BENCH_RESUME !== '0',
     workDir: env.BENCH_DIR,
   };

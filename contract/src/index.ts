@@ -373,6 +373,12 @@ export const ZDownloadSettings = z.object({
   in_page_max_bytes: z.number().int().describe('Files up to this size are read by the page (progress shown); larger ones, and folders, go through a download link'),
 });
 export type TDownloadSettings = z.infer<typeof ZDownloadSettings>;
+
+/** GET /upload-settings: how the web app cuts a resumable (tus) upload into requests. */
+export const ZUploadSettings = z.object({
+  chunk_bytes: z.number().int().describe('Send a tus upload in PATCH requests of this many bytes (UPLOAD_CHUNK_BYTES); the server takes any size'),
+});
+export type TUploadSettings = z.infer<typeof ZUploadSettings>;
 /*
  * Administration (issue 15): companies and users managed over the API by SysAdmin (everything) and
  * CompanyAdmin (their own company's users, roles 1–2), password-reset links and requests, and the

@@ -10,6 +10,13 @@ import path from 'node:path';
 import { readStartCommand } from '../../server/scripts/start-command.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The tus chunk size (UPLOAD_CHUNK_BYTES) the upload tests start their portal with: a quarter of
+ * the server's 256 MiB default, so a file of two chunks stays small, and since the PATCH
+ * boundaries they hold exist only at this size, they also prove the browser follows the server.
+ */
+export const E2E_CHUNK_BYTES = 64 * 1024 * 1024;
 const SERVER_BUNDLE = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
 const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
 const CLI = path.join(REPO_ROOT, 'server', 'src', 'admin', 'cli.ts');

@@ -1,7 +1,7 @@
 // A relay between the browser and the portal that can hold a request before it reaches the
 // server, as `page.route` can, for the upload tests, and counts the tus bytes the server took.
 // `page.route` makes Chromium hand every intercepted request's body to the test over the DevTools
-// pipe: with the web app's 64 MiB tus chunks that took over a minute per PATCH on a busy machine.
+// pipe: with 64 MiB tus chunks that took over a minute per PATCH on a busy machine.
 // A held request's body stays in the sockets until it is released: the browser still sends what
 // they take (up to 36 MiB here: net.ipv4.tcp_rmem's 32 MiB and tcp_wmem's 4 MiB), so a held body
 // must be well over that for the upload to stand still, as a body held by `page.route` did.

@@ -8,11 +8,10 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMALL, RT_DOSE, type Workspace } from '../src/files.js';
-import { startPortal, type Portal } from '../src/portal.js';
+import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
 import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
 import { eventually, fileRow, holdRequests, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
-import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
 const MiB = 1024 * 1024;
@@ -32,7 +31,8 @@ let cdImages: string[];
 let mixedDir: string;
 
 beforeAll(async () => {
-  [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
+  // The server announces the chunk: the browser asks it (GET /upload-settings) and cuts there.
+  [portal, browser, workspace] = await Promise.all([startPortal({ UPLOAD_CHUNK_BYTES: String(CHUNK) }), launchBrowser(), makeWorkspace()]);
   cdDir = path.join(workspace.dir, 'CD');
   cdImages = await makeCdExport(cdDir, CT_SERIES);
   // Small DICOM files in subfolders beside a scanner export over one chunk: the export goes alone, in chunks.

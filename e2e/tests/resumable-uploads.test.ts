@@ -5,11 +5,10 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { CHUNK_BYTES as CHUNK } from '../../web/src/features/upload/api/tus-chunk.js';
 import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
-import { startPortal, type Portal } from '../src/portal.js';
+import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
 import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
 import { eventually, fileRow, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
@@ -32,7 +31,8 @@ let goodZip: string;
 let fakeZip: string;
 
 beforeAll(async () => {
-  [portal, browser, workspace] = await Promise.all([startPortal(), launchBrowser(), makeWorkspace()]);
+  // The server announces the chunk: the browser asks it (GET /upload-settings) and cuts there.
+  [portal, browser, workspace] = await Promise.all([startPortal({ UPLOAD_CHUNK_BYTES: String(CHUNK) }), launchBrowser(), makeWorkspace()]);
   cdDir = path.join(workspace.dir, 'CD');
   cdImages = await makeCdExport(cdDir, CT_SERIES);
   bigTar = await makeLargeTar(path.join(workspace.dir, 'scanner-export.tar'), 300 * MiB);

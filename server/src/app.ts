@@ -15,6 +15,7 @@ import { projectsRoutes } from './projects/projects.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './files/tus.routes.js';
+import { uploadSettingsRoutes } from './files/upload-settings.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
 import { deliveriesRoutes } from './files/deliveries.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(
         tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),
       );
+      await api.register(uploadSettingsRoutes({ chunkBytes: config.resumable.chunkBytes }));
       await api.register(studiesRoutes(services.studies));
       await api.register(
         downloadLinksRoutes(services.downloadLinks, services, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),

@@ -24,6 +24,9 @@ describe('configuration from the environment', () => {
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', '0'],
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', '3601'],
     ['UPLOAD_IDLE_TIMEOUT_SECONDS', 'a minute'],
+    ['UPLOAD_CHUNK_BYTES', '1048575'],
+    ['UPLOAD_CHUNK_BYTES', '256MB'],
+    ['UPLOAD_CHUNK_BYTES', '67108864.5'],
     ['MAX_ARCHIVES_PER_UPLOAD', '0'],
     ['MAX_ENTRIES_SEEN_PER_UPLOAD', '-1'],
     ['MAX_PROCESSING_SECONDS', 'an hour'],
@@ -75,6 +78,13 @@ describe('configuration from the environment', () => {
   it('stops stalled uploads after 60 s unless told otherwise', () => {
     expect(loadConfig({}).uploadIdleTimeoutMs).toBe(60_000);
     expect(loadConfig({ UPLOAD_IDLE_TIMEOUT_SECONDS: '15' }).uploadIdleTimeoutMs).toBe(15_000);
+  });
+
+  it('tells the web app to send tus uploads in 256 MiB chunks unless UPLOAD_CHUNK_BYTES says otherwise', () => {
+    expect(loadConfig({}).resumable.chunkBytes).toBe(256 * 1024 ** 2);
+    expect(loadConfig({ UPLOAD_CHUNK_BYTES: '67108864' }).resumable.chunkBytes).toBe(64 * 1024 ** 2);
+    expect(loadConfig({ UPLOAD_CHUNK_BYTES: '1048576' }).resumable.chunkBytes).toBe(1024 ** 2);
+    expect(() => loadConfig({ UPLOAD_CHUNK_BYTES: '65536' })).toThrow(/UPLOAD_CHUNK_BYTES: must be at least 1048576 \(1 MiB\)/);
   });
 
   it('bounds the work of one upload and runs two processing slots by default', () => {

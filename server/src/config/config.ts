@@ -22,6 +22,10 @@ const ZEnv = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
   UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
   UPLOAD_MAX_OPEN_PER_USER: int(1, 100_000).default(100),
+  // What the web app is told to cut a tus upload into (GET /upload-settings); the server takes a
+  // PATCH of any size. Under 1 MiB every chunk would cost a request and, with TUS_STORE=shared, an
+  // object of its own, for no gain; any larger value (even past a file's size: one PATCH) works.
+  UPLOAD_CHUNK_BYTES: z.coerce.number().int().min(1024 * 1024, 'must be at least 1048576 (1 MiB)').max(Number.MAX_SAFE_INTEGER).default(256 * 1024 ** 2),
   // Unset: 'shared' when S3_BUCKET is set (several nodes share a bucket), else 'file' (docs/configuration.md).
   TUS_STORE: z.enum(['file', 'shared']).optional(),
   PROCESSING_IN_SERVER: bool.default(true),
@@ -128,6 +132,8 @@ export interface Config {
     maxOpenPerUser: number;
     /** Where unfinished tus uploads live: one node's DATA_DIR/tus, or the database and storage every node shares. */
     store: 'file' | 'shared';
+    /** The PATCH size the web app is told to use (GET /upload-settings); the server takes any. */
+    chunkBytes: number;
   };
   processing: {
     inServer: boolean;
@@ -251,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000,
       maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER,
       store: e.TUS_STORE ?? (present.S3_BUCKET !== undefined ? 'shared' : 'file'),
+      chunkBytes: e.UPLOAD_CHUNK_BYTES,
     },
     processing: {
       inServer: e.PROCESSING_IN_SERVER,

@@ -1,17 +1,20 @@
-// How the web app cuts an upload into tus requests. No imports: the benchmark (bench/src/upload-tus.ts)
-// and the end-to-end tests send files the way the web app does, and read these numbers from here.
+// How the web app cuts an upload into tus requests. No imports: the benchmark (bench/src/files-portal.ts)
+// sends files the way the web app does, and reads these numbers from here.
 
 /**
- * 64 MiB (67 MB). Each PATCH costs the server and the browser work of its own beyond its bytes
- * (~15–30 ms of the server's CPU, most of it garbage collection), so 16 MiB chunks kept a 1 GiB
- * upload at 0.6–0.7 of a bare pipe's speed and 64 MiB at ~0.8; one PATCH for the whole file, as
- * tus-js-client does by default, reached 0.93 (docs/performance.md, 'Choosing the chunk size').
- * A chunk must still pass proxies that cap a request's body (100 MB at some CDNs), and it is what
- * a node of a shared store loses if it dies mid-PATCH. Otherwise its size costs a resume nothing:
- * the server keeps what arrived of a PATCH and a resume asks it where it stands. The browser slices
- * the File lazily, so four files at a time hold no more than a few chunks in memory.
+ * The chunk of a tus upload when the server cannot say (GET /upload-settings failed, or an older
+ * server): 256 MiB, the server's own UPLOAD_CHUNK_BYTES default. tus-js-client waits for each
+ * PATCH's answer before it sends the next, so every chunk costs a pipeline bubble besides the
+ * server's work of its own per PATCH: 64 MiB chunks kept a 1 GiB upload at ~0.74–0.85 of a bare
+ * pipe's speed, 256 MiB reach ~0.87–1.0 (docs/performance.md, 'Choosing the chunk size').
+ * The size is the operator's setting, not the web app's, because only the operator knows what lies
+ * between browser and server: a proxy or CDN that caps a request's body (100 MB at some) needs
+ * chunks below its cap, and with TUS_STORE=shared a chunk is what a node dying mid-PATCH loses.
+ * Otherwise its size costs a resume nothing: the server keeps what arrived of a PATCH and a resume
+ * asks it where it stands. The browser slices the File lazily, so a large chunk is never held in
+ * memory whole.
  */
-export const CHUNK_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_CHUNK_BYTES = 256 * 1024 * 1024;
 
 /**
  * A file this small goes with its creation request (the server's whole-file path takes up to

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeSession, TOKEN_KEY } from '../../../lib/storage';
-import { fakeTusServer } from '../testing/fake-tus-server';
+import { fakeTusServer, type SettingsReply } from '../testing/fake-tus-server';
 import { defaultOptions } from 'tus-js-client';
 import { packBundle, type BundleFile } from './bundle';
 import { deliveryApi } from './deliveries';
-import { CHUNK_BYTES, createTusTransport, fingerprintOf, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
+import { createTusTransport, DEFAULT_CHUNK_BYTES, fingerprintOf, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
 const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
@@ -62,14 +62,14 @@ describe('the tus transport', () => {
     const size = WITH_CREATION_MAX_BYTES + 1;
     const result = await createTusTransport({ retryDelays: [] })(job('series.zip', size), noCallbacks).result;
     expect(result).toEqual({ fileId: 100 });
-    expect(size).toBeLessThan(CHUNK_BYTES);
-    expect(server.requests.map((r) => `${r.method} ${r.offset ?? ''}`)).toEqual(['POST ', 'PATCH 0']);
+    expect(size).toBeLessThan(DEFAULT_CHUNK_BYTES);
+    expect(server.requests.map((r) => `${r.method} ${r.offset ?? ''}`)).toEqual(['GET ', 'POST ', 'PATCH 0']);
     expect(server.state.bytesReceived).toBe(size);
 
     // At 1 MiB it still goes with its creation (the server takes such a file whole).
     const whole = await createTusTransport({ retryDelays: [] })(job('IM1.dcm', WITH_CREATION_MAX_BYTES), noCallbacks).result;
     expect(whole).toEqual({ fileId: 101 });
-    expect(server.requests.slice(2).map((r) => r.method)).toEqual(['POST']);
+    expect(server.requests.slice(3).map((r) => r.method)).toEqual(['POST']);
   });
 
   it('sends a bundle as one upload of its delivery, marked as a tar, its files named by their paths inside it', async () => {
@@ -212,5 +212,94 @@ describe('the tus transport', () => {
     expect(left.some((k) => k.startsWith('tus::another-app::'))).toBe(true);
     expect(left.some((k) => k.startsWith('tus::portal-upload:old::'))).toBe(false);
     expect(left).toHaveLength(2);
+  });
+
+  describe('the chunk size', () => {
+    const LARGE = WITH_CREATION_MAX_BYTES + 16;
+    const HALF = WITH_CREATION_MAX_BYTES / 2;
+    const offsetsOf = (server: ReturnType<typeof fakeTusServer>, id: number) =>
+      server.requests.filter((r) => r.method === 'PATCH' && r.url === `/uploads/${id}`).map((r) => Number(r.offset));
+    const addResume = (entry: UploadJob) =>
+      defaultOptions.urlStorage.addUpload(fingerprintOf(entry), {
+        size: entry.file.size,
+        metadata: {},
+        creationTime: new Date().toString(),
+        uploadUrl: 'http://localhost/api/v1/uploads/9',
+        parallelUploadUrls: null,
+        urlStorageKey: '',
+      });
+
+    it('follows the size the server announces, asked once for large files sent together', async () => {
+      const server = fakeTusServer({ uploadSettings: () => ({ chunkBytes: HALF }) });
+      const send = createTusTransport({ retryDelays: [] });
+      const results = await Promise.all([send(job('a.zip', LARGE), noCallbacks).result, send(job('b.zip', LARGE), noCallbacks).result]);
+      expect(results.map((r) => r.fileId).sort()).toEqual([100, 101]);
+      expect(server.requests.filter((r) => r.method === 'GET').map((r) => r.url)).toEqual(['/upload-settings']);
+      expect(offsetsOf(server, 1)).toEqual([0, HALF, 2 * HALF]);
+      expect(offsetsOf(server, 2)).toEqual([0, HALF, 2 * HALF]);
+      expect(server.state.bytesReceived).toBe(2 * LARGE);
+    });
+
+    it('asks nothing for files that go whole with their creation, however many', async () => {
+      const server = fakeTusServer({ uploadSettings: () => ({ chunkBytes: 4 }) });
+      const send = createTusTransport({ retryDelays: [] });
+      const sizes = [1, 35, WITH_CREATION_MAX_BYTES];
+      await Promise.all(sizes.map((size, i) => send(job(`IM${i}`, size), noCallbacks).result));
+      expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+    });
+
+    it.each<[string, SettingsReply]>([
+      ['fails', { status: 500, data: { message: 'Internal server error' } }],
+      ['does not answer', { network: true }],
+      ['answers no settings', { status: 200, data: { data: [] } }],
+      ['answers a size that is none', { status: 200, data: { data: [{ chunk_bytes: 0 }] } }],
+    ])('sends in chunks of the default when the server %s, and asks again for the next file', async (_label, settings) => {
+      const server = fakeTusServer({ uploadSettings: () => settings });
+      const send = createTusTransport({ retryDelays: [] });
+      await expect(send(job('a.zip', LARGE), noCallbacks).result).resolves.toEqual({ fileId: 100 });
+      await expect(send(job('b.zip', LARGE), noCallbacks).result).resolves.toEqual({ fileId: 101 });
+      expect(LARGE).toBeLessThan(DEFAULT_CHUNK_BYTES);
+      expect(server.requests.map((r) => `${r.method} ${r.offset ?? ''}`)).toEqual(['GET ', 'POST ', 'PATCH 0', 'GET ', 'POST ', 'PATCH 0']);
+    });
+
+    it('keeps the answer for a minute', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const start = Date.parse('2026-11-25T08:00:00Z');
+        vi.setSystemTime(start);
+        const server = fakeTusServer({ uploadSettings: () => ({ chunkBytes: HALF }) });
+        const send = createTusTransport({ retryDelays: [] });
+        const asked = () => server.requests.filter((r) => r.method === 'GET').length;
+        await send(job('a.zip', LARGE), noCallbacks).result;
+        vi.setSystemTime(start + 59_000);
+        await send(job('b.zip', LARGE), noCallbacks).result;
+        expect(asked()).toBe(1);
+        vi.setSystemTime(start + 60_000);
+        await send(job('c.zip', LARGE), noCallbacks).result;
+        expect(asked()).toBe(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('sends nothing when cancelled or abandoned while the size is asked for; cancelling still forgets the resume entry', async () => {
+      let answer: (reply: SettingsReply) => void = () => undefined;
+      const server = fakeTusServer({ uploadSettings: () => new Promise<SettingsReply>((resolve) => (answer = resolve)) });
+      const send = createTusTransport({ retryDelays: [] });
+      const [cancelled, abandoned] = [job('a.zip', LARGE), job('b.zip', LARGE)];
+      await addResume(cancelled);
+      await addResume(abandoned);
+      const first = send(cancelled, noCallbacks);
+      const second = send(abandoned, noCallbacks);
+      await expect.poll(() => server.requests.length).toBe(1);
+      await first.cancel();
+      second.abandon();
+      answer({ chunkBytes: HALF });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /upload-settings']);
+      const left = resumeEntries();
+      expect(left).toHaveLength(1);
+      expect(left[0]?.startsWith(`tus::${fingerprintOf(abandoned)}::`)).toBe(true);
+    });
   });
 });

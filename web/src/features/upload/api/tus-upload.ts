@@ -4,10 +4,11 @@ import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { readStoredUser } from '../../../lib/storage';
 import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE } from '@portal/contract';
 import { signatureOf, type BundleFile } from './bundle';
-import { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
+import { DEFAULT_CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
 import { apiClientHttpStack, TUS_ENDPOINT } from './tus-http-stack';
+import { chunkBytesReader } from './upload-settings';
 
-export { CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
+export { DEFAULT_CHUNK_BYTES, WITH_CREATION_MAX_BYTES } from './tus-chunk';
 
 /** Backoff between attempts after a network error or a 5xx; the counter restarts whenever bytes get through. */
 export const RETRY_DELAYS_MS = [1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000];
@@ -58,6 +59,7 @@ export type Transport = (job: UploadJob, callbacks: UploadCallbacks) => RunningU
 export interface TusOptions {
   httpStack?: HttpStack;
   retryDelays?: number[];
+  /** Fixed instead of the server's (GET /upload-settings). */
   chunkSize?: number;
 }
 
@@ -135,59 +137,71 @@ function metadataOf(job: UploadJob): Record<string, string> {
 }
 
 export function createTusTransport(options: TusOptions = {}): Transport {
+  // One transport serves the page (UploadDialog's default), so the files it sends share one answer.
+  const serverChunkBytes = chunkBytesReader();
+  // A file that goes whole with its creation has no chunks: it asks nothing, so a folder of
+  // thousands of small files makes no request more.
+  const chunkSizeFor = (file: File): number | Promise<number> =>
+    options.chunkSize ?? (file.size > WITH_CREATION_MAX_BYTES ? serverChunkBytes() : DEFAULT_CHUNK_BYTES);
   return (job, callbacks) => {
     const fingerprint = fingerprintOf(job);
-    const chunkSize = options.chunkSize ?? CHUNK_BYTES;
     let cancelled = false;
+    // Made once the chunk size is known; cancel and abandon before that have nothing to stop.
+    let upload: Upload | undefined;
     let settle: { resolve: (result: UploadResult) => void; reject: (failure: UploadFailure) => void } | undefined;
     const result = new Promise<UploadResult>((resolve, reject) => {
       settle = { resolve, reject };
     });
-    const upload = new Upload(job.file, {
-      endpoint: TUS_ENDPOINT,
-      metadata: metadataOf(job),
-      chunkSize,
-      // A small file goes with its creation: one request instead of two, which for a folder of
-      // small files (a CD export) halves the requests and the server's work per file.
-      uploadDataDuringCreation: job.file.size <= Math.min(chunkSize, WITH_CREATION_MAX_BYTES),
-      retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
-      onShouldRetry: (error) => isRetryable(error),
-      httpStack: options.httpStack ?? apiClientHttpStack,
-      fingerprint: () => Promise.resolve(fingerprint),
-      storeFingerprintForResuming: true,
-      removeFingerprintOnSuccess: true,
-      onProgress: (bytesSent) => callbacks.onProgress(bytesSent),
-      onSuccess: ({ lastResponse }) => {
-        const id = Number(lastResponse.getHeader('Portal-File-Id'));
-        settle?.resolve({ fileId: Number.isInteger(id) && id > 0 ? id : null });
-      },
-      onError: (error) => {
-        const failure = toUploadFailure(error);
-        // A refused upload is gone on the server (issue 13): never try to resume it.
-        if (!failure.retryable) void forgetResume(fingerprint);
-        settle?.reject(failure);
-      },
-    });
+    const makeUpload = (chunkSize: number) =>
+      new Upload(job.file, {
+        endpoint: TUS_ENDPOINT,
+        metadata: metadataOf(job),
+        chunkSize,
+        // A small file goes with its creation: one request instead of two, which for a folder of
+        // small files (a CD export) halves the requests and the server's work per file.
+        uploadDataDuringCreation: job.file.size <= Math.min(chunkSize, WITH_CREATION_MAX_BYTES),
+        retryDelays: options.retryDelays ?? RETRY_DELAYS_MS,
+        onShouldRetry: (error) => isRetryable(error),
+        httpStack: options.httpStack ?? apiClientHttpStack,
+        fingerprint: () => Promise.resolve(fingerprint),
+        storeFingerprintForResuming: true,
+        removeFingerprintOnSuccess: true,
+        onProgress: (bytesSent) => callbacks.onProgress(bytesSent),
+        onSuccess: ({ lastResponse }) => {
+          const id = Number(lastResponse.getHeader('Portal-File-Id'));
+          settle?.resolve({ fileId: Number.isInteger(id) && id > 0 ? id : null });
+        },
+        onError: (error) => {
+          const failure = toUploadFailure(error);
+          // A refused upload is gone on the server (issue 13): never try to resume it.
+          if (!failure.retryable) void forgetResume(fingerprint);
+          settle?.reject(failure);
+        },
+      });
     const begin = async () => {
-      const previous = newest(await upload.findPreviousUploads());
+      const chunkSize = await chunkSizeFor(job.file);
+      if (cancelled) return;
+      const started = makeUpload(chunkSize);
+      upload = started;
+      const previous = newest(await started.findPreviousUploads());
       if (cancelled) return;
       if (previous) {
-        upload.resumeFromPreviousUpload(previous);
+        started.resumeFromPreviousUpload(previous);
         callbacks.onResume();
       }
-      upload.start();
+      started.start();
     };
     begin().catch((error: unknown) => settle?.reject(toUploadFailure(error instanceof Error ? error : new Error(String(error)))));
     return {
       result,
       cancel: async () => {
         cancelled = true;
-        await upload.abort(true);
+        await upload?.abort(true);
         await forgetResume(fingerprint);
       },
       abandon: () => {
         cancelled = true;
-        void upload.abort(false);
+        void upload?.abort(false);
       },
     };
   };

@@ -1,5 +1,6 @@
 import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { answerApiWith } from '../../../test/fake-api';
+import { DEFAULT_CHUNK_BYTES } from '../api/tus-chunk';
 import { readTar, type TarEntry } from './read-tar';
 
 /** What the fake does with one request; the default is what a well-behaved tus 1.0 server does. */
@@ -30,6 +31,9 @@ export interface FakeDelivery {
   completed: boolean;
 }
 
+/** What GET /upload-settings answers: a chunk size, or any status and body, or no answer at all. */
+export type SettingsReply = { chunkBytes: number } | { status: number; data: unknown } | { network: true };
+
 const ownerOf = (authorization: string | undefined): string | null => /^Bearer (u\d+)-/.exec(authorization ?? '')?.[1] ?? null;
 
 interface FakeTusOptions {
@@ -43,6 +47,8 @@ interface FakeTusOptions {
   refuseDelivery?: (name: string) => { status: number; message: string } | null;
   /** Refuses a file of a delivery by its path at the last byte (422 naming it), alone or in a bundle. */
   refusePath?: (path: string) => string | null;
+  /** Answers GET /upload-settings; by default with the server's default chunk size. */
+  uploadSettings?: () => SettingsReply | Promise<SettingsReply>;
   /** Answers other calls of the one client (the file list the dialog reads after an upload). */
   otherRoutes?: Record<string, unknown>;
 }
@@ -203,6 +209,12 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       if ([...uploads.values()].some((u) => u.delivery === String(delivery.id))) return reply(config, 409, {}, JSON.stringify({ message: 'Files of this delivery are still arriving' }));
       delivery.completed = true;
       return reply(config, 200, {}, { data: [{ id: delivery.id, name: delivery.name, status: 'completed', file_id: 900 + delivery.id }] });
+    }
+    if (method === 'GET' && url === '/upload-settings') {
+      const settings = (await options.uploadSettings?.()) ?? { chunkBytes: DEFAULT_CHUNK_BYTES };
+      if ('network' in settings) throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
+      if ('chunkBytes' in settings) return reply(config, 200, {}, { data: [{ chunk_bytes: settings.chunkBytes }] });
+      return reply(config, settings.status, {}, settings.data);
     }
     const key = `${method} ${url}`;
     if (options.otherRoutes && key in options.otherRoutes) return reply(config, 200, {}, options.otherRoutes[key]);

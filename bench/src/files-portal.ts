@@ -146,7 +146,8 @@ async function sendBundle(portal: Portal, delivery: number, members: readonly (B
     const header = tarMemberHeader(member);
     bundle.set(header, at);
     at += header.length;
-    at += readWhole(path.join(dir, member.name), bundle.subarray(at, at + member.size));
+    readWhole(path.join(dir, member.name), bundle.subarray(at, at + member.size));
+    at += member.size;
     at += tarPadding(member.size).length;
   }
   if (at + TAR_END.length !== bundle.length) throw new Error(`${name}: packed ${at + TAR_END.length} bytes where bundleSize says ${bundle.length}`);
@@ -158,8 +159,8 @@ async function sendBundle(portal: Portal, delivery: number, members: readonly (B
   await sendTus(portal, metadata, bundle, name);
 }
 
-/** Fills `into` with the file's bytes; the file must be exactly that long. */
-function readWhole(file: string, into: Buffer): number {
+/** Fills `into` with the file's first bytes; a file shorter than `into` is an error. */
+function readWhole(file: string, into: Buffer): void {
   const fd = openSync(file, 'r');
   try {
     let read = 0;
@@ -168,7 +169,6 @@ function readWhole(file: string, into: Buffer): number {
       if (n === 0) throw new Error(`${file} is shorter than the ${into.length} bytes planned`);
       read += n;
     }
-    return read;
   } finally {
     closeSync(fd);
   }

@@ -17,9 +17,11 @@
 //   BENCH_SERVER_FLAGS="--cpu-prof" Node flags for the portal (profiling), BENCH_CHILD_LOG=1 its output
 //   BENCH_THREADS=1                 the portal's CPU by thread, while sending and in all
 // Exits 1 when a target is missed.
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { prepareFileSet } from './files-input.js';
 import { measureOrthanc } from './files-orthanc.js';
 import { measurePortalCase, type CaseResult, type PortalCase } from './files-portal.js';
@@ -45,6 +47,20 @@ function readSettings(env: NodeJS.ProcessEnv) {
   return { count, cases: cases as CaseName[], inFlight, runs, cache: env.BENCH_FILES_CACHE ?? path.join(os.tmpdir(), 'portal-bench-files'), workDir: env.BENCH_DIR ?? os.tmpdir() };
 }
 
+/**
+ * Makes ext4 place each case's DATA_DIR, a folder made in `dir`, in a block group chosen afresh,
+ * as it places top-level folders (chattr's top-directory flag, for the Orlov allocator). On this
+ * machine kind's disk (ext4 without a journal), a file created in a group where many files were
+ * deleted (earlier cases and runs of this benchmark, in /tmp) went through ext4's check of
+ * recently deleted inodes (fs/ext4/ialloc.c, recently_deleted()) and took 0.65–0.87 ms, against
+ * 0.05 ms in a fresh group: the benchmark measured its own cleanup, the portal's more than
+ * Orthanc's (docs/performance.md, "A benchmark slowed by its own cleanup"). Elsewhere chattr fails,
+ * and nothing changes.
+ */
+async function placeCasesApart(dir: string): Promise<void> {
+  await promisify(execFile)('chattr', ['+T', dir]).catch(() => undefined);
+}
+
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function main(): Promise<number> {
@@ -52,6 +68,7 @@ async function main(): Promise<number> {
   const repoRoot = path.resolve(import.meta.dirname, '..', '..');
   const files = await prepareFileSet(settings.cache, SOURCE, settings.count);
   const workDir = await mkdtemp(path.join(settings.workDir, 'portal-bench-files-'));
+  await placeCasesApart(workDir);
   process.once('SIGINT', () => void rm(workDir, { recursive: true, force: true }).finally(() => process.exit(130)));
   console.log(
     `files benchmark: ${files.names.length} files, ${(files.bytes / 1e6).toFixed(1)} MB (zip ${(files.zip.bytes / 1e6).toFixed(1)} MB) from ${files.dir}; ` +
@@ -62,7 +79,9 @@ async function main(): Promise<number> {
     for (let round = 0; round < settings.runs; round += 1) {
       const order = settings.cases.map((_, i) => settings.cases[(i + round) % settings.cases.length]!);
       for (const name of order) {
-        const dir = path.join(workDir, `${name}-${round}`);
+        // A name of its own each time: ext4 starts its search for a top-level folder's group at a
+        // hash of the name, and the same name would lead it back to the group just emptied.
+        const dir = await mkdtemp(path.join(workDir, `${name}-${round}-`));
         const result =
           name === 'orthanc'
             ? await measureOrthanc(files, dir, 4)

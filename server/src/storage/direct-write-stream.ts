@@ -182,9 +182,10 @@ export class DirectWriteStream extends Writable {
     this.#block = undefined;
     this.#blockAt += this.#blocks.blockBytes;
     this.#from = this.#fill = 0;
-    // A stream that starts mid-page writes up to the next page boundary the ordinary way.
+    // A stream that starts mid-page writes up to the next page boundary the ordinary way, from a
+    // copy: the block goes back to the pool when its direct write is done, maybe before this one.
     const alignedFrom = Math.ceil(from / ALIGN) * ALIGN;
-    if (alignedFrom > from) this.#plainWrite(block.subarray(from, alignedFrom), at + from);
+    if (alignedFrom > from) this.#plainWrite(Buffer.from(block.subarray(from, alignedFrom)), at + from);
     const direct = this.#direct();
     if (direct === null) {
       this.#plainWrite(block.subarray(alignedFrom), at + alignedFrom, block);

@@ -81,6 +81,27 @@ describe('writing around the page cache', () => {
     expect(direct).toHaveLength(4);
   });
 
+  it('keeps the bytes before the first page boundary when the ordinary writes are the slow ones', async () => {
+    const file = path.join(dir, 'slow-head');
+    const before = randomBytes(1234);
+    await writeFile(file, before);
+    const fd = fs.openSync(file, 'r+');
+    // Writes on the ordinary descriptor finish late; the direct ones at once, and their blocks are
+    // then reused for the next bytes.
+    const real = fs.write;
+    vi.spyOn(fs, 'write').mockImplementation(((...args: unknown[]) => {
+      const run = () => (real as (...a: unknown[]) => void)(...args);
+      if (args[0] === fd) setTimeout(run, 30);
+      else run();
+    }) as typeof fs.write);
+    const bytes = randomBytes(6 * BLOCK);
+    const out = new DirectWriteStream(file, { fd, start: before.length, blocks: new AlignedBlocks(BLOCK, 8) });
+    await pipeline(Readable.from(pieces(bytes, [BLOCK / 2])), out);
+    await closed(out);
+    fs.closeSync(fd);
+    expect((await readFile(file)).equals(Buffer.concat([before, bytes]))).toBe(true);
+  });
+
   it('writes a small file without opening a second descriptor', async () => {
     const openSync = vi.spyOn(fs, 'openSync');
     const file = path.join(dir, 'small');

@@ -93,7 +93,7 @@ describe('writing around the page cache', () => {
       const run = () => (real as (...a: unknown[]) => void)(...args);
       if (args[0] === fd) setTimeout(run, 30);
       else run();
-    }) as typeof fs.write);
+    }));
     const bytes = randomBytes(6 * BLOCK);
     const out = new DirectWriteStream(file, { fd, start: before.length, blocks: new AlignedBlocks(BLOCK, 8) });
     await pipeline(Readable.from(pieces(bytes, [BLOCK / 2])), out);

@@ -14,8 +14,8 @@ import { closed, DirectWriteStream } from './direct-write-stream.js';
 import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
 import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
-// Numeric descriptors rather than FileHandles: fs streams on a plain fd batch writes with writev,
-// which keeps large uploads as fast as a bare pipe to a file (see bench/).
+// Numeric descriptors rather than FileHandles: the callback calls take them without the object and
+// promise a FileHandle adds to each call, and the direct write stream writes through one.
 const execFileAsync = promisify(execFile);
 const openFd = promisify(fs.open);
 const fsyncFd = promisify(fs.fsync);

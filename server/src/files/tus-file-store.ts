@@ -14,7 +14,7 @@ import { closed, DirectWriteStream } from '../storage/direct-write-stream.js';
 const openFd = promisify(fs.open);
 const closeFd = promisify(fs.close);
 
-export class BatchedFileStore extends FileStore {
+export class DirectFileStore extends FileStore {
   override async write(readable: http.IncomingMessage | stream.Readable, id: string, offset: number): Promise<number> {
     // The id names a file directly in the directory, as FileStore's own resolve() insists. tus
     // answers its own error objects (status and body), not Error instances, as FileStore throws them.

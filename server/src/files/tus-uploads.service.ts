@@ -17,7 +17,7 @@ import type { ProjectsService } from '../projects/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { startSha256, type Sha256Job } from './sha256-worker.js';
-import { BatchedFileStore } from './tus-file-store.js';
+import { DirectFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
@@ -102,7 +102,7 @@ export class TusUploadsService {
     mkdirSync(options.directory, { recursive: true, mode: 0o700 });
     this.#configs = new TusUploadConfigs((id) => this.uploads.find(id));
     this.store =
-      options.shared?.store ?? new BatchedFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
+      options.shared?.store ?? new DirectFileStore({ directory: options.directory, configstore: this.#configs, expirationPeriodInMilliseconds: options.expiryMs });
   }
 
   /**

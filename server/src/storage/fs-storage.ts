@@ -14,8 +14,8 @@ import { closed, DirectWriteStream } from './direct-write-stream.js';
 import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
 import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
-// Numeric descriptors rather than FileHandles: the callback calls take them without the object and
-// promise a FileHandle adds to each call, and the direct write stream writes through one.
+// Numeric descriptors rather than FileHandles: the direct write stream (direct-write-stream.ts)
+// writes through one with fs.write, and the same number is then fsynced and closed.
 const execFileAsync = promisify(execFile);
 const openFd = promisify(fs.open);
 const fsyncFd = promisify(fs.fsync);

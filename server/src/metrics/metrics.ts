@@ -180,8 +180,8 @@ export class Metrics {
         const queue = await current();
         // An unlabelled gauge cannot be left out: NaN says "not known" where 0 would say "none waits".
         if (!queue) return this.set(Number.NaN);
-        const since = queue.oldestDueAt === null ? Date.now() : Date.parse(queue.oldestDueAt);
-        this.set(Math.max(0, (Date.now() - since) / 1000));
+        if (queue.oldestDueAt === null) return this.set(0);
+        this.set(Math.max(0, (Date.now() - Date.parse(queue.oldestDueAt)) / 1000));
       },
     });
   }

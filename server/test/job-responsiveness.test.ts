@@ -29,6 +29,9 @@ const ENTRIES = 100_001;
  * thread of the server (what V8 and the C allocator kept of its run); in a process of its own, the
  * server peaks at 140–160 MB (that process at ~150 MB, given back when the job ends). With
  * `--heap-growing-percent=50` in `npm start` (2026-11-25): zip 180–187 MB, tar 177–186 MB, 7z ~150 MB.
+ * With `MALLOC_TRIM_THRESHOLD_=33554432` too (2026-11-25, evening, three runs): zip 175–180 MB,
+ * tar 178–182 MB, 7z 152–153 MB; on PostgreSQL zip 170–171 MB, tar 180 MB. Two runs without it,
+ * alternated with those: zip 180–182 MB, tar 175–186 MB, 7z 150–152 MB, PostgreSQL zip 164–166 MB.
  */
 const PEAK_RSS_BYTES = 200e6;
 const PROCESSING_GROWTH_BYTES = 100e6;

@@ -105,7 +105,7 @@ export async function measurePortal(
     const peak = await peakRssBytes(portal.child.pid);
     const serverCpuSeconds = (await cpuSeconds(portal.child.pid)) - cpuBefore;
     const serverMainCpuSeconds = (await mainThreadCpuSeconds(portal.child.pid)) - mainBefore;
-    if (threadsBefore) printThreadCpu(threadsBefore, await threadCpuSeconds(portal.child.pid));
+    const threadsAfter = threadsBefore && (await threadCpuSeconds(portal.child.pid));
     const { file } = result;
     if (file.filesize !== input.bytes || file.sha256 !== input.sha256) {
       throw new Error(`the portal stored ${JSON.stringify(file)}, expected ${input.bytes} bytes, sha256 ${input.sha256}`);
@@ -118,6 +118,7 @@ export async function measurePortal(
       serverMainCpuSeconds,
       clientCpuSeconds: result.clientCpuSeconds,
       tailSeconds: result.tailSeconds,
+      ...(threadsBefore && threadsAfter ? { serverThreadCpuSeconds: threadCpuSpent(threadsBefore, threadsAfter) } : {}),
     };
   } catch (err) {
     throw withServerOutput(err, portal.child);
@@ -127,9 +128,8 @@ export async function measurePortal(
 }
 
 /** BENCH_THREADS=1: where the server's CPU went, by thread name (main, libuv pool, V8 helpers). */
-function printThreadCpu(before: Map<string, number>, after: Map<string, number>): void {
-  const spent = [...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const).filter(([, s]) => s > 0);
-  console.log(`  server CPU by thread: ${spent.map(([name, s]) => `${name} ${s.toFixed(2)} s`).join(', ')}`);
+function threadCpuSpent(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  return new Map([...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)] as const).filter(([, s]) => s > 0));
 }
 
 function withServerOutput(err: unknown, child: Child): Error {

@@ -16,6 +16,8 @@ export interface Measurement {
   clientCpuSeconds: number;
   /** From the last byte sent to the answer (for tus, of the last PATCH), seconds. */
   tailSeconds: number;
+  /** BENCH_THREADS=1: the server's CPU by thread name, seconds (printed under the round's line). */
+  serverThreadCpuSeconds?: Map<string, number>;
 }
 
 export type PathName = 'pipe' | 'pipe-16k' | 'multipart' | 'tus' | 'multipart-s3' | 'tus-s3';

@@ -124,6 +124,10 @@ async function main(): Promise<number> {
                 `peak RSS ${(m.peakRssBytes / 1e6).toFixed(0)} MB, server CPU ${m.serverCpuSeconds.toFixed(1)} s (main thread ${m.serverMainCpuSeconds.toFixed(1)} s), ` +
                 `client CPU ${m.clientCpuSeconds.toFixed(1)} s, answered ${m.tailSeconds.toFixed(2)} s after the last byte; load ${loadAverage()}`,
             );
+            if (m.serverThreadCpuSeconds) {
+              const threads = [...m.serverThreadCpuSeconds].map(([thread, s]) => `${thread} ${s.toFixed(2)} s`);
+              console.log(`  server CPU by thread: ${threads.join(', ')}`);
+            }
           }
         }
         if (settings.resume) {

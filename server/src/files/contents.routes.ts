@@ -46,7 +46,7 @@ export function contentsRoutes(contents: ContentsService, storage: Storage) {
         },
       },
       async (request, reply) => {
-        const entry = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId);
+        const entry = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId, request.method !== 'HEAD');
         return sendEntry(reply, storage, entry, request.headers);
       },
     );

@@ -85,7 +85,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
         },
       },
       async (request, reply) => {
-        const row = await files.download(sessionOf(request).actor, request.params.id);
+        const row = await files.download(sessionOf(request).actor, request.params.id, request.method !== 'HEAD');
         return sendFile(reply, { storage, deliveries }, row, request.headers);
       },
     );

@@ -20,6 +20,7 @@ import { deliveriesRoutes } from './files/deliveries.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerCompression } from './http/compression.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   });
 
   await registerSecurityHeaders(app);
+  await registerCompression(app);
   registerErrorHandling(app);
   registerHttpMetrics(app, services.metrics, API_PREFIX);
   // Routes declare zod schemas: they validate params, query and body, check answers against the

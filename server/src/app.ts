@@ -1,7 +1,6 @@
 // Builds the Fastify app without listening: main.ts listens, tests listen on port 0.
 import fs from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -21,9 +20,11 @@ import { deliveriesRoutes } from './files/deliveries.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
+import { registerCompression } from './http/compression.js';
 import { registerEarlyAnswers } from './http/early-answer.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { createLogger, requestId } from './http/logger.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validate.js';
 import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
@@ -66,15 +67,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        // MUI's emotion injects <style> tags at run time.
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-      },
-    },
-  });
+  await registerSecurityHeaders(app);
+  await registerCompression(app);
   registerErrorHandling(app);
   registerHttpMetrics(app, services.metrics, API_PREFIX);
   // Routes declare zod schemas: they validate params, query and body, check answers against the

@@ -23,7 +23,7 @@ import {
 import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
 import { zId } from '../http/params.js';
-import { BAD_REQUEST, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
+import { BAD_REQUEST, documentedHeaders, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import type { Services } from '../services.js';
 import { auditFilter } from './audit-access.js';
 import { CompaniesAdministration } from './companies-admin.service.js';
@@ -156,7 +156,15 @@ export function adminRoutes(services: Services) {
         schema: {
           summary: 'The audit trail (SysAdmin: all; CompanyAdmin: their company’s), newest first; format=csv streams every match as CSV, oldest first',
           querystring: ZAuditQuery,
-          response: { 200: ZAuditList.describe('One page of rows (or text/csv with format=csv)'), 400: BAD_REQUEST, 403: FORBIDDEN },
+          response: {
+            200: {
+              description: 'One page of rows; with format=csv every match, as an attachment',
+              headers: documentedHeaders({ 'Content-Disposition': { description: 'With format=csv: attachment; filename="audit.csv"' } }),
+              content: { 'application/json': { schema: ZAuditList }, 'text/csv': { schema: z.string().describe('RFC 4180, a header row first') } },
+            },
+            400: BAD_REQUEST,
+            403: FORBIDDEN,
+          },
         },
       },
       async (request, reply) => {

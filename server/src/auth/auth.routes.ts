@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listResponse, ZMessageResponse, ZPasswordForgotRequest, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
 import { z } from 'zod';
-import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
+import { BAD_REQUEST, errorResponse, NOT_FOUND, RETRY_AFTER } from '../http/responses.js';
 import { sessionOf } from './request-auth.js';
 import { presentUser } from '../users/index.js';
 import type { AuthService } from './auth.service.js';
 import type { PasswordLinksService } from './password-links.service.js';
 
-const THROTTLED = errorResponse('Too many failed attempts; see Retry-After');
+const THROTTLED = errorResponse('Too many failed attempts; see Retry-After', RETRY_AFTER);
 
 export function authRoutes(auth: AuthService, passwordLinks: PasswordLinksService) {
   return (fastify: FastifyInstance) => {

@@ -15,6 +15,9 @@ const TYPES: [suffix: string, type: string][] = [
   ['.lzma', 'application/x-lzma'],
 ];
 
+/** Every type a download may carry: a known archive or DICOM, a folder's zip, or plain bytes. */
+export const DOWNLOAD_CONTENT_TYPES = [...new Set([...TYPES.map(([, type]) => type), 'application/octet-stream'])];
+
 export function contentTypeFor(fileName: string): string {
   const lower = fileName.toLowerCase();
   return TYPES.find(([suffix]) => lower.endsWith(suffix))?.[1] ?? 'application/octet-stream';

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZEntryKind, ZFileContentsResponse } from '@portal/contract';
 import { z } from 'zod';
 import { sendEntry } from './download-target.js';
+import { DOWNLOAD_RESPONSES } from './download.schemas.js';
 import { zId } from '../http/params.js';
-import { DOWNLOAD_RESPONSES, errorResponse, NOT_FOUND } from '../http/responses.js';
+import { errorResponse, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { MAX_PAGE, type ContentsService } from './contents.service.js';
@@ -46,7 +47,7 @@ export function contentsRoutes(contents: ContentsService, storage: Storage) {
         },
       },
       async (request, reply) => {
-        const entry = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId);
+        const entry = await contents.entryForDownload(sessionOf(request).actor, request.params.fileId, request.params.entryId, request.method !== 'HEAD');
         return sendEntry(reply, storage, entry, request.headers);
       },
     );

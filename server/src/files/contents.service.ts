@@ -73,10 +73,10 @@ export class ContentsService {
     };
   }
 
-  /** One kept entry, for download; skipped entries have no bytes to give. */
-  async entryForDownload(actor: Actor, fileId: number, entryId: number): Promise<DownloadableEntry> {
+  /** One kept entry, for download (recorded when bytes go out, not for a HEAD); skipped entries have no bytes to give. */
+  async entryForDownload(actor: Actor, fileId: number, entryId: number, sendsBytes: boolean): Promise<DownloadableEntry> {
     const entry = await this.downloadableEntry(actor, fileId, entryId);
-    await this.files.recordEntryDownload(entry.file, entry.row);
+    if (sendsBytes) await this.files.recordEntryDownload(entry.file, entry.row);
     return entry;
   }
 

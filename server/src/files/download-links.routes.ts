@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
-import { BAD_REQUEST, DOWNLOAD_RESPONSES, errorResponse, NOT_FOUND } from '../http/responses.js';
+import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
 import type { Storage } from '../storage/storage.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import { LINK_PATH, type DownloadLinksService } from './download-links.service.js';
 import { sendEntry, sendFile } from './download-target.js';
+import { DOWNLOAD_RESPONSES } from './download.schemas.js';
 
 export interface DownloadLinkRoutesOptions {
   /** The path prefix of the API, so that the URL handed out is the one served. */

@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZFilesList, ZFilesQuery, ZProjectFile, listResponse, type TFilesQuery } from '@portal/contract';
 import { z } from 'zod';
 import { zId } from '../http/params.js';
-import { DOWNLOAD_RESPONSES, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
+import { errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
 import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { sendFile } from './download-target.js';
+import { DOWNLOAD_RESPONSES } from './download.schemas.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
@@ -85,7 +86,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
         },
       },
       async (request, reply) => {
-        const row = await files.download(sessionOf(request).actor, request.params.id);
+        const row = await files.download(sessionOf(request).actor, request.params.id, request.method !== 'HEAD');
         return sendFile(reply, { storage, deliveries }, row, request.headers);
       },
     );

@@ -304,10 +304,10 @@ export class FilesService {
     return row;
   }
 
-  /** A file about to be sent to the actor: its download is recorded. */
-  async download(actor: Actor, fileId: number): Promise<ProjectFileRow> {
+  /** A file about to be sent to the actor: its download is recorded when bytes go out (not for a HEAD). */
+  async download(actor: Actor, fileId: number, sendsBytes: boolean): Promise<ProjectFileRow> {
     const row = await this.require(actor, fileId, 'download');
-    await this.recordDownload(row);
+    if (sendsBytes) await this.recordDownload(row);
     return row;
   }
 

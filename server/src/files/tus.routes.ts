@@ -12,7 +12,17 @@ import { AppError } from '../errors/app-error.js';
 import { isWholeDeliveryFile, receiveWholeDeliveryFile, WholeFileMemory } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
-import { TUS_CREATE_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
+import {
+  TUS_CONTENT_TYPE,
+  TUS_CREATE_CONFIG,
+  TUS_CREATE_SCHEMA,
+  TUS_DELETE_CONFIG,
+  TUS_DELETE_SCHEMA,
+  TUS_HEAD_CONFIG,
+  TUS_HEAD_SCHEMA,
+  TUS_PATCH_CONFIG,
+  TUS_PATCH_SCHEMA,
+} from './tus.schemas.js';
 
 export interface TusRoutesOptions {
   /** The path the routes are mounted at, as the client sees it ('/api/v1/uploads'). */
@@ -22,7 +32,6 @@ export interface TusRoutesOptions {
 }
 
 export const FILE_ID_HEADER = 'portal-file-id';
-const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
 // Same-origin only: tus's CORS answers are not wanted, and lengths and types are Fastify's to set.
 const DROPPED_HEADERS = /^(access-control-|content-length$|content-type$)/i;
 
@@ -138,8 +147,10 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       return reply.send();
     };
 
-    app.post('/uploads', { schema: TUS_CREATE_SCHEMA }, handle);
-    app.route({ method: ['HEAD', 'PATCH', 'DELETE'], url: '/uploads/:id', schema: TUS_UPLOAD_SCHEMA, handler: handle });
+    app.post('/uploads', { config: TUS_CREATE_CONFIG, schema: TUS_CREATE_SCHEMA }, handle);
+    app.route({ method: 'HEAD', url: '/uploads/:id', config: TUS_HEAD_CONFIG, schema: TUS_HEAD_SCHEMA, handler: handle });
+    app.patch('/uploads/:id', { config: TUS_PATCH_CONFIG, schema: TUS_PATCH_SCHEMA }, handle);
+    app.delete('/uploads/:id', { config: TUS_DELETE_CONFIG, schema: TUS_DELETE_SCHEMA }, handle);
   };
 }
 

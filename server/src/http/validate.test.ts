@@ -39,4 +39,11 @@ describe('the route validator', () => {
     expect(validate(query, { limit: '1', extra: 'x' })).toEqual({ error: { status: 400, message: 'Unknown field: extra' } });
     expect(validate(z.object({ password: z.string() }), {})).toEqual({ error: { status: 400, message: 'password is required' } });
   });
+
+  it('asks for a query parameter sent twice to be sent once, instead of calling it missing', () => {
+    const query = z.object({ iss: z.string().optional(), tags: z.array(z.string()).optional() });
+    expect(validate(query, { iss: ['https://a.example', 'https://b.example'] })).toEqual({ error: { status: 400, message: 'Send iss once' } });
+    expect(validate(query, { tags: 'x' })).toMatchObject({ error: { status: 400, message: expect.stringMatching(/^tags: /) } });
+    expect(validate(query, { iss: 'https://a.example' })).toEqual({ value: { iss: 'https://a.example' } });
+  });
 });

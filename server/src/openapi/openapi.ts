@@ -15,12 +15,32 @@ declare module 'fastify' {
      * parse or validate it): documented as the request body, checked by the route itself.
      */
     multipartForm?: ZodType;
+    /** Request headers a protocol reads itself (tus): documented, not validated by Fastify. */
+    requestHeaders?: z.ZodObject;
+    /** A body read as a raw stream (tus's bytes): documented, not parsed by Fastify. */
+    rawBody?: { contentType: string; description: string };
   }
 }
 
 const DESCRIPTION = 'Every error answers {message}. Another company’s ids answer 404, exactly like ids that do not exist.';
 const toJsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
 const UNAUTHORIZED = { ...toJsonSchema(ZErrorBody, 'output'), description: 'No session, or an expired, revoked or unknown token' };
+const error = (description: string) => ({ ...toJsonSchema(ZErrorBody, 'output'), description });
+/**
+ * What any route of a kind may answer before its handler runs (validate.ts, error-handler.ts),
+ * added where the route does not say it itself: an id that names nothing, a bad query, and for a
+ * request with a body, one that is not JSON, too large, or malformed.
+ */
+const ANSWERED_BY_FASTIFY = {
+  params: { 404: error('Not found: an id in the path that names nothing') },
+  query: { 400: error('Malformed query: the first problem, naming the parameter') },
+  body: {
+    400: error('Malformed body: not valid JSON, or the first problem, naming the field'),
+    413: error('The request body is larger than the JSON body limit'),
+    415: error('Not sent as application/json'),
+  },
+};
+const BODY_METHODS = ['POST', 'PUT', 'PATCH'];
 
 /** Registers the document generator; call it before any route is added, so that it sees them all. */
 export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): Promise<void> {
@@ -32,7 +52,30 @@ export function openApiDocument(app: FastifyInstance): { openapi: string } {
   const document = app.swagger();
   // Always so: the options below ask for OpenAPI 3, never Swagger 2.
   if (!('openapi' in document)) throw new Error('the API document is not OpenAPI 3');
+  liftRequiredHeaders(document.paths ?? {});
   return document;
+}
+
+/**
+ * @fastify/swagger copies a response header's declaration into the header's `schema`; whether it
+ * is always sent belongs to the header itself (responses.ts marks it `x-required`).
+ */
+function liftRequiredHeaders(paths: object): void {
+  for (const operations of Object.values(paths) as Record<string, { responses?: Record<string, { headers?: Record<string, Header> }> }>[]) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        for (const header of Object.values(response.headers ?? {})) {
+          if (header.schema?.['x-required'] === undefined) continue;
+          delete header.schema['x-required'];
+          header.required = true;
+        }
+      }
+    }
+  }
+}
+interface Header {
+  required?: boolean;
+  schema?: Record<string, unknown>;
 }
 
 function openApiOptions(apiPrefix: string): FastifyDynamicSwaggerOptions {
@@ -59,13 +102,32 @@ function apiRoutesOnly(apiPrefix: string, zodToJson: SwaggerTransform): SwaggerT
     if (!input.url.startsWith(`${apiPrefix}/`)) return { schema: { hide: true }, url: input.url };
     const { schema, url } = zodToJson(input);
     const config = input.route.config;
-    const form = config?.multipartForm;
+    const declared = (input.schema ?? {}) as { params?: unknown; querystring?: unknown; body?: unknown; response?: Record<string, { headers?: object }> };
     const documented: Record<string, unknown> = { ...schema };
+    const response: Record<string, object> = { ...(schema.response as Record<string, object> | undefined) };
+    // The type provider keeps only the content of a response declared by content type; its headers too.
+    for (const [status, answer] of Object.entries(declared.response ?? {})) {
+      if (answer.headers && response[status]) response[status] = { ...response[status], headers: answer.headers };
+    }
+    const form = config?.multipartForm;
     if (form) Object.assign(documented, { body: toJsonSchema(form, 'input'), consumes: ['multipart/form-data'] });
+    if (config?.requestHeaders) documented.headers = toJsonSchema(config.requestHeaders, 'input');
+    if (config?.rawBody) {
+      Object.assign(documented, { body: { type: 'string', format: 'binary', description: config.rawBody.description }, consumes: [config.rawBody.contentType] });
+    }
+    const methods = [input.route.method].flat();
+    const readsJson = !form && !config?.rawBody && methods.some((method) => BODY_METHODS.includes(method));
+    const implied = {
+      ...(declared.params ? ANSWERED_BY_FASTIFY.params : {}),
+      ...(declared.querystring ? ANSWERED_BY_FASTIFY.query : {}),
+      ...(readsJson ? ANSWERED_BY_FASTIFY.body : {}),
+    };
+    for (const [status, answer] of Object.entries(implied)) response[status] ??= answer;
     if (!config?.public) {
       documented.security = [{ bearer: [] }];
-      documented.response = { ...(schema.response as object | undefined), 401: UNAUTHORIZED };
+      response[401] = UNAUTHORIZED;
     }
+    documented.response = response;
     return { schema: documented, url };
   };
 }

@@ -6,15 +6,15 @@ import { ZLoginResponse, ZSsoCompleteRequest, ZSsoDiscoverRequest, ZSsoDiscoverR
 import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
 import { zId } from '../http/params.js';
-import { BAD_REQUEST, errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
+import { BAD_REQUEST, errorResponse, FORBIDDEN, LOCATION, noBody, NOT_FOUND, RETRY_AFTER } from '../http/responses.js';
 import type { SsoFlow } from './sso-flow.service.js';
 import type { SsoSettingsAdministration } from './sso-settings.service.js';
 
 /** Binds a sign-in to the browser that began it; sent back only to the callback. */
 const STATE_COOKIE = 'portal_sso_state';
 const COOKIE_PATH = '/api/v1/sso/callback';
-const TOO_MANY = errorResponse('Too many requests from this address; see Retry-After');
-const REDIRECT = (where: string) => z.undefined().describe(`A redirect (Location) to ${where}`);
+const TOO_MANY = errorResponse('Too many requests from this address; see Retry-After', RETRY_AFTER);
+const REDIRECT = (where: string) => noBody(`A redirect (Location) to ${where}`, LOCATION);
 
 function stateCookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
   const secure = request.protocol === 'https' ? '; Secure' : '';

@@ -157,6 +157,26 @@ describe.each(dialects())('the audit trail on %s', (dialect) => {
     const deliveryRow = await expectOne('upload.completed', ['file', folderId], user);
     expect(JSON.parse(deliveryRow.details!)).toMatchObject({ name: 'CD export', via: 'delivery' });
 
+    // A HEAD sends no bytes: it is no download (each route that records one is asked first).
+    const head = async (url: string, expected = 200) => {
+      const answer = await fetch(url, { method: 'HEAD', headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' } });
+      expect(answer.status, url).toBe(expected);
+    };
+    await head(`${server.api}/download-study-petitions-files/${fileId}`);
+    await head(`${server.api}/download-study-petitions-files/${folderId}`);
+    expect(await rows('file.downloaded')).toEqual([]);
+    const zip = await fetch(`${server.api}/download-study-petitions-files/${folderId}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' } });
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    await zip.arrayBuffer();
+    await expectOne('file.downloaded', ['file', folderId], user);
+    const link = await call(`${server.api}/download-links`, { ...as(token), json: { file_id: folderId } });
+    expect(link.status).toBe(201);
+    // A link answers GET only (a HEAD must not spend it), so its HEAD is not found and records nothing.
+    await head(`${server.url}${link.body.data[0].url}`, 404);
+    expect(await rows('file.downloaded', 'file', folderId)).toHaveLength(1);
+    await (await fetch(`${server.url}${link.body.data[0].url}`, { headers: { 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' } })).arrayBuffer();
+    expect(await rows('file.downloaded', 'file', folderId)).toHaveLength(2);
+
     const got = await fetch(`${server.api}/download-study-petitions-files/${fileId}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' } });
     expect(got.status).toBe(200);
     await got.arrayBuffer();
@@ -168,6 +188,8 @@ describe.each(dialects())('the audit trail on %s', (dialect) => {
       entries = (await call(`${server.api}/study-petitions-files/${fileId}/contents`, { token })).body.data?.entries ?? [];
       if (entries.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
+    await head(`${server.api}/study-petitions-files/${fileId}/contents/${entries[0]!.id}/download`);
+    expect(await rows('entry.downloaded')).toEqual([]);
     const entry = await fetch(`${server.api}/study-petitions-files/${fileId}/contents/${entries[0]!.id}/download`, { headers: { authorization: `Bearer ${token}`, 'user-agent': AGENT, 'x-forwarded-for': '192.0.2.10' } });
     expect(entry.status).toBe(200);
     await entry.arrayBuffer();

@@ -11,7 +11,8 @@ export function describeZodError(error: ZodError): string {
   if (!issue) return 'The data sent is not valid';
   const field = issue.path.join('.');
   if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required`;
+  // zod leaves the input out of its issues: its own message tells a missing value from a wrong one.
+  if (issue.code === 'invalid_type' && (issue.input === undefined && /received undefined$/.test(issue.message))) return `${field} is required`;
   return field ? `${field}: ${issue.message}` : issue.message;
 }
 

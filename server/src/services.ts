@@ -124,7 +124,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const mailer = createMailer(config.mail);
   const projects = new ProjectsService(repos.projects, audit);
   const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];
-  const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
+  const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace, !config.s3), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,

@@ -179,7 +179,7 @@ function tusMessage(status: number, tusBody: string): string {
   if (status === 500 && body.includes('acquire lock')) {
     return 'Another request is working on this upload; ask where it stands (HEAD) in a moment and continue from there';
   }
-  if (status === 500 && diskFull(body)) {
+  if (status === 507 || (status === 500 && diskFull(body))) {
     return 'The server is low on storage and could not save this chunk; the bytes that arrived before it are kept. ' +
       'Try again later, and tell the portal’s administrator so that space can be freed or added.';
   }

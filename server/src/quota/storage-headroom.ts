@@ -31,24 +31,29 @@ export class StorageHeadroom {
     private readonly directories: readonly string[],
     private readonly minFree: MinFree,
     private readonly read: FreeSpaceReader = readFreeSpace,
+    /** Whether uploads are stored in these folders (files under DATA_DIR), or elsewhere (S3: only the work area is local). */
+    private readonly uploadsStoredHere = true,
   ) {}
 
-  /** Why new uploads are refused, in words for an operator; undefined while there is room. */
-  async shortage(): Promise<string | undefined> {
+  /**
+   * Why new uploads are refused, in words for an operator; undefined while there is room for
+   * `bytes` more (an upload's announced size) above MIN_FREE_BYTES.
+   */
+  async shortage(bytes = 0): Promise<string | undefined> {
     for (const directory of this.directories) {
       const space = await this.read(directory).catch(() => undefined);
       // A folder that cannot be read is the readiness check's storage question, not this one.
       if (!space) continue;
       const needed = requiredFree(this.minFree, space.total);
-      if (space.free < needed) {
+      if (space.free - (this.uploadsStoredHere ? bytes : 0) < needed) {
         return `Low on storage: ${describeBytes(space.free)} free where the portal keeps its data, below MIN_FREE_BYTES (${describeBytes(needed)}); new uploads are refused until space is freed or added`;
       }
     }
     return undefined;
   }
 
-  /** Refuses (507) a new upload while free space is below MIN_FREE_BYTES. */
-  async requireRoom(): Promise<void> {
-    if ((await this.shortage()) !== undefined) throw new LowStorageError();
+  /** Refuses (507) a new upload of `bytes` that would leave less free space than MIN_FREE_BYTES. */
+  async requireRoom(bytes: number): Promise<void> {
+    if ((await this.shortage(bytes)) !== undefined) throw new LowStorageError();
   }
 }

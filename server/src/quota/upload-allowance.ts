@@ -10,12 +10,12 @@ export class UploadAllowance {
   ) {}
 
   /**
-   * 507 when the server is low on storage, 413 when `bytes` more would pass the company's
+   * 507 when the server is low on storage (or would be, with `bytes` more), 413 when `bytes` more would pass the company's
    * allowance; otherwise runs `hold`, which records the upload (with its size) while no other
    * upload of the company is being weighed.
    */
   async admit<T>(projectId: number, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
-    await this.headroom.requireRoom();
+    await this.headroom.requireRoom(bytes);
     return this.quotas.admit(projectId, bytes, hold);
   }
 }

@@ -36,12 +36,13 @@ export class CompanyQuotas {
 
   /**
    * Admits an upload of `bytes` into `projectId`'s company (413 when it does not fit), then runs
-   * `hold`, which records the upload so that later checks count it. An unknown project passes:
-   * access is checked, and answered, elsewhere.
+   * `hold` with the company, which records the upload so that later checks count it (with null
+   * for a company without allowance). An unknown project passes: access is checked, and answered, elsewhere.
    */
   async admit<T>(projectId: number, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
     const allowance = await this.repo.allowanceOfProject(projectId);
-    if (!allowance || allowance.quotaBytes === null) return hold(allowance?.companyId ?? null);
+    // Unlimited: nothing to hold against (null), so the upload's record stays the cheapest one.
+    if (!allowance || allowance.quotaBytes === null) return hold(null);
     const { companyId, quotaBytes } = allowance;
     const before = this.#turns.get(companyId) ?? Promise.resolve();
     const turn = before.then(async () => {

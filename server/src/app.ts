@@ -95,7 +95,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(services.handle.db, services.storage));
+      await api.register(healthRoutes(services.handle.db, services.storage, services.allowance.headroom));
       await api.register(authRoutes(services.auth, services.passwordLinks));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));

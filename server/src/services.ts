@@ -39,6 +39,7 @@ import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
 import { passwordLoginPolicy, SsoSettingsRepository } from './sso/index.js';
+import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 
 export interface Services {
   handle: DatabaseHandle;
@@ -57,6 +58,8 @@ export interface Services {
     passwordLinks: PasswordLinksRepository;
     /** Companies' single sign-on settings (sso/). */
     ssoSettings: SsoSettingsRepository;
+    /** Companies' storage allowances and what they use (quota/). */
+    quota: QuotaRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -75,6 +78,8 @@ export interface Services {
   studies: StudiesService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
+  /** Free space (MIN_FREE_BYTES) and companies' allowances, weighed before an upload stores a byte. */
+  allowance: UploadAllowance;
   /** Single-use URLs for the browser's own download manager. */
   downloadLinks: DownloadLinksService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
@@ -88,6 +93,8 @@ export interface ServiceOptions {
   clock?: () => number;
   /** Where a failure nobody waits for (an e-mail sent after the answer) is reported. */
   warn?: (error: unknown, message: string) => void;
+  /** How free space under DATA_DIR is read (tests inject a reading); statfs by default. */
+  freeSpace?: FreeSpaceReader;
 }
 
 const warnOnStderr = (error: unknown, message: string) => console.error(`${message}: ${error instanceof Error ? error.message : String(error)}`);
@@ -111,15 +118,18 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     downloadLinks: new DownloadLinksRepository(db),
     passwordLinks: new PasswordLinksRepository(db),
     ssoSettings: new SsoSettingsRepository(db),
+    quota: new QuotaRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
   const projects = new ProjectsService(repos.projects, audit);
+  const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];
+  const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace, !config.s3), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
     maxDicomHeaderBytes: resolveLimits(config.processing.limits).maxDicomHeaderBytes,
-  }, audit);
+  }, audit, allowance);
   const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, files, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
@@ -144,7 +154,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       ...config.passwordLinks,
       publicUrl: config.publicUrl,
     }, warn),
-    companies: new CompaniesService(repos.companies),
+    companies: new CompaniesService(repos.companies, allowance.quotas),
     projects,
     storage,
     files,
@@ -154,10 +164,12 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
       shared: createSharedTus(handle, storage, config),
+      allowance,
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     deliveries,
+    allowance,
     downloadLinks: new DownloadLinksService(repos.downloadLinks, repos.users, files, contents, {
       startMs: config.downloads.linkStartMs,
       resumeMs: config.downloads.linkResumeMs,

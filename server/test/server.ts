@@ -6,6 +6,7 @@ import { openDatabase, type Dialect } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createJobRunner, createServices, wakeOnUpload, type Services } from '../src/services.js';
 import { createStorage } from '../src/storage/create-storage.js';
+import type { FreeSpaceReader } from '../src/quota/index.js';
 import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { registerBucket, testStorageBackend, type TestStorageBackend } from './storage-registry.js';
@@ -38,20 +39,22 @@ async function storageSettings(backend: TestStorageBackend, dataDir: string): Pr
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: { jobs?: boolean; clock?: () => number; storage?: TestStorageBackend } = {},
+  opts: { jobs?: boolean; clock?: () => number; storage?: TestStorageBackend; freeSpace?: FreeSpaceReader } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
   const config = loadConfig({
     DATA_DIR: database.dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // Tests run wherever there is a disk: the headroom is tested where a test sets it.
+    MIN_FREE_BYTES: '0',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...(await storageSettings(opts.storage ?? testStorageBackend(), database.dataDir)),
     ...env,
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock });
+  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock, freeSpace: opts.freeSpace });
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {

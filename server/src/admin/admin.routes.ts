@@ -12,6 +12,7 @@ import {
   ZCompaniesQuery,
   ZCompany,
   ZCreateCompany,
+  ZUpdateCompany,
   ZCreateUser,
   ZPasswordRequestsList,
   ZPasswordRequestsQuery,
@@ -73,13 +74,13 @@ export function adminRoutes(services: Services) {
       '/admin/companies/:id',
       {
         schema: {
-          summary: 'Rename a company (SysAdmin)',
+          summary: 'Rename a company, or set its storage allowance (quota_bytes, null: unlimited) (SysAdmin)',
           params: CompanyParams,
-          body: ZCreateCompany,
-          response: { 200: listResponse(ZCompany).describe('Renamed'), 400: BAD_REQUEST, 403: FORBIDDEN, 404: NOT_FOUND },
+          body: ZUpdateCompany,
+          response: { 200: listResponse(ZCompany).describe('Changed'), 400: BAD_REQUEST, 403: FORBIDDEN, 404: NOT_FOUND },
         },
       },
-      async (request) => ({ data: [await companies.rename(actorOf(request), request.params.id, request.body)] }),
+      async (request) => ({ data: [await companies.update(actorOf(request), request.params.id, request.body)] }),
     );
 
     app.get(

@@ -76,7 +76,7 @@ export async function disableUser(services: Services, username: string): Promise
 }
 
 export async function createCompany(services: Services, name: string) {
-  const company = await services.repos.companies.create(name);
+  const company = await services.repos.companies.create(name, services.allowance.quotas.defaultQuotaBytes);
   await services.audit.record({ action: 'company.created', companyId: company.id, object: { type: 'company', id: company.id }, details: { name } });
   return company;
 }

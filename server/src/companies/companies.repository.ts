@@ -28,20 +28,21 @@ export class CompaniesRepository {
     return { rows, total: Number(count.n) };
   }
 
-  rename(id: number, companyname: string): Promise<CompanyRow> {
+  update(id: number, changes: { companyname?: string; quota_bytes?: number | null }): Promise<CompanyRow> {
     return this.db
       .updateTable('companies')
-      .set({ companyname, updated_at: nowIso() })
+      .set({ ...changes, updated_at: nowIso() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
   }
 
-  async create(companyname: string): Promise<CompanyRow> {
+  /** `quotaBytes`: its storage allowance, null for unlimited (DEFAULT_COMPANY_QUOTA_BYTES). */
+  async create(companyname: string, quotaBytes: number | null = null): Promise<CompanyRow> {
     const now = nowIso();
     return this.db
       .insertInto('companies')
-      .values({ companyname, created_at: now, updated_at: now })
+      .values({ companyname, quota_bytes: quotaBytes, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

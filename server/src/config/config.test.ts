@@ -28,6 +28,11 @@ describe('configuration from the environment', () => {
     ['UPLOAD_CHUNK_BYTES', '256MB'],
     ['UPLOAD_CHUNK_BYTES', '67108864.5'],
     ['MAX_ARCHIVES_PER_UPLOAD', '0'],
+    ['MIN_FREE_BYTES', '2GB'],
+    ['MIN_FREE_BYTES', '150%'],
+    ['MIN_FREE_BYTES', '-1'],
+    ['DEFAULT_COMPANY_QUOTA_BYTES', '-1'],
+    ['DEFAULT_COMPANY_QUOTA_BYTES', 'lots'],
     ['MAX_ENTRIES_SEEN_PER_UPLOAD', '-1'],
     ['MAX_PROCESSING_SECONDS', 'an hour'],
     ['MAX_PROCESSING_SECONDS', '0'],
@@ -101,6 +106,16 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ S3_BUCKET: 'portal' }).resumable.store).toBe('shared');
     expect(loadConfig({ S3_BUCKET: 'portal', TUS_STORE: 'file' }).resumable.store).toBe('file');
     expect(() => loadConfig({ TUS_STORE: 'redis' })).toThrow(/TUS_STORE/);
+  });
+
+  it('leaves companies unlimited and keeps the smaller of 2 GiB and 5 % free by default; reads bytes or a percentage', () => {
+    expect(loadConfig({}).storageLimits).toEqual({ defaultCompanyQuotaBytes: null, minFree: { bytes: 2 * 1024 ** 3, percent: 5 } });
+    expect(loadConfig({ DEFAULT_COMPANY_QUOTA_BYTES: '1000', MIN_FREE_BYTES: '5368709120' }).storageLimits).toEqual({
+      defaultCompanyQuotaBytes: 1000,
+      minFree: { bytes: 5368709120, percent: undefined },
+    });
+    expect(loadConfig({ MIN_FREE_BYTES: '12.5%' }).storageLimits.minFree).toEqual({ bytes: undefined, percent: 12.5 });
+    expect(() => loadConfig({ MIN_FREE_BYTES: '5 GiB' })).toThrow(/MIN_FREE_BYTES: must be a number of bytes \(such as 5368709120\) or a percentage/);
   });
 
   describe('S3 storage settings', () => {

@@ -22,6 +22,14 @@ const ZEnv = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: int(1, 3600).default(60),
   UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
   UPLOAD_MAX_OPEN_PER_USER: int(1, 100_000).default(100),
+  // Unset: a new company may store without limit (docs/configuration.md, "Storage allowances").
+  DEFAULT_COMPANY_QUOTA_BYTES: int(0).optional(),
+  // Bytes (5368709120) or a share of the filesystem (10%); unset: 2 GiB or 5 %, whichever is less.
+  MIN_FREE_BYTES: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,16}|\d{1,2}(\.\d+)?%)$/, 'must be a number of bytes (such as 5368709120) or a percentage of the filesystem below 100 (such as 10%)')
+    .optional(),
   // What the web app is told to cut a tus upload into (GET /upload-settings); the server takes a
   // PATCH of any size. Under 1 MiB every chunk would cost a request and, with TUS_STORE=shared, an
   // object of its own, for no gain; any larger value (even past a file's size: one PATCH) works.
@@ -126,6 +134,11 @@ export interface Config {
   uploadLeaseMs: number;
   /** No byte of an upload's body for this long stops it (408) and removes what it had written. */
   uploadIdleTimeoutMs: number;
+  /** Storage limits (quota/): what a new company may store (null: unlimited), and the free space new uploads leave. */
+  storageLimits: {
+    defaultCompanyQuotaBytes: number | null;
+    minFree: MinFree;
+  };
   /** Resumable (tus) uploads: removed this long after they started if not finished; at most this many unfinished per user. */
   resumable: {
     expiryMs: number;
@@ -197,6 +210,19 @@ export interface Config {
   };
 }
 
+/** The free space uploads leave: the smaller of the two when both are set (the default), else the one set. */
+export interface MinFree {
+  bytes: number | undefined;
+  percent: number | undefined;
+}
+
+export const DEFAULT_MIN_FREE: MinFree = { bytes: 2 * 1024 ** 3, percent: 5 };
+
+function parseMinFree(value: string | undefined): MinFree {
+  if (value === undefined) return DEFAULT_MIN_FREE;
+  return value.endsWith('%') ? { bytes: undefined, percent: Number(value.slice(0, -1)) } : { bytes: Number(value), percent: undefined };
+}
+
 export class ConfigError extends Error {}
 
 /** Relative paths are taken from where `npm` was invoked, so `npm start` at the root uses ./data there. */
@@ -253,6 +279,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     uploadLeaseMs: e.UPLOAD_LEASE_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
+    storageLimits: {
+      defaultCompanyQuotaBytes: e.DEFAULT_COMPANY_QUOTA_BYTES ?? null,
+      minFree: parseMinFree(e.MIN_FREE_BYTES),
+    },
     resumable: {
       expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000,
       maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER,

@@ -5,6 +5,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 export interface CompanyTable {
   id: Generated<number>;
   companyname: string;
+  /** bigint, null: unlimited (migration 020). */
+  quota_bytes: number | string | null;
   created_at: string;
   updated_at: string;
 }
@@ -80,6 +82,9 @@ export interface PendingUploadTable {
   storage_key: string;
   created_at: string;
   lease_until: string;
+  /** Whose allowance the upload counts against while it arrives, and how much (migration 020). */
+  company_id: number | null;
+  reserved_bytes: Generated<number | string>;
 }
 
 /** A resumable upload still receiving bytes (migration 007). */

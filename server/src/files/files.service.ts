@@ -7,6 +7,7 @@ import type { AuditActor, AuditEvent, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
 import type { ProjectsService } from '../projects/index.js';
+import { explainStorageFull, type UploadAllowance } from '../quota/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
@@ -92,6 +93,7 @@ export class FilesService {
     private readonly storage: Storage,
     private readonly options: FilesOptions,
     private readonly audit: AuditTrail,
+    private readonly allowance?: UploadAllowance,
   ) {
     this.#maxDicomHeaderBytes = options.maxDicomHeaderBytes ?? resolveLimits({}).maxDicomHeaderBytes;
     projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
@@ -151,10 +153,12 @@ export class FilesService {
     input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal; expectedBytes?: number | undefined },
   ): Promise<ReceivedUpload> {
     const { expectedBytes } = input;
+    // Without a length the upload announces nothing to hold: it is admitted while the allowance has room.
+    const reserve = { bytes: expectedBytes ?? 0 };
     if (expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes)) {
       return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
         this.#storeWhole(key, input.source, checkHead, input.signal),
-      ).finally(() => this.#wholeMemory.giveBack(expectedBytes));
+      reserve).finally(() => this.#wholeMemory.giveBack(expectedBytes));
     }
     return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
       storeUpload({
@@ -166,6 +170,7 @@ export class FilesService {
         ...(input.signal ? { signal: input.signal } : {}),
         ...(input.expectedBytes !== undefined ? { expectedBytes: input.expectedBytes } : {}),
       }),
+      reserve,
     );
   }
 
@@ -225,12 +230,15 @@ export class FilesService {
     projectId: number,
     via: ReceivedUpload['via'],
     store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
+    /** A new upload's announced size, weighed against the storage limits; none for bytes already admitted (a finished tus upload). */
+    reserve?: { bytes: number },
   ): Promise<ReceivedUpload> {
     const fileName = checkFileName(rawName);
     await this.projects.require(actor, projectId, 'create');
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
-    await this.pending.begin(key, uploadLeaseMs);
+    const begin = (companyId: number | null) => this.pending.begin(key, uploadLeaseMs, companyId === null || !reserve ? undefined : { companyId, bytes: reserve.bytes });
+    await (reserve && this.allowance ? this.allowance.admit(projectId, reserve.bytes, begin) : begin(null));
     const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
     renewal.unref();
     let kind: 'dicom' | 'archive' = 'archive';
@@ -240,7 +248,7 @@ export class FilesService {
       return { key, fileName, kind, size: stored.size, sha256: stored.sha256, via, ...(described ? { described } : {}) };
     } catch (err) {
       await this.pending.end(key);
-      throw err;
+      throw explainStorageFull(err);
     } finally {
       clearInterval(renewal);
     }

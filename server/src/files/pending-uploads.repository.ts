@@ -10,8 +10,16 @@ export class PendingUploadsRepository {
     this.#prepared = new PreparedQueries(db);
   }
 
-  async begin(storageKey: string, leaseMs: number): Promise<void> {
+  /** `reserve`: the company whose allowance holds the upload's announced bytes while it arrives. */
+  async begin(storageKey: string, leaseMs: number, reserve?: { companyId: number; bytes: number }): Promise<void> {
     const now = new Date();
+    if (reserve) {
+      await this.db
+        .insertInto('pending_uploads')
+        .values({ storage_key: storageKey, created_at: nowIso(now), lease_until: nowIso(new Date(now.getTime() + leaseMs)), company_id: reserve.companyId, reserved_bytes: reserve.bytes })
+        .execute();
+      return;
+    }
     await this.#prepared.run('begin', [storageKey, nowIso(now), nowIso(new Date(now.getTime() + leaseMs))], ([key, createdAt, leaseUntil]) =>
       this.db.insertInto('pending_uploads').values({ storage_key: key!, created_at: createdAt!, lease_until: leaseUntil! }),
     );

@@ -9,7 +9,11 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { FileStore } from '@tus/file-store';
 import { ERRORS } from '@tus/utils';
+import { isStorageFull } from '../quota/index.js';
 import { closed, DirectWriteStream } from '../storage/direct-write-stream.js';
+
+/** A full disk, told apart from other write failures (tus.routes.ts answers it 507 with words). */
+export const DISK_FULL = { status_code: 507, body: 'No space left on the disk\n' } as const;
 
 const openFd = promisify(fs.open);
 const closeFd = promisify(fs.close);
@@ -31,11 +35,11 @@ export class DirectFileStore extends FileStore {
     const out = new DirectWriteStream(file, { fd, start: offset });
     try {
       await pipeline(readable, out);
-    } catch {
+    } catch (err) {
       // As FileStore does: tus answers for it, and the offset is then the file's size (which holds
       // every byte that arrived: the stream writes what it staged even when cut short).
       // eslint-disable-next-line @typescript-eslint/only-throw-error
-      throw ERRORS.FILE_WRITE_ERROR;
+      throw isStorageFull(err) ? DISK_FULL : ERRORS.FILE_WRITE_ERROR;
     } finally {
       await closed(out);
       await closeFd(fd).catch(() => undefined);

@@ -14,6 +14,7 @@ import type { TusUploadRow } from '../db/schema.js';
 import { AppError, badRequest, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
+import type { UploadAllowance } from '../quota/index.js';
 import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
 import { startSha256, type Sha256Job } from './sha256-worker.js';
@@ -35,6 +36,8 @@ export interface TusUploadsOptions {
   maxOpenPerUser: number;
   /** TUS_STORE=shared: bytes and offsets where every API node finds them (tus-shared.ts); `directory` is then only a work area. */
   shared?: SharedTus;
+  /** Free space and company allowances, weighed before an upload is created (quota/). */
+  allowance?: UploadAllowance;
 }
 
 /** Upload-Metadata longer than this is refused: four short values need far less. */
@@ -122,7 +125,8 @@ export class TusUploadsService {
       delivery_id: inDelivery?.deliveryId ?? null,
       relative_path: inDelivery?.relativePath ?? null,
     };
-    const recorded = this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs));
+    // The record holds its Upload-Length against the company's allowance while its bytes arrive.
+    const recorded = this.#admit(projectId, size, () => this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs)));
     const atPath = inDelivery?.relativePath == null ? undefined : { deliveryId: inDelivery.deliveryId, relativePath: inDelivery.relativePath };
     const row = await (atPath ? recorded.catch((err: unknown) => this.deliveries.explainRecordingFailure(atPath.deliveryId, atPath.relativePath, err)) : recorded);
     return row;
@@ -135,8 +139,10 @@ export class TusUploadsService {
    * Undefined when the metadata names no delivery after all (the request then goes the tus way).
    */
   async authorizeWholeDeliveryFile(actor: Actor, headers: CreationHeaders): Promise<WholeDeliveryFile | undefined> {
-    const { inDelivery, size } = await this.#checkCreation(actor, headers);
+    const { inDelivery, projectId, size } = await this.#checkCreation(actor, headers);
     if (inDelivery?.relativePath == null) return undefined;
+    // Recorded only once it arrived whole: a small file, the most it can overshoot by.
+    await this.#admit(projectId, size, () => Promise.resolve());
     const id = newUploadId();
     const name = `${id}${WHOLE_FILE_SUFFIX}`;
     this.#wholeFiles.add(name);
@@ -199,6 +205,10 @@ export class TusUploadsService {
       );
     }
     return { inDelivery, projectId, fileName, size };
+  }
+
+  #admit<T>(projectId: number, size: number, hold: () => Promise<T>): Promise<T> {
+    return this.options.allowance ? this.options.allowance.admit(projectId, size, hold) : hold();
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */

@@ -171,8 +171,14 @@ function headersOf(raw: IncomingMessage): Headers {
  */
 function tusStatus(status: number, tusBody: string): number {
   if (status === 500 && tusBody.includes('acquire lock')) return 423;
+  if (status === 500 && diskFull(tusBody)) return 507;
   if (status !== 403) return status;
   return tusBody.toLowerCase().includes('content-type') ? 415 : 400;
+}
+
+/** tus passes a failed write's message on: a full disk says so in it. */
+function diskFull(tusBody: string): boolean {
+  return /enospc|edquot|no space left|disk may be full/i.test(tusBody);
 }
 
 /** tus's own answers, in words a person can act on. */
@@ -183,6 +189,10 @@ function tusMessage(status: number, tusBody: string): string {
   }
   if (status === 500 && body.includes('acquire lock')) {
     return 'Another request is working on this upload; ask where it stands (HEAD) in a moment and continue from there';
+  }
+  if (status === 507 || (status === 500 && diskFull(body))) {
+    return 'The server is low on storage and could not save this chunk; the bytes that arrived before it are kept. ' +
+      'Try again later, and tell the portal’s administrator so that space can be freed or added.';
   }
   if (status === 413) return 'More bytes were sent than the upload announced (Upload-Length); upload the file again';
   if (status === 412) return 'Send Tus-Resumable: 1.0.0 with every upload request';

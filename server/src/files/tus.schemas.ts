@@ -47,10 +47,11 @@ export const TUS_CREATE_SCHEMA = {
     }),
     ...ERRORS,
     404: NOT_FOUND,
-    413: errorResponse('Upload-Length over MAX_UPLOAD_BYTES'),
+    413: errorResponse('Upload-Length over MAX_UPLOAD_BYTES, or past the company’s storage allowance'),
     415: errorResponse('Empty, or first bytes that are not what the name says'),
     422: errorResponse('File name over 255 characters'),
     429: errorResponse('Too many unfinished uploads (UPLOAD_MAX_OPEN_PER_USER)'),
+    507: errorResponse('The server is low on storage (MIN_FREE_BYTES), or the disk filled while writing'),
   },
 };
 
@@ -106,5 +107,6 @@ export const TUS_DELETE_SCHEMA = {
     204: noBody('Removed', ANSWER_RESUMABLE),
     ...ERRORS,
     423: errorResponse('Another request is working on this upload and did not let go in time'),
+    507: errorResponse('The disk filled while writing; the bytes before the chunk are kept'),
   },
 };

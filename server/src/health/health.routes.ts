@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { ping, type Db } from '../db/database.js';
 import { errorResponse } from '../http/responses.js';
 import { openApiDocument } from '../openapi/openapi.js';
+import type { StorageHeadroom } from '../quota/index.js';
 import type { Storage } from '../storage/storage.js';
 
-export function healthRoutes(db: Db, storage: Storage) {
+export function healthRoutes(db: Db, storage: Storage, headroom: StorageHeadroom) {
   return (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -30,10 +31,10 @@ export function healthRoutes(db: Db, storage: Storage) {
       {
         config: { public: true },
         schema: {
-          summary: 'Readiness: the database and the file storage (the folder, or the S3 bucket) answer',
+          summary: 'Readiness: the database and the file storage (the folder, or the S3 bucket) answer, and free space is above MIN_FREE_BYTES',
           response: {
             200: z.object({ status: z.literal('ready') }).describe('Ready'),
-            503: errorResponse('Database unreachable, or file storage unreachable'),
+            503: errorResponse('Database unreachable, file storage unreachable, or low on storage (new uploads are refused)'),
           },
         },
       },
@@ -50,6 +51,11 @@ export function healthRoutes(db: Db, storage: Storage) {
           // The message says why in words (a missing bucket, refused credentials); it holds no secret.
           request.log.warn({ err }, 'readiness check failed: file storage unreachable');
           return reply.status(503).send({ message: 'File storage unreachable' });
+        }
+        const shortage = await headroom.shortage();
+        if (shortage !== undefined) {
+          request.log.warn({ shortage }, 'readiness check failed: low on storage');
+          return reply.status(503).send({ message: shortage });
         }
         return { status: 'ready' as const };
       },

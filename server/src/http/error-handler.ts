@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError } from '../errors/app-error.js';
+import { isStorageFull, STORAGE_FULL_MESSAGE } from '../quota/index.js';
 import { describeZodError } from './validate.js';
 
 const fastifyCodes: Record<string, { status: number; message: string }> = {
@@ -29,6 +30,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (known) return reply.status(known.status).send({ message: known.message });
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: 'The request could not be processed' });
+    }
+    if (isStorageFull(error)) {
+      request.log.error({ err: error }, 'the storage is full');
+      return reply.status(507).send({ message: STORAGE_FULL_MESSAGE });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });

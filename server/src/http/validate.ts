@@ -13,9 +13,11 @@ export function describeZodError(error: ZodError, input?: unknown): string {
   const field = issue.path.join('.');
   if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
   if (issue.code === 'invalid_type') {
-    // zod does not report the value it refused; a query parameter sent twice arrives as a list.
+    // zod does not report the value it refused: read it from what was validated where the caller
+    // has it, else from zod's own message. A query parameter sent twice arrives as a list.
     const value = input === undefined ? undefined : valueAt(input, issue.path);
-    if (value === undefined) return `${field} is required`;
+    const missing = input === undefined ? /received undefined$/.test(issue.message) : value === undefined;
+    if (missing) return `${field} is required`;
     if (Array.isArray(value) && issue.expected !== 'array') return `Send ${field} once`;
   }
   return field ? `${field}: ${issue.message}` : issue.message;

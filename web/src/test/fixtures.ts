@@ -44,7 +44,7 @@ export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {
     lastname: 'Lovelace',
     role: 2,
     company_id: 7,
-    company: { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01' },
+    company: { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01', quota_bytes: null, used_bytes: 0 },
     ...overrides,
   };
 }

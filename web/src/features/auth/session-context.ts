@@ -21,6 +21,11 @@ export interface Session {
 
 export const SessionContext = createContext<Session | null>(null);
 
+/** Who is signed in, where a screen may also be shown without a session (null then). */
+export function useSignedInUser(): SessionUser | null {
+  return useContext(SessionContext)?.user ?? null;
+}
+
 export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession must be used inside <SessionProvider>');

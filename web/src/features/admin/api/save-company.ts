@@ -25,3 +25,18 @@ export function useSaveCompany() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin }),
   });
 }
+
+/** Sets a company's storage allowance in bytes (null: no limit). */
+export async function setCompanyQuota(id: number, quotaBytes: number | null): Promise<TCompany | undefined> {
+  const { data } = await apiClient.put<unknown>(`/admin/companies/${id}`, { quota_bytes: quotaBytes });
+  return parseAnswer(ZCompanyAnswer, data).data[0];
+}
+
+/** Sets a company's storage allowance; the lists showing it are read again. */
+export function useSetCompanyQuota() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, quotaBytes }: { id: number; quotaBytes: number | null }) => setCompanyQuota(id, quotaBytes),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin }),
+  });
+}

@@ -17,7 +17,9 @@ import { SearchField } from '../../../components/SearchField';
 import { useCompanies } from '../api/get-companies';
 import { useSearchedPages } from '../../../components/use-searched-pages';
 import { CompanyActions } from './CompanyActions';
+import { StorageUsageBar } from '../../../components/StorageUsageBar';
 import { CompanyFormDialog } from './CompanyFormDialog';
+import { CompanyQuotaDialog } from './CompanyQuotaDialog';
 import { count, ListPanel } from './ListPanel';
 
 /** Companies (SysAdmin): searched and paged by the server, created and renamed here. */
@@ -27,6 +29,7 @@ export function CompaniesPanel() {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   // undefined: closed; null: a new company.
   const [editing, setEditing] = useState<TCompany | null | undefined>(undefined);
+  const [allowance, setAllowance] = useState<TCompany | undefined>(undefined);
   const companies = list.data?.data ?? [];
 
   return (
@@ -49,13 +52,14 @@ export function CompaniesPanel() {
         {phone ? (
           <PhoneCardList label="Companies">
             {companies.map((company) => (
-              <PhoneCard key={company.id} label={company.companyname} actions={<CompanyActions company={company} onRename={setEditing} />}>
+              <PhoneCard key={company.id} label={company.companyname} actions={<CompanyActions company={company} onRename={setEditing} onSetQuota={setAllowance} />}>
                 <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{company.companyname}</Typography>
                 <Typography variant="body2" color="text.secondary">{`ID: ${company.id}`}</Typography>
                 <Typography variant="body2" color="text.secondary">
                   {'Date Created: '}
                   <LocalDate value={company.created_at} />
                 </Typography>
+                <StorageUsageBar usedBytes={company.used_bytes} quotaBytes={company.quota_bytes} dense />
               </PhoneCard>
             ))}
           </PhoneCardList>
@@ -68,6 +72,7 @@ export function CompaniesPanel() {
                   <TableCell>ID</TableCell>
                   <TableCell>Date Created</TableCell>
                   <TableCell>Date Updated</TableCell>
+                  <TableCell>Storage</TableCell>
                   <TableCell align="right">Actions</TableCell>
                 </TableRow>
               </TableHead>
@@ -82,8 +87,11 @@ export function CompaniesPanel() {
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       <LocalDate value={company.updated_at} />
                     </TableCell>
+                    <TableCell>
+                      <StorageUsageBar usedBytes={company.used_bytes} quotaBytes={company.quota_bytes} dense />
+                    </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <CompanyActions company={company} onRename={setEditing} />
+                      <CompanyActions company={company} onRename={setEditing} onSetQuota={setAllowance} />
                     </TableCell>
                   </TableRow>
                 ))}
@@ -93,6 +101,7 @@ export function CompaniesPanel() {
         )}
       </ListPanel>
       {editing !== undefined && <CompanyFormDialog company={editing} onClose={() => setEditing(undefined)} />}
+      {allowance && <CompanyQuotaDialog company={allowance} onClose={() => setAllowance(undefined)} />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { TCompany } from '@portal/contract';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import PeopleOutline from '@mui/icons-material/PeopleOutlined';
+import StorageOutlined from '@mui/icons-material/StorageOutlined';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { Link as RouterLink } from 'react-router';
@@ -9,10 +10,11 @@ import { CompanySsoButton } from '../../sso';
 interface CompanyActionsProps {
   company: TCompany;
   onRename: (company: TCompany) => void;
+  onSetQuota: (company: TCompany) => void;
 }
 
 /** A company's actions, the same in a table row and on a phone's card. */
-export function CompanyActions({ company, onRename }: CompanyActionsProps) {
+export function CompanyActions({ company, onRename, onSetQuota }: CompanyActionsProps) {
   return (
     <>
       <Tooltip title="Users">
@@ -23,6 +25,11 @@ export function CompanyActions({ company, onRename }: CompanyActionsProps) {
       <Tooltip title="Rename">
         <IconButton aria-label={`Rename company ${company.companyname}`} onClick={() => onRename(company)}>
           <EditOutlined />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Storage allowance">
+        <IconButton aria-label={`Storage allowance of ${company.companyname}`} onClick={() => onSetQuota(company)}>
+          <StorageOutlined />
         </IconButton>
       </Tooltip>
       <CompanySsoButton companyId={company.id} companyName={company.companyname} />

@@ -13,7 +13,7 @@ export const sysAdmin: SessionUser = aUser({
   lastname: 'Operator',
   role: 4,
   company_id: 1,
-  company: { id: 1, companyname: 'Portal Operations', created_at: '2026-01-01', updated_at: '2026-01-01' },
+  company: { id: 1, companyname: 'Portal Operations', created_at: '2026-01-01', updated_at: '2026-01-01', quota_bytes: null, used_bytes: 0 },
 });
 
 export function anAdminUser(overrides: Partial<TAdminUser> = {}): TAdminUser {
@@ -33,7 +33,7 @@ export function anAdminUser(overrides: Partial<TAdminUser> = {}): TAdminUser {
 }
 
 export function aCompany(overrides: Partial<TCompany> = {}): TCompany {
-  return { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z', ...overrides };
+  return { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z', quota_bytes: null, used_bytes: 0, ...overrides };
 }
 
 export function anAuditRow(overrides: Partial<TAuditEntry> = {}): TAuditEntry {

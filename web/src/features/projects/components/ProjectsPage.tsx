@@ -7,6 +7,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { BusyOverlay } from '../../../components/BusyOverlay';
+import { CompanyStorage } from './CompanyStorage';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
@@ -78,6 +79,8 @@ export default function ProjectsPage() {
           Add Project
         </Button>
       </Box>
+
+      <CompanyStorage />
 
       {loadError && (
         <Alert severity="error" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => void projectsQuery.refetch()}>Retry</Button>}>

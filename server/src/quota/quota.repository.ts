@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+export class QuotaRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The company a project belongs to and its allowance (null: unlimited); undefined for no such project. */
+  async allowanceOfProject(projectId: number): Promise<{ companyId: number; quotaBytes: number | null } | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .innerJoin('companies', 'companies.id', 'projects.company_id')
+      .select(['projects.company_id', 'companies.quota_bytes'])
+      .where('projects.id', '=', projectId)
+      .executeTakeFirst();
+    return row && { companyId: row.company_id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
+  }
+
+  /**
+   * Bytes the companies keep: their live files (a completed delivery's row carries its files'
+   * total) and the files that arrived in their deliveries still open. Soft-deleted files do not count.
+   */
+  async usedBytes(companyIds: readonly number[]): Promise<Map<number, number>> {
+    const used = new Map<number, number>(companyIds.map((id) => [id, 0]));
+    if (companyIds.length === 0) return used;
+    const [files, delivered] = await Promise.all([
+      this.db
+        .selectFrom('project_files')
+        .select(['company_id', sql<number | string>`coalesce(sum(filesize), 0)`.as('bytes')])
+        .where('company_id', 'in', companyIds)
+        .where('deleted_at', 'is', null)
+        .groupBy('company_id')
+        .execute(),
+      this.db
+        .selectFrom('delivery_files')
+        .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
+        .select(['deliveries.company_id', sql<number | string>`coalesce(sum(delivery_files.size), 0)`.as('bytes')])
+        .where('deliveries.company_id', 'in', companyIds)
+        .where('deliveries.state', '=', 'open')
+        .groupBy('deliveries.company_id')
+        .execute(),
+    ]);
+    for (const row of [...files, ...delivered]) used.set(row.company_id, (used.get(row.company_id) ?? 0) + Number(row.bytes));
+    return used;
+  }
+
+  /**
+   * What the company keeps and what its uploads still arriving announced (tus uploads: their
+   * Upload-Length; multipart calls: their length), read in one statement so that an upload
+   * committed meanwhile is counted once, as kept or as arriving, never as neither.
+   */
+  async usage(companyId: number): Promise<{ used: number; inFlight: number }> {
+    const { rows } = await sql<{ files: number | string; delivered: number | string; tus: number | string; multipart: number | string }>`
+      select
+        (select coalesce(sum(filesize), 0) from project_files where company_id = ${companyId} and deleted_at is null) as files,
+        (select coalesce(sum(f.size), 0) from delivery_files f join deliveries d on d.id = f.delivery_id
+          where d.company_id = ${companyId} and d.state = 'open') as delivered,
+        (select coalesce(sum(t.size), 0) from tus_uploads t join projects p on p.id = t.project_id where p.company_id = ${companyId}) as tus,
+        (select coalesce(sum(reserved_bytes), 0) from pending_uploads where company_id = ${companyId}) as multipart
+    `.execute(this.db);
+    const row = rows[0]!;
+    return { used: Number(row.files) + Number(row.delivered), inFlight: Number(row.tus) + Number(row.multipart) };
+  }
+}

@@ -16,3 +16,12 @@ const DISGUISING = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 export function removeDisguisingCharacters(name: string): string {
   return name.normalize('NFC').replace(DISGUISING, '');
 }
+
+/**
+ * The last segment of a name sent with a path (`../../tmp/x.dcm`, `C:\x\evil.dcm`), as busboy
+ * keeps a multipart file's name; '' for `.` and `..`, which name no file.
+ */
+export function baseName(name: string): string {
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  return base === '.' || base === '..' ? '' : base;
+}

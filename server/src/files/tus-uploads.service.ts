@@ -23,7 +23,7 @@ import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
-import { checkContent, checkFileName } from './upload-rules.js';
+import { checkContent, checkUploadName } from './upload-rules.js';
 
 export interface TusUploadsOptions {
   /** Where bytes of unfinished uploads are kept (DATA_DIR/tus): private, and on the storage's filesystem. */
@@ -183,7 +183,7 @@ export class TusUploadsService {
         : bundle
           ? await this.deliveries.authorizeBundle(actor, meta.delivery)
           : await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath);
-    const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath?.split('/').pop());
+    const fileName = checkUploadName(meta.filename ?? inDelivery?.relativePath?.split('/').pop());
     if (bundle && !fileName.toLowerCase().endsWith('.tar')) throw unprocessable('A bundle of a folder\'s files is a tar file: send its name (filename) ending in .tar');
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
     const projectId = inDelivery?.projectId ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create')).id;

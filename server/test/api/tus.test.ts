@@ -176,6 +176,26 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       await expectNothingLeft();
     });
 
+    it('keeps the base name of a filename sent with a path, as the multipart call does', async () => {
+      const p = await project();
+      const names = [
+        ['../../../../tmp/x.dcm', 'x.dcm'],
+        ['C:\\x\\evil.dcm', 'evil.dcm'],
+        ['a/b\\..\\c\u202E.dcm', 'c.dcm'],
+      ];
+      for (const [sent] of names) {
+        const created = await createUpload(server.api, user(), { name: sent, projectId: p.id, size: CT.length, body: CT });
+        expect(created.status).toBe(201);
+        expect((await upload(server.api, user(), { name: sent!, data: CT }, p.id)).status).toBe(201);
+      }
+      const listed = (await listFiles(server.api, user(), p.id)).body.data.map((f: { file: string }) => f.file);
+      expect(listed.sort()).toEqual(names.flatMap(([, kept]) => [kept, kept]).sort());
+      for (const onlyPath of ['../', 'a/..', 'C:\\x\\']) {
+        expect(await createUpload(server.api, user(), { name: onlyPath, projectId: p.id, size: 10 })).toMatchObject({ status: 400, body: { message: 'The file has no name' } });
+      }
+      await expectNothingLeft();
+    });
+
     it('keeps the metadata it knows and drops the rest', async () => {
       const p = await project();
       const delivery = await call(`${server.api}/deliveries`, { method: 'POST', token: user(), json: { studypetitionid: p.id, name: 'CD' } });

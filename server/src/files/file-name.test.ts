@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanFileName } from './download-response.js';
-import { baseName, removeDisguisingCharacters } from './file-name.js';
+import { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
 import { checkContent, checkFileName, checkUploadName } from './upload-rules.js';
 
 describe('characters that can disguise a file name', () => {
@@ -56,5 +56,17 @@ describe('the name of an uploaded file sent with a path', () => {
     expect(() => checkUploadName('../')).toThrow('The file has no name');
     expect(() => checkUploadName('x/\u202E..')).toThrow('The file has no name');
     expect(checkUploadName('../a\u202Egpj.dcm')).toBe('agpj.dcm');
+  });
+});
+
+describe('characters that can disguise a path inside an upload', () => {
+  it.each([
+    ['DICOM/SE\u2066RIES\u2069/IM\u202E1gpj.dcm', 'DICOM/SERIES/IM1gpj.dcm'],
+    ['\u202E/a\u200E\u200F\u061C.dcm', 'a.dcm'],
+    ['a/\u202A\u202B\u202C\u202D/b', 'a/b'],
+    ['../../x\u202E.dcm', '../../x.dcm'],
+    ['/abs//path', '/abs//path'],
+  ])('removes them from every segment of %j', (raw, clean) => {
+    expect(removeDisguisingCharactersFromPath(raw)).toBe(clean);
   });
 });

@@ -83,9 +83,16 @@ export class TusUploadsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The upload became file `fileId`: its record stays, without bytes, until it expires. */
+  /**
+   * The upload became file `fileId`: its record stays, without bytes, until it expires; the shared
+   * store's offset and chunk rows go with the bytes (their objects are removed next).
+   */
   async markFinished(id: string, fileId: number): Promise<void> {
-    await this.db.updateTable('tus_uploads').set({ state: 'finished', file_id: fileId }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tus_uploads').set({ state: 'finished', file_id: fileId }).where('id', '=', id).execute();
+      await trx.deleteFrom('tus_chunks').where('upload_id', '=', id).execute();
+      await trx.deleteFrom('tus_offsets').where('upload_id', '=', id).execute();
+    });
   }
 
   async remove(id: string): Promise<void> {

@@ -9,10 +9,10 @@ import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
+import type { TusUploadRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { isWholeDeliveryFile, receiveWholeDeliveryFile, WholeFileMemory } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
-import type { TusUploadRow } from '../db/schema.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
 import { TUS_CREATE_SCHEMA, TUS_OPTIONS_SCHEMA, TUS_UPLOAD_SCHEMA } from './tus.schemas.js';
 

@@ -204,6 +204,11 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     expect((await createUpload(api, token, { size: bundle.length, body: bundle, metadata: bundleMeta })).status).toBe(201);
     expect((await call(`${api}/deliveries/${deliveryId}/complete`, { method: 'POST', token })).status).toBeLessThan(300);
 
+    // Sent whole through tus: its record stays after it became a file, but it is no unfinished upload.
+    const whole = dicomFixture('s10_MR_small_implicit.dcm');
+    const sentWhole = await createUpload(api, token, { size: whole.length, body: whole, metadata: encodeMetadata({ filename: 'whole.dcm', studypetitionid: String(projectId) }) });
+    expect(sentWhole.headers.get('portal-file-id')).toMatch(/^\d+$/);
+
     // Half sent when the server stops: its sender starts it again on the new portal.
     const partial = dicomFixture('s21_RTDOSE_implicit.dcm');
     const unfinished = await createUpload(api, token, { size: partial.length, body: partial.subarray(0, 1000), metadata: encodeMetadata({ filename: 'dose.dcm', studypetitionid: String(projectId) }) });

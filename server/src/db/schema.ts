@@ -112,13 +112,15 @@ export interface TusUploadTable {
   file_name: string;
   /** bigint: PostgreSQL's driver answers it as a string, SQLite as a number. */
   size: number | string;
-  state: 'open' | 'finishing';
+  /** finished: its bytes became the file `file_id` (migration 023); the record stays until it expires. */
+  state: 'open' | 'finishing' | 'finished';
   head_checked: number;
   created_at: string;
   expires_at: string;
   /** The delivery this upload is a file of (migration 008), and its path inside it. */
   delivery_id: number | null;
   relative_path: string | null;
+  file_id: number | null;
 }
 
 /** A folder sent as one unit (migration 008). */

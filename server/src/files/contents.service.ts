@@ -5,6 +5,7 @@ import type { FileEntryRow, ProjectFileRow } from '../db/schema.js';
 import { notFound } from '../errors/app-error.js';
 import type { FilesService } from './files.service.js';
 import type { EntriesRepository, SeriesCount } from './entries.repository.js';
+import { removeDisguisingCharactersFromPath } from './file-name.js';
 
 export const MAX_PAGE = 500;
 
@@ -28,7 +29,7 @@ export function presentEntry(row: FileEntryRow): TFileEntry {
           patient_id: row.patient_id,
         }
       : null;
-  return { id: row.id, path: row.path, size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom };
+  return { id: row.id, path: removeDisguisingCharactersFromPath(row.path), size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom };
 }
 
 export function buildTree(series: SeriesCount[]): TStudyNode[] {

@@ -2,6 +2,7 @@
 // member's name): the same rules and the same answers either way.
 import { unprocessable } from '../errors/app-error.js';
 import { normalizeEntryPath } from '../ingest/index.js';
+import { removeDisguisingCharactersFromPath } from './file-name.js';
 
 const MAX_PATH_CHARS = 1024;
 
@@ -15,7 +16,10 @@ export function checkRelativePath(raw: string | null | undefined): string {
     throw unprocessable('Send the path of the file inside the folder (relativePath) with every file of a delivery, or bundle=tar with a bundle of its files');
   }
   if ([...raw].length > MAX_PATH_CHARS) throw unprocessable(`The path of a file inside the folder must be at most ${MAX_PATH_CHARS} characters`);
-  const normalized = normalizeEntryPath(raw);
+  // Judged as sent (a control character is refused, not dropped), then again once cleaned: what is
+  // left of it must still be a path inside the folder.
+  const sent = normalizeEntryPath(raw);
+  const normalized = sent.ok ? normalizeEntryPath(removeDisguisingCharactersFromPath(sent.path)) : sent;
   if (!normalized.ok) {
     throw unprocessable(`The path "${printable(raw)}" cannot be accepted (${normalized.reason}); send paths relative to the folder, like "series1/IM0001"`);
   }

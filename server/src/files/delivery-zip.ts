@@ -9,11 +9,12 @@ import { ZipFile } from 'yazl';
 import type { DeliveryFileRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { attachmentHeader } from './download-response.js';
+import { removeDisguisingCharactersFromPath } from './file-name.js';
 
 export function sendDeliveryZip(reply: FastifyReply, storage: Storage, name: string, members: readonly DeliveryFileRow[]): FastifyReply {
   const zip = new ZipFile();
   for (const member of members) {
-    zip.addReadStreamLazy(member.relative_path, { size: Number(member.size), compress: false, mtime: new Date(member.created_at) }, (done) => {
+    zip.addReadStreamLazy(removeDisguisingCharactersFromPath(member.relative_path), { size: Number(member.size), compress: false, mtime: new Date(member.created_at) }, (done) => {
       readMember(storage, member).then(
         (stream) => done(null, stream),
         (err: unknown) => done(err, undefined as never),

@@ -8,6 +8,7 @@ import type { IngestedEntry } from '../ingest/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntriesRepository } from './entries.repository.js';
+import { removeDisguisingCharactersFromPath } from './file-name.js';
 
 const ROWS_PER_BATCH = 50;
 const FLUSH_EVERY_BYTES = 256 * 1024 ** 2;
@@ -64,7 +65,8 @@ export class EntryRecorder {
       file_id: file.id,
       company_id: file.company_id,
       seq,
-      path: entry.path,
+      // An archive's names are its author's: shown to people, they must not disguise themselves.
+      path: removeDisguisingCharactersFromPath(entry.path),
       size: entry.size,
       sha256: entry.sha256,
       kind: entry.kind,

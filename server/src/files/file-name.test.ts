@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanFileName } from './download-response.js';
-import { removeDisguisingCharacters } from './file-name.js';
-import { checkContent, checkFileName } from './upload-rules.js';
+import { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
+import { checkContent, checkFileName, checkUploadName } from './upload-rules.js';
 
 describe('characters that can disguise a file name', () => {
   it.each([
@@ -35,5 +35,38 @@ describe('characters that can disguise a file name', () => {
     expect(name).toBe('xmcd.exe');
     expect(() => checkContent(name, Buffer.from('MZ\x90\x00 not DICOM'))).toThrow(/Only these kinds of file are accepted/);
     expect(() => checkFileName('\u202E\u200B')).toThrow('The file has no name');
+  });
+});
+
+describe('the name of an uploaded file sent with a path', () => {
+  it.each([
+    ['../../../../tmp/x.dcm', 'x.dcm'],
+    ['C:\\x\\evil.dcm', 'evil.dcm'],
+    ['/etc/passwd', 'passwd'],
+    ['a/b\\c.dcm', 'c.dcm'],
+    ['plain.dcm', 'plain.dcm'],
+    ['..', ''],
+    ['x/.', ''],
+    ['dir/', ''],
+  ])('keeps the base name of %j', (raw, base) => {
+    expect(baseName(raw)).toBe(base);
+  });
+
+  it('refuses a name that is only a path, and cleans the base name', () => {
+    expect(() => checkUploadName('../')).toThrow('The file has no name');
+    expect(() => checkUploadName('x/\u202E..')).toThrow('The file has no name');
+    expect(checkUploadName('../a\u202Egpj.dcm')).toBe('agpj.dcm');
+  });
+});
+
+describe('characters that can disguise a path inside an upload', () => {
+  it.each([
+    ['DICOM/SE\u2066RIES\u2069/IM\u202E1gpj.dcm', 'DICOM/SERIES/IM1gpj.dcm'],
+    ['\u202E/a\u200E\u200F\u061C.dcm', 'a.dcm'],
+    ['a/\u202A\u202B\u202C\u202D/b', 'a/b'],
+    ['../../x\u202E.dcm', '../../x.dcm'],
+    ['/abs//path', '/abs//path'],
+  ])('removes them from every segment of %j', (raw, clean) => {
+    expect(removeDisguisingCharactersFromPath(raw)).toBe(clean);
   });
 });

@@ -19,7 +19,7 @@ import { describedForJob, PROCESS_UPLOAD, uploadSubject, type TDescribedFile } f
 import { WholeFileMemory } from './tus-direct.js';
 import { readWholeSource } from './whole-source.js';
 import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
-import { checkContent, checkFileName } from './upload-rules.js';
+import { checkContent, checkUploadName } from './upload-rules.js';
 
 export interface FilesOptions {
   maxUploadBytes: number;
@@ -233,7 +233,7 @@ export class FilesService {
     /** A new upload's announced size, weighed against the storage limits; none for bytes already admitted (a finished tus upload). */
     reserve?: { bytes: number },
   ): Promise<ReceivedUpload> {
-    const fileName = checkFileName(rawName);
+    const fileName = checkUploadName(rawName);
     await this.projects.require(actor, projectId, 'create');
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;

@@ -32,7 +32,7 @@ export class TusUploadsRepository {
 
   /** Records a new upload and answers its record. */
   async create(upload: NewTusUpload, expiresAt: Date): Promise<TusUploadRow> {
-    const row: TusUploadRow = { ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt) };
+    const row: TusUploadRow = { ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt), file_id: null };
     await this.db.insertInto('tus_uploads').values(row).execute();
     return row;
   }
@@ -42,15 +42,14 @@ export class TusUploadsRepository {
     return this.db.selectFrom('tus_uploads').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** An upload of `owner` that may still receive bytes. */
-  findOpen(id: string, owner: Owner): Promise<TusUploadRow | undefined> {
+  /** An upload of `owner` not yet expired, whatever its state (open, finishing or finished). */
+  findMine(id: string, owner: Owner): Promise<TusUploadRow | undefined> {
     return this.db
       .selectFrom('tus_uploads')
       .selectAll()
       .where('id', '=', id)
       .where('user_id', '=', owner.userId)
       .where('company_id', '=', owner.companyId)
-      .where('state', '=', 'open')
       .where('expires_at', '>', nowIso())
       .executeTakeFirst();
   }
@@ -61,7 +60,8 @@ export class TusUploadsRepository {
     const rows = await this.#prepared.rows<{ n: number | string }>(
       'countUnfinished',
       [owner.userId, owner.companyId, nowIso()],
-      (v) => sql`select count(*) as "n" from "tus_uploads" where "user_id" = ${v[0]} and "company_id" = ${v[1]} and "expires_at" > ${v[2]}`,
+      (v) =>
+        sql`select count(*) as "n" from "tus_uploads" where "user_id" = ${v[0]} and "company_id" = ${v[1]} and "expires_at" > ${v[2]} and "state" <> 'finished'`,
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -81,6 +81,18 @@ export class TusUploadsRepository {
       .where('state', '=', 'open')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * The upload became file `fileId`: its record stays, without bytes, until it expires; the shared
+   * store's offset and chunk rows go with the bytes (their objects are removed next).
+   */
+  async markFinished(id: string, fileId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tus_uploads').set({ state: 'finished', file_id: fileId }).where('id', '=', id).execute();
+      await trx.deleteFrom('tus_chunks').where('upload_id', '=', id).execute();
+      await trx.deleteFrom('tus_offsets').where('upload_id', '=', id).execute();
+    });
   }
 
   async remove(id: string): Promise<void> {

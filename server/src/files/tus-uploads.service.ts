@@ -24,7 +24,7 @@ import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
 import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
-import { checkContent, checkFileName } from './upload-rules.js';
+import { checkContent, checkUploadName } from './upload-rules.js';
 
 export interface TusUploadsOptions {
   /** Where bytes of unfinished uploads are kept (DATA_DIR/tus): private, and on the storage's filesystem. */
@@ -46,6 +46,7 @@ export const MAX_METADATA_CHARS = 8192;
 const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath', BUNDLE_METADATA_KEY] as const;
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 const NOT_FOUND = 'Upload not found';
+const FINISHING = 'Another request is finishing this upload; ask where it stands (HEAD) in a moment';
 
 /** The SHA-256 of an upload's bytes so far, taken as they arrived in this process. */
 interface RunningDigest {
@@ -188,7 +189,7 @@ export class TusUploadsService {
         : bundle
           ? await this.deliveries.authorizeBundle(actor, meta.delivery)
           : await this.deliveries.authorizeFile(actor, meta.delivery, meta.relativePath);
-    const fileName = checkFileName(meta.filename ?? inDelivery?.relativePath?.split('/').pop());
+    const fileName = checkUploadName(meta.filename ?? inDelivery?.relativePath?.split('/').pop());
     if (bundle && !fileName.toLowerCase().endsWith('.tar')) throw unprocessable('A bundle of a folder\'s files is a tar file: send its name (filename) ending in .tar');
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
     const projectId = inDelivery?.projectId ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create')).id;
@@ -219,13 +220,17 @@ export class TusUploadsService {
   }
 
   /**
-   * An unfinished upload of the actor's, whose project the actor may still add files to. Anyone
-   * else's id, a malformed one and an expired one answer 404 alike. An upload whose project was
-   * deleted is removed.
+   * An upload of the actor's: an unfinished one whose project the actor may still add files to, or
+   * a finished one (state 'finished', naming its file) until it would have expired, so a client that
+   * lost the last answer learns the upload is complete. Anyone else's id, a malformed one and an
+   * expired one answer 404 alike. An upload whose project was deleted is removed.
    */
-  async requireOpen(actor: Actor, id: string): Promise<TusUploadRow> {
-    const row = ID_PATTERN.test(id) ? await this.uploads.findOpen(id, actor) : undefined;
+  async requireUpload(actor: Actor, id: string): Promise<TusUploadRow> {
+    const row = ID_PATTERN.test(id) ? await this.uploads.findMine(id, actor) : undefined;
     if (!row) throw notFound(NOT_FOUND);
+    if (row.state === 'finished') return row;
+    // Its last byte arrived and another request is making it a file: asking again soon finds it finished.
+    if (row.state === 'finishing') throw new AppError(423, FINISHING);
     await this.#requireProject(actor, row);
     // A file of a delivery that was completed or removed meanwhile is refused, and removed.
     if (row.delivery_id !== null) await this.deliveries.requireOpen(actor, row.delivery_id).catch(this.#removeOnRefusal(row.id));
@@ -347,9 +352,10 @@ export class TusUploadsService {
 
   async #finish(actor: Actor, row: TusUploadRow): Promise<TProjectFile | undefined> {
     const inDelivery = row.delivery_id !== null;
-    // One request finishes an upload: a repeated final request finds it claimed (404). A file or a
-    // bundle of a delivery is claimed instead by the transaction that records it.
-    if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw notFound(NOT_FOUND);
+    // One request finishes an upload: another one at the same time finds it claimed (423, and a HEAD
+    // then finds it finished). A file or a bundle of a delivery is claimed instead by the
+    // transaction that records it.
+    if (!inDelivery && !(await this.uploads.claimForFinish(row.id, actor))) throw new AppError(423, FINISHING);
     let sha256 = await this.#takeDigest(row);
     // The shared store's chunks become one local file for the completion path, hashed on the way.
     const assembled = await this.options.shared?.store.assemble(row.id, Number(row.size), { hash: sha256 === undefined }).catch(async (err: unknown) => {
@@ -379,6 +385,7 @@ export class TusUploadsService {
       else if (relativePath === null) await rm(dataPath, { force: true });
       return undefined;
     }
+    let file: TProjectFile;
     try {
       const received = await this.files.receiveLocalFile(actor, {
         fileName: row.file_name,
@@ -390,11 +397,28 @@ export class TusUploadsService {
         await this.files.discard(received);
         throw badRequest('The upload ended with a different size than announced; upload the file again');
       }
-      return await this.files.commit(actor, received, row.project_id);
-    } finally {
+      file = await this.files.commit(actor, received, row.project_id);
+    } catch (err) {
       await this.remove(row.id);
+      throw err;
+    } finally {
       await assembled?.release();
     }
+    await this.#keepFinished(row.id, file.id);
+    return file;
+  }
+
+  /**
+   * A finished upload's bytes go (they are the file's now) but its record stays, naming the file,
+   * until the upload would have expired (the sweep then removes it like any expired upload).
+   */
+  async #keepFinished(id: string, fileId: number): Promise<void> {
+    this.#dropDigest(id);
+    await this.#configs.delete(id);
+    // The record first: a crash before the bytes are gone leaves them to the sweep at expiry.
+    await this.uploads.markFinished(id, fileId);
+    if (this.options.shared) await this.options.shared.store.removeBytes(id);
+    else await rm(this.#dataPath(id), { force: true });
   }
 
   /** The SHA-256 of all of the upload's bytes, if it was taken as they arrived. */

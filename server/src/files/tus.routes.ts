@@ -1,13 +1,15 @@
 // tus 1.0 at /api/v1/uploads (creation, creation-with-upload, termination, expiration), served by
 // @tus/server on its file store. Fastify's hooks run first (the session, request ids, security
-// headers); this route then decides access (tus-uploads.service.ts), hands the request to tus,
-// and gives its answer back through Fastify, so errors are `{message}` like every other answer and
-// a finished upload is committed before the final answer leaves.
+// headers, then the protocol version and a PATCH's type); this route then decides access
+// (tus-uploads.service.ts), hands the request to tus, and gives its answer back through Fastify, so
+// errors are `{message}` like every other answer and a finished upload is committed before the
+// final answer leaves. A finished upload is answered here, not by tus: its bytes became a file.
 import type { IncomingMessage } from 'node:http';
 import { Server } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
+import type { TusUploadRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { isWholeDeliveryFile, receiveWholeDeliveryFile, WholeFileMemory } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
@@ -20,6 +22,7 @@ import {
   TUS_DELETE_SCHEMA,
   TUS_HEAD_CONFIG,
   TUS_HEAD_SCHEMA,
+  TUS_OPTIONS_SCHEMA,
   TUS_PATCH_CONFIG,
   TUS_PATCH_SCHEMA,
 } from './tus.schemas.js';
@@ -32,6 +35,9 @@ export interface TusRoutesOptions {
 }
 
 export const FILE_ID_HEADER = 'portal-file-id';
+const TUS_VERSION = '1.0.0';
+const TUS_EXTENSIONS = 'creation,creation-with-upload,termination,expiration';
+const WRONG_TYPE = `Send the bytes of an upload with Content-Type: ${TUS_CONTENT_TYPE}`;
 // Same-origin only: tus's CORS answers are not wanted, and lengths and types are Fastify's to set.
 const DROPPED_HEADERS = /^(access-control-|content-length$|content-type$)/i;
 
@@ -57,6 +63,14 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     writePatchBodiesDirectly(tus);
 
     fastify.addHook('onClose', () => uploads.options.shared?.close());
+    // Every answer of these routes speaks tus, refusals of the session and errors included.
+    fastify.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('tus-resumable', TUS_VERSION);
+      done(null, payload);
+    });
+    // Before any upload is looked at: the protocol version (OPTIONS is how a client learns it), and
+    // a PATCH's type, refused before its body is read.
+    fastify.addHook('onRequest', (request, _reply, done) => done(protocolRefusal(request)));
     // The body is tus's to read, as a stream; Fastify must not parse or buffer it.
     app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => done(null));
 
@@ -84,7 +98,8 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
             })
           : undefined;
       const createdId = created?.id;
-      const row = created === undefined ? await uploads.requireOpen(actor, (request.params as { id: string }).id) : undefined;
+      const row = created === undefined ? await uploads.requireUpload(actor, (request.params as { id: string }).id) : undefined;
+      if (row?.state === 'finished') return answerFinished(uploads, request, reply, row);
 
       const uploadId = row?.id ?? createdId;
       const bringsBytes = request.headers['content-type'] === TUS_CONTENT_TYPE && (request.method === 'POST' || request.method === 'PATCH');
@@ -120,9 +135,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         const status = tusStatus(response.status, text);
         if (status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
-        throw new AppError(status, tusMessage(response.status, text), {
-          'tus-resumable': '1.0.0',
-        });
+        throw new AppError(status, tusMessage(response.status, text));
       }
       if (request.method === 'DELETE' && row) await uploads.remove(row.id);
       const offsetHeader = response.headers.get('upload-offset');
@@ -141,17 +154,64 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
           408,
           `No data arrived for ${Math.round(opts.idleTimeoutMs / 1000)} seconds, so the upload was paused; ` +
             'the bytes that arrived are kept: check the connection and resume the upload',
-          { 'tus-resumable': '1.0.0', ...(offsetHeader !== null ? { 'upload-offset': offsetHeader } : {}) },
+          offsetHeader !== null ? { 'upload-offset': offsetHeader } : {},
         );
       }
       return reply.send();
     };
 
+    // What the server speaks, asked before signing in (tus's discovery).
+    app.options('/uploads', { schema: TUS_OPTIONS_SCHEMA, config: { public: true } }, (_request, reply) =>
+      reply
+        .status(204)
+        .headers({ 'tus-version': TUS_VERSION, 'tus-extension': TUS_EXTENSIONS, 'tus-max-size': String(uploads.options.maxUploadBytes) })
+        .send(),
+    );
     app.post('/uploads', { config: TUS_CREATE_CONFIG, schema: TUS_CREATE_SCHEMA }, handle);
     app.route({ method: 'HEAD', url: '/uploads/:id', config: TUS_HEAD_CONFIG, schema: TUS_HEAD_SCHEMA, handler: handle });
     app.patch('/uploads/:id', { config: TUS_PATCH_CONFIG, schema: TUS_PATCH_SCHEMA }, handle);
     app.delete('/uploads/:id', { config: TUS_DELETE_CONFIG, schema: TUS_DELETE_SCHEMA }, handle);
   };
+}
+
+/**
+ * An upload whose last byte arrived is complete until it would have expired: HEAD says so with its
+ * whole length and its file, a PATCH at its end (a client resending what it lost the answer to)
+ * answers the same without storing anything, and DELETE forgets it (the file stays).
+ */
+async function answerFinished(uploads: TusUploadsService, request: FastifyRequest, reply: FastifyReply, row: TusUploadRow): Promise<FastifyReply> {
+  if (request.method === 'DELETE') {
+    await uploads.remove(row.id);
+    return reply.status(204).send();
+  }
+  const size = String(row.size);
+  const complete = { 'upload-offset': size, 'upload-length': size, 'cache-control': 'no-store', [FILE_ID_HEADER]: String(row.file_id) };
+  const bringsBytes = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  if (request.method === 'PATCH' && (header(request, 'upload-offset') !== size || bringsBytes)) {
+    throw new AppError(409, `The upload is already complete: all ${size} bytes arrived and it became file ${row.file_id} (Portal-File-Id); send nothing more`, complete);
+  }
+  return reply
+    .status(request.method === 'HEAD' ? 200 : 204)
+    .headers(complete)
+    .send();
+}
+
+/** Why a request (other than OPTIONS) does not speak this server's tus, if it does not. */
+function protocolRefusal(request: FastifyRequest): AppError | undefined {
+  if (request.method === 'OPTIONS') return undefined;
+  const version = header(request, 'tus-resumable');
+  if (version !== TUS_VERSION) {
+    const message = version === undefined ? '' : `This server speaks tus ${TUS_VERSION} only (Tus-Version), not ${printableVersion(version)}. `;
+    return new AppError(412, `${message}Send Tus-Resumable: ${TUS_VERSION} with every upload request`, { 'tus-version': TUS_VERSION });
+  }
+  const type = header(request, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (request.method === 'PATCH' && type !== TUS_CONTENT_TYPE) return new AppError(415, WRONG_TYPE);
+  return undefined;
+}
+
+/** A client's version in a message: short, and nothing that could break the line. */
+function printableVersion(version: string): string {
+  return version.replace(/[^\w.-]/g, '?').slice(0, 20);
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -195,9 +255,8 @@ function tusMessage(status: number, tusBody: string): string {
       'Try again later, and tell the portal’s administrator so that space can be freed or added.';
   }
   if (status === 413) return 'More bytes were sent than the upload announced (Upload-Length); upload the file again';
-  if (status === 412) return 'Send Tus-Resumable: 1.0.0 with every upload request';
   if (status === 404 || status === 410) return 'Upload not found';
-  if (body.includes('content-type')) return `Send the bytes of an upload as ${TUS_CONTENT_TYPE}`;
+  if (body.includes('content-type')) return WRONG_TYPE;
   if (body.includes('upload-offset')) return 'Send Upload-Offset with the byte the chunk starts at';
   if (body.includes('completed')) return 'The upload is already complete';
   if (status === 400 && body.startsWith('invalid')) return `The upload request has an invalid header: ${tusBody.trim().slice(8, 100)}`;

@@ -20,7 +20,7 @@ const ERRORS = {
   400: BAD_REQUEST,
   403: FORBIDDEN,
   404: errorResponse('Upload not found (another user’s, finished, removed or expired)'),
-  412: errorResponse('Tus-Resumable missing or not 1.0.0'),
+  412: errorResponse('Tus-Resumable missing or not 1.0.0 (the answer carries Tus-Version)'),
 };
 
 export const TUS_CREATE_CONFIG = {
@@ -31,6 +31,18 @@ export const TUS_CREATE_CONFIG = {
     'Content-Type': BYTES_TYPE.optional(),
   }),
   rawBody: { ...CHUNK_BODY, description: 'Optional (creation-with-upload): the first bytes, or the whole file' },
+};
+
+export const TUS_OPTIONS_SCHEMA = {
+  summary: 'What the tus server speaks (tus 1.0 discovery): Tus-Version, Tus-Extension and Tus-Max-Size; no token needed. docs/api.md',
+  response: {
+    204: noBody('No body: what the server speaks is in the headers', {
+      'Tus-Version': { description: 'The protocol versions spoken: 1.0.0', required: true },
+      'Tus-Extension': { description: 'creation, creation-with-upload, termination, expiration', required: true },
+      'Tus-Max-Size': { description: 'The largest upload accepted, in bytes (MAX_UPLOAD_BYTES)', required: true, ...OFFSET },
+      ...ANSWER_RESUMABLE,
+    }),
+  },
 };
 
 export const TUS_CREATE_SCHEMA = {
@@ -62,13 +74,14 @@ export const TUS_HEAD_SCHEMA = {
   summary: 'Where an upload of yours stands (tus 1.0). docs/api.md',
   params: UploadParams,
   response: {
-    200: noBody('No body: the offset in the headers', {
+    200: noBody('No body: the offset in the headers; once complete, the whole length and Portal-File-Id', {
       'Upload-Offset': { description: 'The bytes stored so far; continue from here', required: true, ...OFFSET },
       'Upload-Length': { description: 'The size announced at creation', ...OFFSET },
       ...ANSWER_RESUMABLE,
+      ...FILE_ID,
     }),
     ...ERRORS,
-    423: errorResponse('Another request is working on this upload and did not let go in time'),
+    423: errorResponse('Another request is working on (or finishing) this upload and did not let go in time'),
   },
 };
 
@@ -92,10 +105,10 @@ export const TUS_PATCH_SCHEMA = {
     }),
     ...ERRORS,
     408: errorResponse('No byte for UPLOAD_IDLE_TIMEOUT_SECONDS; what arrived is kept'),
-    409: errorResponse('Upload-Offset is not where the upload stands'),
+    409: errorResponse('Upload-Offset is not where the upload stands, or the upload is already complete'),
     413: errorResponse('More bytes than Upload-Length'),
     415: errorResponse('Not sent as application/offset+octet-stream, or first bytes that are not what the name says (the upload is removed)'),
-    423: errorResponse('Another request is working on this upload and did not let go in time'),
+    423: errorResponse('Another request is working on (or finishing) this upload and did not let go in time'),
   },
 };
 

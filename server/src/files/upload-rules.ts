@@ -3,7 +3,7 @@
 // exports hold DICOMDIR and files such as IM000001 with no extension), so a name never refuses a
 // file on its own: a name without an accepted extension is judged by its first bytes alone.
 import { AppError, badRequest, unprocessable } from '../errors/app-error.js';
-import { removeDisguisingCharacters } from './file-name.js';
+import { baseName, removeDisguisingCharacters } from './file-name.js';
 import { describeKind, detectKind, extensionMismatch, hintExtension, kindsForName } from '../ingest/index.js';
 
 export const ACCEPTED_KINDS_MESSAGE =
@@ -24,6 +24,14 @@ export function checkFileName(raw: string | undefined): string {
     throw unprocessable(`The file name must be at most ${MAX_FILE_NAME_LENGTH} characters`);
   }
   return name;
+}
+
+/**
+ * The name of an uploaded file, whatever path brought it (multipart, tus): its base name, since a
+ * client may send a path (`../../tmp/x.dcm`, `C:\x\evil.dcm`), by checkFileName's rules.
+ */
+export function checkUploadName(raw: string | undefined): string {
+  return checkFileName(baseName(removeDisguisingCharacters(raw ?? '').trim()));
 }
 
 /** Refuses content that contradicts the name (415); answers what kind of upload it is. */

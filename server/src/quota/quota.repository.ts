@@ -46,7 +46,8 @@ export class QuotaRepository {
   /**
    * What the company keeps and what its uploads still arriving announced (tus uploads: their
    * Upload-Length; multipart calls: their length), read in one statement so that an upload
-   * committed meanwhile is counted once, as kept or as arriving, never as neither.
+   * committed meanwhile is counted once, as kept or as arriving, never as neither. A finished tus
+   * upload keeps its record for a while (migration 023), but its bytes are its file's now.
    */
   async usage(companyId: number): Promise<{ used: number; inFlight: number }> {
     const { rows } = await sql<{ files: number | string; delivered: number | string; tus: number | string; multipart: number | string }>`
@@ -54,7 +55,7 @@ export class QuotaRepository {
         (select coalesce(sum(filesize), 0) from project_files where company_id = ${companyId} and deleted_at is null) as files,
         (select coalesce(sum(f.size), 0) from delivery_files f join deliveries d on d.id = f.delivery_id
           where d.company_id = ${companyId} and d.state = 'open') as delivered,
-        (select coalesce(sum(t.size), 0) from tus_uploads t join projects p on p.id = t.project_id where p.company_id = ${companyId}) as tus,
+        (select coalesce(sum(t.size), 0) from tus_uploads t join projects p on p.id = t.project_id where p.company_id = ${companyId} and t.state <> 'finished') as tus,
         (select coalesce(sum(reserved_bytes), 0) from pending_uploads where company_id = ${companyId}) as multipart
     `.execute(this.db);
     const row = rows[0]!;

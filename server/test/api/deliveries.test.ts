@@ -325,6 +325,39 @@ describe.each(dialects())('deliveries on %s', (dialect) => {
     expect((await download(server.api, stranger, fileId)).status).toBe(404);
   });
 
+  it('keeps the bidirectional controls of a path out of the delivery: stored, listed and zipped without them', async () => {
+    const p = await project();
+    const id: number = (await deliveries.create(token, p.id, 'BIDI_CD')).body.data[0].id;
+    const data = dicomFixture('s01_CT_small.dcm');
+    const inner = makeArchive(scratch, { 'IM\u202E2gpj.dcm': dicomFixture('s10_MR_small_implicit.dcm') }, 'bsdtar -cf ../bidi-inner.tar .', '../bidi-inner.tar');
+    expect((await deliveries.send(token, id, 'SE\u2066RIES\u2069/IM\u202E1gpj.dcm', data)).status).toBe(201);
+    expect((await deliveries.send(token, id, '\u202E/\u200Finner.tar', inner)).status).toBe(201);
+    // Cleaned, it is a path the delivery already has; nothing but controls is no path at all.
+    expect(await deliveries.send(token, id, 'SERIES/IM1gpj\u200E.dcm', data)).toMatchObject({ status: 422, body: { message: expect.stringContaining('already has a file at "SERIES/IM1gpj.dcm"') } });
+    expect(await deliveries.send(token, id, '\u202E\u2066', data)).toMatchObject({ status: 422 });
+    const stored = await server.services.handle.db.selectFrom('delivery_files').select('relative_path').where('delivery_id', '=', id).execute();
+    expect(stored.map((r) => r.relative_path).sort()).toEqual(['SERIES/IM1gpj.dcm', 'inner.tar']);
+
+    const fileId: number = (await deliveries.complete(token, id)).body.data[0].file_id;
+    expect((await waitProcessed(p.id, fileId)).processing.status).toBe('ready');
+    const contents = async () => (await call(`${server.api}/study-petitions-files/${fileId}/contents`, { token })).body.data.entries.map((e: { path: string }) => e.path).sort();
+    expect(await contents()).toEqual(['SERIES/IM1gpj.dcm', 'inner.tar/IM2gpj.dcm']);
+    const zipNames = async () => {
+      const zip = await download(server.api, token, fileId);
+      expect(zip.status).toBe(200);
+      fs.writeFileSync(path.join(scratch, 'bidi.zip'), zip.bytes);
+      return Object.keys(zipFileHashes(path.join(scratch, 'bidi.zip'), scratch)).sort();
+    };
+    expect(await zipNames()).toEqual(['SERIES/IM1gpj.dcm', 'inner.tar']);
+
+    // Rows recorded before paths were cleaned are shown and zipped cleaned too.
+    const db = server.services.handle.db;
+    await db.updateTable('delivery_files').set({ relative_path: 'old\u202Egpj.zip' }).where('delivery_id', '=', id).where('relative_path', '=', 'inner.tar').execute();
+    await db.updateTable('file_entries').set({ path: 'old\u2067/IM\u202E2gpj.dcm' }).where('file_id', '=', fileId).where('path', '=', 'inner.tar/IM2gpj.dcm').execute();
+    expect(await zipNames()).toEqual(['SERIES/IM1gpj.dcm', 'oldgpj.zip']);
+    expect(await contents()).toEqual(['SERIES/IM1gpj.dcm', 'old/IM2gpj.dcm']);
+  });
+
   it('deletes the row and everything it holds: no list row, no download, no contents', async () => {
     const p = await project();
     const id: number = (await deliveries.create(token, p.id)).body.data[0].id;

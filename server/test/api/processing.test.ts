@@ -152,6 +152,20 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     expect(Object.keys(file.processing.summary.skipped_reasons)).toHaveLength(1);
   });
 
+  it('shows archive entry paths without the bidirectional controls their names held, recorded and shown alike', async () => {
+    const ct = dicomFixture('s10_MR_small_implicit.dcm');
+    const tar = makeArchive(scratch, { 'SE\u2066RIES\u2069/IM\u202E1gpj.dcm': ct, 'notes\u200F\u061C.txt': Buffer.from('x') }, 'bsdtar -cf ../bidi-entries.tar .', '../bidi-entries.tar');
+    const file = await uploadAndWait('bidi.tar', tar);
+    expect(file.processing.status).toBe('ready');
+    const contents = async () => (await call(`${server.api}/study-petitions-files/${file.id}/contents`, { token })).body.data.entries.map((e: { path: string }) => e.path).sort();
+    expect(await contents()).toEqual(['SERIES/IM1gpj.dcm', 'notes.txt']);
+    const stored = await server.services.handle.db.selectFrom('file_entries').select('path').where('file_id', '=', file.id).execute();
+    expect(stored.map((r) => r.path).sort()).toEqual(['SERIES/IM1gpj.dcm', 'notes.txt']);
+    // A row recorded before paths were cleaned is shown cleaned too.
+    await server.services.handle.db.updateTable('file_entries').set({ path: 'old\u202Egpj.dcm' }).where('file_id', '=', file.id).where('path', '=', 'notes.txt').execute();
+    expect(await contents()).toEqual(['SERIES/IM1gpj.dcm', 'oldgpj.dcm']);
+  });
+
   it('retries a transient failure, then records it after the last attempt', async () => {
     const project = await makeProject(server.services, company);
     await server.runner!.stop();

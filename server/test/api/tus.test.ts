@@ -46,7 +46,8 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
   /** Nothing visible, nothing under DATA_DIR, no record: what every refused or ended upload leaves. */
   const expectNothingLeft = async () => {
     expect(tusFiles(server.config.dataDir)).toEqual([]);
-    expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);
+    // A finished upload keeps its record, without bytes, until it would have expired.
+    expect(await server.services.handle.db.selectFrom('tus_uploads').selectAll().where('state', '<>', 'finished').execute()).toEqual([]);
     await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
   };
 
@@ -84,8 +85,12 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       processing: { status: 'pending', error: null, summary: null },
     });
     expect(sha256((await download(server.api, user(), fileId)).bytes)).toBe(sha256(CT));
-    // The finished upload is gone as an upload.
-    expect((await headUpload(url, user())).status).toBe(404);
+    // The finished upload says so, with its file, instead of being gone (a client that lost the
+    // last answer must not send the file again).
+    const after = await headUpload(url, user());
+    expect(after.status).toBe(200);
+    expect(after.headers.get('upload-offset')).toBe(String(CT.length));
+    expect(after.headers.get('portal-file-id')).toBe(String(fileId));
     const jobs = await server.services.handle.db.selectFrom('jobs').select('subject').where('subject', '=', `files/${fileId}`).execute();
     expect(jobs).toHaveLength(1);
     await expectNothingLeft();
@@ -171,6 +176,26 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       await expectNothingLeft();
     });
 
+    it('keeps the base name of a filename sent with a path, as the multipart call does', async () => {
+      const p = await project();
+      const names = [
+        ['../../../../tmp/x.dcm', 'x.dcm'],
+        ['C:\\x\\evil.dcm', 'evil.dcm'],
+        ['a/b\\..\\c\u202E.dcm', 'c.dcm'],
+      ];
+      for (const [sent] of names) {
+        const created = await createUpload(server.api, user(), { name: sent, projectId: p.id, size: CT.length, body: CT });
+        expect(created.status).toBe(201);
+        expect((await upload(server.api, user(), { name: sent!, data: CT }, p.id)).status).toBe(201);
+      }
+      const listed = (await listFiles(server.api, user(), p.id)).body.data.map((f: { file: string }) => f.file);
+      expect(listed.sort()).toEqual(names.flatMap(([, kept]) => [kept, kept]).sort());
+      for (const onlyPath of ['../', 'a/..', 'C:\\x\\']) {
+        expect(await createUpload(server.api, user(), { name: onlyPath, projectId: p.id, size: 10 })).toMatchObject({ status: 400, body: { message: 'The file has no name' } });
+      }
+      await expectNothingLeft();
+    });
+
     it('keeps the metadata it knows and drops the rest', async () => {
       const p = await project();
       const delivery = await call(`${server.api}/deliveries`, { method: 'POST', token: user(), json: { studypetitionid: p.id, name: 'CD' } });
@@ -215,8 +240,10 @@ describe.each(dialects())('resumable uploads (tus) on %s', (dialect) => {
       expect(rest.status).toBe(204);
       const fileId = Number(rest.headers.get('portal-file-id'));
       expect(sha256((await download(server.api, user(), fileId)).bytes)).toBe(sha256(CT));
-      // A repeated final request finds nothing to finish: one file, not two.
-      expect((await patchUpload(url, user(), CT.length, Buffer.alloc(0))).status).toBe(404);
+      // A repeated final request finds the upload complete: one file, not two.
+      const again = await patchUpload(url, user(), CT.length, Buffer.alloc(0));
+      expect(again.status).toBe(204);
+      expect(again.headers.get('portal-file-id')).toBe(String(fileId));
       expect((await listFiles(server.api, user(), p.id)).body.data).toHaveLength(1);
       await expectNothingLeft();
     });

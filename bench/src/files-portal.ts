@@ -137,7 +137,8 @@ const tusMetadata = (pairs: [string, string][]) => pairs.map(([key, value]) => `
  * A bundle packed with the contract's packer, the bytes the web app sends. Each file is read straight
  * into its place in the bundle, synchronously: the page sends its Blob parts as the browser streams
  * them, with no per-file work on the server's machine, while `readFile` cost this client ~0.5 ms of
- * CPU per file on the server's two cores (docs/performance.md, 'the delivery's client').
+ * CPU per file on the server's two cores (docs/performance.md, 'Many small files: `npm run
+ * bench:files`').
  */
 async function sendBundle(portal: Portal, delivery: number, members: readonly (BundleMember & { name: string })[], dir: string, name: string): Promise<void> {
   const bundle = Buffer.alloc(bundleSize(members));

@@ -6,7 +6,8 @@
 // The write stream's buffer is the one knob. The pipe measured until issue 13 had Node's default,
 // 16 KiB on the Node 20 it ran on: the pipe then pauses the socket after every 64 KiB read until
 // that one write is done, so reading and writing take turns. With 1 MiB they overlap; that is the
-// faster simple pipe, and the baseline now (docs/performance.md has the figures for both).
+// faster simple pipe, and the baseline now (docs/performance.md, "Upload: `npm run bench:upload`",
+// has the figures for both).
 import { mkdir } from 'node:fs/promises';
 import { cpuSeconds, mainThreadCpuSeconds, peakRssBytes, startChild, stopChild, waitForLine } from './upload-process.js';
 import { streamRequest } from './upload-http.js';

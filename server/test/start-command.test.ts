@@ -3,9 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readStartCommand, type BundleScript } from '../scripts/start-command.js';
 
-// What `npm start` and `npm run worker` set is measured (docs/performance.md, docs/processing.md);
-// an operator who starts the bundle from the documented systemd units or the configuration page
-// must get the same. The deployment unit once lacked a flag the start script had gained.
+// What `npm start` and `npm run worker` set is measured (docs/performance.md, "The start script's
+// V8 flags" and "glibc keeps what the HTTP parser frees"; docs/processing.md); an operator who
+// starts the bundle from the documented systemd units or the configuration page must get the same.
+// The deployment unit once lacked a flag the start script had gained.
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const DOCS_DIR = path.resolve(SERVER_DIR, '..', 'docs');
 const ENTRY: Record<BundleScript, string> = { start: 'main.js', worker: 'worker.js' };

@@ -1,7 +1,8 @@
 // Queries on hot paths, built by Kysely once and then run with new values: a folder's per-file
 // queries (a folder of 2,000 small files runs each 2,000 times) and the jobs' claim (two or three
 // times per upload). Building a query (its operation tree, then the SQL text) cost more than
-// SQLite took to run it (docs/performance.md, "Many small files").
+// SQLite took to run it (docs/performance.md, "SQLite statements: built once, planned once, run
+// directly").
 import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 import { directStatementsOf, type DirectStatements } from './statement-cache.js';

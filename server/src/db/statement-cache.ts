@@ -42,7 +42,8 @@ export function withStatementCache(database: SQLite.Database): CachedStatements 
  * Runs compiled statements on the SQLite connection itself, past Kysely's executor: a statement
  * through Kysely cost about twice what SQLite took to run it (its connection provider, mutex and
  * result plumbing, ~10 µs a statement, and the garbage of the promises around them), and a single
- * upload runs about twenty (docs/performance.md, "many small single uploads against Orthanc").
+ * upload runs about twenty (docs/performance.md, "SQLite statements: built once, planned once, run
+ * directly").
  */
 export class DirectStatements {
   constructor(private readonly statements: CachedStatements) {}

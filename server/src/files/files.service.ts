@@ -30,8 +30,8 @@ export interface FilesOptions {
 
 /**
  * A multipart upload whose whole request is at most this long is read into memory, hashed, checked
- * and described there and written in one call (docs/performance.md, "Many small files"): a CD
- * export sent file by file is thousands of these, and the stream machinery, the job's two opens
+ * and described there and written in one call (docs/performance.md, "Single uploads read whole"): a
+ * CD export sent file by file is thousands of these, and the stream machinery, the job's two opens
  * of the stored file and their round trips to the thread pool cost more than the bytes.
  */
 export const WHOLE_UPLOAD_MAX_BYTES = 1024 * 1024;

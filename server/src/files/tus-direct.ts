@@ -1,13 +1,13 @@
 // The common case of a folder's file, taken in front of @tus/server: a tus creation-with-upload
 // POST whose body is the whole file (Upload-Length equals Content-Length), naming a delivery. The
 // web app sends every file of a folder that fits in one chunk this way, and a CD export is
-// thousands of small files; through the library each one cost an empty file made and opened
-// again, a Web Request and Response around the request and three write transactions
-// (docs/performance.md, "Many small files"). Here the same checks run first (authentication,
-// tenant, role, relativePath, size and per-user limits: TusUploadsService.authorizeWholeDeliveryFile),
-// then the body is read into memory, written to a file of its own in one call, hashed, recorded
-// in a transaction shared with the files arriving at the same moment, and moved into storage;
-// the answer is tus's: 201, Location, Upload-Offset (the whole length), Tus-Resumable.
+// thousands of small files; through the library each one cost an empty file made and opened again,
+// a Web Request and Response around the request and three write transactions (docs/performance.md,
+// "A folder's small files in tar bundles"). Here the same checks run first (authentication, tenant,
+// role, relativePath, size and per-user limits: TusUploadsService.authorizeWholeDeliveryFile), then
+// the body is read into memory, written to a file of its own in one call, hashed, recorded in a
+// transaction shared with the files arriving at the same moment, and moved into storage; the answer
+// is tus's: 201, Location, Upload-Offset (the whole length), Tus-Resumable.
 //
 // Nothing is kept of a body cut short (the client went away, or it stalled): no upload record
 // exists for it to be resumed from, and none is needed. A tus client only resumes an upload whose

@@ -1,6 +1,7 @@
 // @tus/file-store's FileStore, writing each PATCH's bytes around the page cache in 1 MiB blocks
 // (storage/direct-write-stream.ts) rather than through its own write stream, whose 64 KiB buffer
-// made every socket-sized piece wait for the write before it (docs/performance.md).
+// made every socket-sized piece wait for the write before it (docs/performance.md, "tus `PATCH`
+// bodies stay Node streams").
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';

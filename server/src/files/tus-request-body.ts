@@ -4,11 +4,12 @@
 // @tus/server 2 takes every request as a web Request and turns the body back into a Node stream
 // (Readable.fromWeb) before its store writes it, so every 64 KiB piece of an upload crossed a web
 // stream twice and two more Node streams on the way (~0.2 s of CPU per GiB on the main thread and
-// ~0.5 s in all; docs/performance.md). The PATCH handler below is tus's own (its header
-// checks, lock, offset and length rules, expiry and answers); only `writeToStore`, the step that
-// moves the body into the store, takes the Node stream the web body stands for, and applies tus's
-// limit and abort rules to it itself. A body the route did not make, or any other handler (a
-// creation with bytes), still goes the library's way, through the web stream.
+// ~0.5 s in all; docs/performance.md, "tus `PATCH` bodies stay Node streams"). The PATCH handler
+// below is tus's own (its header checks, lock, offset and length rules, expiry and answers); only
+// `writeToStore`, the step that moves the body into the store, takes the Node stream the web body
+// stands for, and applies tus's limit and abort rules to it itself. A body the route did not make,
+// or any other handler (a creation with bytes), still goes the library's way, through the web
+// stream.
 import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Server } from '@tus/server';

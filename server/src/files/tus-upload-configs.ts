@@ -1,9 +1,10 @@
 // What tus keeps about an upload (its length, metadata and creation time). @tus/file-store writes
 // it to a `.json` file beside the bytes by default: one more file created, read and removed per
-// upload, a good part of what a folder's small file cost (docs/performance.md). The portal records
-// every upload in tus_uploads before tus sees it (tus-uploads.service.ts), so that record answers
-// instead: from memory for the uploads this process created, from the database for the others
-// (after a restart, or created by another process on the same database).
+// upload, a good part of what a folder's small file cost (docs/performance.md, "A folder's small
+// files in tar bundles"). The portal records every upload in tus_uploads before tus sees it
+// (tus-uploads.service.ts), so that record answers instead: from memory for the uploads this
+// process created, from the database for the others (after a restart, or created by another process
+// on the same database).
 import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE } from '@portal/contract';
 import { Upload, type KvStore } from '@tus/utils';
 import type { TusUploadRow } from '../db/schema.js';

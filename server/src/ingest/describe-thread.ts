@@ -1,8 +1,8 @@
 // A small DICOM upload read whole (files.service.ts) is hashed and its header described on one
 // thread kept for the life of the process, while the main thread stores its bytes and serves the
-// other requests. Many small single uploads keep the main thread busy (docs/performance.md, "many
-// small single uploads against Orthanc"): the header's parse was about a twelfth of its time, and
-// with the garbage it leaves a tenth; a message each way costs a fraction of that.
+// other requests. Many small single uploads keep the main thread busy (docs/performance.md, "Single
+// uploads read whole"): the header's parse was about a twelfth of its time, and with the garbage it
+// leaves a tenth; a message each way costs a fraction of that.
 import { Worker } from 'node:worker_threads';
 import { describeBytesHere, type DescribedBytes } from './describe-bytes.js';
 import { tsxBootstrap } from './extract/sevenzip/sevenzip-thread.js';

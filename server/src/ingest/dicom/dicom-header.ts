@@ -120,7 +120,8 @@ function keepReadable(dataSet: DataSet, meta: Meta, size: number, failed: boolea
   let end = meta.end;
   let cut = failed;
   // for…in rather than Object.entries/keys: a header has hundreds of elements, and the arrays of
-  // pairs those made were a twelfth of what a small upload allocated (docs/performance.md).
+  // pairs those made were a twelfth of what a small upload allocated (docs/performance.md, "Single
+  // uploads, fewer trips to the thread pool").
   let found = 0;
   const { elements } = dataSet;
   for (const tag in elements) {

@@ -129,16 +129,16 @@ async function purgeDeleted(services: Services, olderThan: string | undefined): 
     olderThanMs = days * DAY_MS;
   }
   const days = (olderThanMs ?? services.purge.retentionMs) / DAY_MS;
-  const when = days === 0 ? 'deleted' : `deleted more than ${counted(days, 'day', 'days')} ago`;
+  const when = days === 0 ? '' : ` (deleted more than ${counted(days, 'day', 'days')} ago)`;
   const result = await services.purge.purgeDue(olderThanMs === undefined ? {} : { olderThanMs });
   const deferred =
     result.deferred === 0
       ? ''
       : ` ${counted(result.deferred, 'file was', 'files were')} left for later: ${result.deferred === 1 ? 'it was' : 'they were'} still being processed when deleted; run the command again in a minute.`;
-  if (result.files + result.deliveries === 0) return `Nothing to purge: no file or delivery ${when} still holds stored bytes.${deferred}`;
+  if (result.files + result.deliveries === 0) return `Nothing to purge: no deleted file or delivery${when} still holds stored bytes.${deferred}`;
   const what = [
-    ...(result.files > 0 ? [counted(result.files, 'file', 'files')] : []),
-    ...(result.deliveries > 0 ? [counted(result.deliveries, 'delivery', 'deliveries')] : []),
+    ...(result.files > 0 ? [counted(result.files, 'deleted file', 'deleted files')] : []),
+    ...(result.deliveries > 0 ? [counted(result.deliveries, 'deleted delivery', 'deleted deliveries')] : []),
   ].join(' and ');
-  return `Purged ${what} ${when}, freeing ${formatBytes(result.bytes)} (${result.bytes.toLocaleString('en-US')} bytes); each is recorded in the audit trail.${deferred}`;
+  return `Purged ${what}${when}, freeing ${formatBytes(result.bytes)} (${result.bytes.toLocaleString('en-US')} bytes); each is recorded in the audit trail.${deferred}`;
 }

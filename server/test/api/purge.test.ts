@@ -219,8 +219,14 @@ describe.each(dialects())('purging deleted files on %s', (dialect) => {
     const sent = await upload(server.api, token, { name: 'three.dcm', data: CT }, project.id);
     const id = sent.body.data[0].id as number;
     await waitProcessed(server.api, token, project.id, id);
+    const keys = await p.keysOf(id);
     await p.deleteFile(token, id);
-    const env = { DATA_DIR: server.database.dataDir, DATABASE_URL: server.database.databaseUrl, DELETED_RETENTION_DAYS: '0' };
+    // The server's own storage settings: under the S3 pass, its bucket.
+    const s3 = server.config.s3;
+    const storage = s3
+      ? { S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_REGION: s3.region, S3_FORCE_PATH_STYLE: String(s3.forcePathStyle), S3_ACCESS_KEY_ID: s3.credentials?.accessKeyId, S3_SECRET_ACCESS_KEY: s3.credentials?.secretAccessKey }
+      : {};
+    const env = { DATA_DIR: server.database.dataDir, DATABASE_URL: server.database.databaseUrl, DELETED_RETENTION_DAYS: '0', ...storage };
     const refused = await runCli(['purge-deleted', '--older-than', '1.5'], env);
     expect(refused).toMatchObject({ code: 1 });
     expect(refused.stderr).toContain('Error: --older-than must be a whole number of days');
@@ -229,6 +235,7 @@ describe.each(dialects())('purging deleted files on %s', (dialect) => {
     expect(purged).toMatchObject({ code: 0 });
     expect(purged.stdout.trim()).toBe(`Purged 1 deleted file, freeing ${(CT.length / 1000).toFixed(1)} KB (${CT.length.toLocaleString('en-US')} bytes); each is recorded in the audit trail.`);
     expect(await p.purgedAt(id)).not.toBeNull();
+    for (const key of keys) expect(p.stored()).not.toContain(key);
   });
 });
 

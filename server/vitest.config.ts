@@ -12,6 +12,7 @@ const S3_PASS = [
   'test/api/deliveries.test.ts',
   'test/api/download-links.test.ts',
   'test/api/upload-hardening.test.ts',
+  'test/api/purge.test.ts',
 ];
 
 export default defineConfig({

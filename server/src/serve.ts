@@ -36,6 +36,7 @@ if (expiredDeliveries > 0) app.log.info({ removed: expiredDeliveries }, 'removed
 if (expired > 0) app.log.info({ removed: expired }, 'removed expired and abandoned resumable uploads');
 await services.downloadLinks.sweep();
 await services.sweepThrottle();
+await services.purge.schedule();
 const sweeper = setInterval(() => {
   sweepUploads(services.storage, services.repos.pendingUploads, { everything: false, leaseMs: config.uploadLeaseMs }).catch(
     (err: unknown) => app.log.error({ err }, 'sweeping interrupted uploads failed'),
@@ -50,6 +51,7 @@ const sweeper = setInterval(() => {
   );
   services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
   services.sweepThrottle().catch((err: unknown) => app.log.error({ err }, 'sweeping old sign-in throttle counters failed'));
+  services.purge.schedule().catch((err: unknown) => app.log.error({ err }, 'queueing the purge of deleted files failed'));
 }, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 

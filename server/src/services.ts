@@ -34,6 +34,9 @@ import { DeliveriesRepository } from './files/deliveries.repository.js';
 import { DeliveriesService } from './files/deliveries.service.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
+import { purgeDeletedJob } from './files/purge-deleted.job.js';
+import { PurgeRepository } from './files/purge.repository.js';
+import { PurgeService } from './files/purge.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
@@ -82,6 +85,8 @@ export interface Services {
   allowance: UploadAllowance;
   /** Single-use URLs for the browser's own download manager. */
   downloadLinks: DownloadLinksService;
+  /** Gives back the bytes of deleted files and deliveries after DELETED_RETENTION_DAYS. */
+  purge: PurgeService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
@@ -141,6 +146,13 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const throttleRepo = new LoginThrottleRepository(db, options.clock);
   const throttle = new LoginThrottle(throttleRepo, config.loginThrottle, options.clock);
   const clock = options.clock ?? Date.now;
+  const purge = new PurgeService(new PurgeRepository(db), storage, audit, {
+    retentionMs: config.deletedRetentionMs,
+    leaseMs: config.processing.leaseMs,
+    clock,
+  });
+  files.onRemoved(() => purge.deleted());
+  projects.onRemoved(() => purge.deleted());
   return {
     handle,
     repos,
@@ -174,6 +186,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       startMs: config.downloads.linkStartMs,
       resumeMs: config.downloads.linkResumeMs,
     }, options.clock),
+    purge,
     metrics,
     // The password throttle and single sign-on's per-address limit share the table: the longer
     // window decides.
@@ -196,6 +209,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
     }),
+    purgeDeletedJob(services.purge),
   ];
 }
 

@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       before: { type: 'string' },
       from: { type: 'string' },
       'max-objects': { type: 'string' },
+      'older-than': { type: 'string' },
     },
   });
   // Read before the database opens: a mistyped confirmation changes nothing.

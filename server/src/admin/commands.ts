@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { counted, formatBytes } from './move-install/progress.js';
 import { parseRole, roleName } from '../users/index.js';
 import { createCompany, createUser, disableUser, setPassword } from './user-admin.js';
 
@@ -17,6 +18,9 @@ The password is asked for on the terminal (not echoed), or read from standard in
   list-users
   verify-audit              check the audit trail's hash chain; exits 1 at the first broken link
   prune-audit --before DATE remove audit rows older than DATE (2025-01-01 or an ISO time); itself audited
+  purge-deleted [--older-than DAYS]
+                            remove the stored bytes of files and deliveries deleted more than DAYS ago
+                            (default DELETED_RETENTION_DAYS; 0: every deleted one); their rows stay, audited
   verify-objects            read every stored object back and check its size and SHA-256 against the database
   move-install --from DIR [--max-objects N]
                             move the single-machine install in DIR (SQLite and files; its server stopped)
@@ -24,7 +28,7 @@ The password is asked for on the terminal (not echoed), or read from standard in
                             S3_*), checking every SHA-256; run it again to go on after an interruption
                             (docs/deployment.md)`;
 
-type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role' | 'email' | 'before' | 'from' | 'max-objects', string>>;
+type Flags = Partial<Record<'name' | 'company-id' | 'username' | 'password' | 'firstname' | 'lastname' | 'role' | 'email' | 'before' | 'from' | 'max-objects' | 'older-than', string>>;
 
 /** The audit trail's actor for everything done at the command line. */
 export const CLI_ACTOR = { id: null, name: 'cli', companyId: null };
@@ -105,7 +109,36 @@ export async function runCommand(services: Services, command: string, flags: Fla
       const removed = await services.audit.prune(new Date(time).toISOString(), CLI_ACTOR);
       return `Removed ${removed} audit rows older than ${new Date(time).toISOString()}; the rest still verify from the new anchor.`;
     }
+    case 'purge-deleted':
+      return purgeDeleted(services, flags['older-than']);
     default:
       throw new UsageError(`Unknown command "${command}"\n\n${USAGE}`);
   }
+}
+
+const DAY_MS = 24 * 3_600_000;
+
+/** `purge-deleted`: what was freed, in words. */
+async function purgeDeleted(services: Services, olderThan: string | undefined): Promise<string> {
+  let olderThanMs: number | undefined;
+  if (olderThan !== undefined) {
+    const days = Number(olderThan);
+    if (olderThan.trim() === '' || !Number.isInteger(days) || days < 0 || days > 36_500) {
+      throw new UsageError('--older-than must be a whole number of days, 0 or more (0: every deleted file)');
+    }
+    olderThanMs = days * DAY_MS;
+  }
+  const days = (olderThanMs ?? services.purge.retentionMs) / DAY_MS;
+  const when = days === 0 ? '' : ` (deleted more than ${counted(days, 'day', 'days')} ago)`;
+  const result = await services.purge.purgeDue(olderThanMs === undefined ? {} : { olderThanMs });
+  const deferred =
+    result.deferred === 0
+      ? ''
+      : ` ${counted(result.deferred, 'file was', 'files were')} left for later: ${result.deferred === 1 ? 'it was' : 'they were'} still being processed when deleted; run the command again in a minute.`;
+  if (result.files + result.deliveries === 0) return `Nothing to purge: no deleted file or delivery${when} still holds stored bytes.${deferred}`;
+  const what = [
+    ...(result.files > 0 ? [counted(result.files, 'deleted file', 'deleted files')] : []),
+    ...(result.deliveries > 0 ? [counted(result.deliveries, 'deleted delivery', 'deleted deliveries')] : []),
+  ].join(' and ');
+  return `Purged ${what}${when}, freeing ${formatBytes(result.bytes)} (${result.bytes.toLocaleString('en-US')} bytes); each is recorded in the audit trail.${deferred}`;
 }

@@ -33,6 +33,8 @@ export type AuditAction =
   | 'entry.downloaded'
   | 'file.deleted'
   | 'delivery.deleted'
+  | 'file.purged'
+  | 'delivery.purged'
   | 'audit.pruned';
 
 type Detail = string | number | boolean | null;

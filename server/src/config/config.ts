@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const DAY_MS = 24 * 3_600_000;
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const ZEnv = z.object({
@@ -30,6 +31,8 @@ const ZEnv = z.object({
     .trim()
     .regex(/^(\d{1,16}|\d{1,2}(\.\d+)?%)$/, 'must be a number of bytes (such as 5368709120) or a percentage of the filesystem below 100 (such as 10%)')
     .optional(),
+  // 0 purges a deleted file's bytes at once; at most a century, so the cut-off is always a date.
+  DELETED_RETENTION_DAYS: int(0, 36_500).default(30),
   // What the web app is told to cut a tus upload into (GET /upload-settings); the server takes a
   // PATCH of any size. Under 1 MiB every chunk would cost a request and, with TUS_STORE=shared, an
   // object of its own, for no gain; any larger value (even past a file's size: one PATCH) works.
@@ -139,6 +142,8 @@ export interface Config {
     defaultCompanyQuotaBytes: number | null;
     minFree: MinFree;
   };
+  /** A deleted file's or delivery's bytes are removed from storage this long after its deletion (0: at once). */
+  deletedRetentionMs: number;
   /** Resumable (tus) uploads: removed this long after they started if not finished; at most this many unfinished per user. */
   resumable: {
     expiryMs: number;
@@ -283,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultCompanyQuotaBytes: e.DEFAULT_COMPANY_QUOTA_BYTES ?? null,
       minFree: parseMinFree(e.MIN_FREE_BYTES),
     },
+    deletedRetentionMs: e.DELETED_RETENTION_DAYS * DAY_MS,
     resumable: {
       expiryMs: e.UPLOAD_EXPIRY_SECONDS * 1000,
       maxOpenPerUser: e.UPLOAD_MAX_OPEN_PER_USER,

@@ -75,6 +75,8 @@ export interface ProjectFileTable {
   processing_error: string | null;
   /** JSON of TProcessingSummary. */
   processing_summary: string | null;
+  /** When a deleted file's bytes were removed (migration 021); the row itself stays. */
+  purged_at: string | null;
 }
 
 export interface PendingUploadTable {

@@ -350,13 +350,15 @@ export class FilesService {
     const row = await this.require(actor, fileId, 'delete');
     const deleted = await this.files.softDelete(row.id);
     await this.jobs.cancel([uploadSubject(row.id)]);
-    for (const listener of this.#removedListeners) await listener(row.id);
+    // Recorded before the listeners run: with no retention one of them queues the purge, whose
+    // own row must follow this one.
     await this.audit.record({
       action: row.kind === 'folder' ? 'delivery.deleted' : 'file.deleted',
       companyId: row.company_id,
       object: { type: 'file', id: row.id },
       details: { name: row.file, project_id: row.project_id },
     });
+    for (const listener of this.#removedListeners) await listener(row.id);
     return presentFile(deleted);
   }
 }

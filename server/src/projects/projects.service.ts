@@ -67,8 +67,10 @@ export class ProjectsService {
   async remove(actor: Actor, id: number): Promise<TProject> {
     const project = await this.require(actor, id, 'delete');
     const deleted = await this.projects.softDelete(project.id);
-    for (const listener of this.#removedListeners) await listener(project.id);
+    // Recorded before the listeners run: with no retention one of them queues the purge of its
+    // files, whose rows must follow this one.
     await this.audit.record({ action: 'project.deleted', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { name: project.name } });
+    for (const listener of this.#removedListeners) await listener(project.id);
     return presentProject(deleted);
   }
 }

@@ -17,7 +17,8 @@ export class QuotaRepository {
 
   /**
    * Bytes the companies keep: their live files (a completed delivery's row carries its files'
-   * total) and the files that arrived in their deliveries still open. Soft-deleted files do not count.
+   * total) and the files that arrived in their deliveries still open. Soft-deleted files, and the
+   * files of a soft-deleted project, do not count.
    */
   async usedBytes(companyIds: readonly number[]): Promise<Map<number, number>> {
     const used = new Map<number, number>(companyIds.map((id) => [id, 0]));
@@ -25,10 +26,12 @@ export class QuotaRepository {
     const [files, delivered] = await Promise.all([
       this.db
         .selectFrom('project_files')
-        .select(['company_id', sql<number | string>`coalesce(sum(filesize), 0)`.as('bytes')])
-        .where('company_id', 'in', companyIds)
-        .where('deleted_at', 'is', null)
-        .groupBy('company_id')
+        .innerJoin('projects', 'projects.id', 'project_files.project_id')
+        .select(['project_files.company_id', sql<number | string>`coalesce(sum(project_files.filesize), 0)`.as('bytes')])
+        .where('project_files.company_id', 'in', companyIds)
+        .where('project_files.deleted_at', 'is', null)
+        .where('projects.deleted_at', 'is', null)
+        .groupBy('project_files.company_id')
         .execute(),
       this.db
         .selectFrom('delivery_files')
@@ -47,12 +50,14 @@ export class QuotaRepository {
    * What the company keeps and what its uploads still arriving announced (tus uploads: their
    * Upload-Length; multipart calls: their length), read in one statement so that an upload
    * committed meanwhile is counted once, as kept or as arriving, never as neither. A finished tus
-   * upload keeps its record for a while (migration 023), but its bytes are its file's now.
+   * upload keeps its record for a while (migration 023), but its bytes are its file's now. A
+   * deleted project's files are not marked deleted themselves; they count as deleted (purge.repository.ts).
    */
   async usage(companyId: number): Promise<{ used: number; inFlight: number }> {
     const { rows } = await sql<{ files: number | string; delivered: number | string; tus: number | string; multipart: number | string }>`
       select
-        (select coalesce(sum(filesize), 0) from project_files where company_id = ${companyId} and deleted_at is null) as files,
+        (select coalesce(sum(f.filesize), 0) from project_files f join projects p on p.id = f.project_id
+          where f.company_id = ${companyId} and f.deleted_at is null and p.deleted_at is null) as files,
         (select coalesce(sum(f.size), 0) from delivery_files f join deliveries d on d.id = f.delivery_id
           where d.company_id = ${companyId} and d.state = 'open') as delivered,
         (select coalesce(sum(t.size), 0) from tus_uploads t join projects p on p.id = t.project_id where p.company_id = ${companyId} and t.state <> 'finished') as tus,

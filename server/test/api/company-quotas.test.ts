@@ -91,6 +91,16 @@ describe.each(dialects())('company storage allowances on %s', (dialect) => {
     expect((await upload(server.api, token, { name: 'second.dcm', data: CT }, project.id)).status).toBe(201);
   });
 
+  it("counts a deleted project's files as deleted: deleting the project makes room at once", async () => {
+    const { company, token, project } = await companyWithQuota(CT.length + KB);
+    expect((await upload(server.api, token, { name: 'a.dcm', data: CT }, project.id)).status).toBe(201);
+    const other = await makeProject(server.services, company);
+    expect((await upload(server.api, token, { name: 'b.dcm', data: CT }, other.id)).status).toBe(413);
+    expect((await call(`${server.api}/study-petitions-delete/${project.id}`, { method: 'PUT', token })).status).toBe(200);
+    expect(await companyAnswer(company, token)).toMatchObject({ used_bytes: 0 });
+    expect((await upload(server.api, token, { name: 'b.dcm', data: CT }, other.id)).status).toBe(201);
+  });
+
   it('refuses a tus creation whose Upload-Length does not fit, before any byte, and counts open uploads as in flight', async () => {
     const { token, project } = await companyWithQuota(100 * KB);
     const tooLarge = await createUpload(server.api, token, { name: 'big.dcm', projectId: project.id, size: 100 * KB + 1 });

@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'entry.downloaded', label: 'Entry of a file downloaded' },
   { code: 'file.deleted', label: 'File deleted' },
   { code: 'delivery.deleted', label: 'Folder delivery deleted' },
+  { code: 'file.purged', label: 'Deleted file’s stored bytes removed' },
+  { code: 'delivery.purged', label: 'Deleted folder delivery’s stored bytes removed' },
   { code: 'audit.pruned', label: 'Old audit rows removed' },
 ];
 

@@ -21,6 +21,7 @@ import * as m015 from './migrations/015-lookups-by-index.js';
 import * as m017 from './migrations/017-tus-offsets.js';
 import * as m018 from './migrations/018-fewer-file-indexes.js';
 import * as m019 from './migrations/019-delivery-bundles.js';
+import * as m022 from './migrations/022-frames-as-written.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -47,6 +48,7 @@ const steps: Record<string, Step> = {
   '017-tus-offsets': m017,
   '018-fewer-file-indexes': m018,
   '019-delivery-bundles': m019,
+  '022-frames-as-written': m022,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

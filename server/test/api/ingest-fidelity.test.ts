@@ -65,6 +65,11 @@ describe.each(dialects())('ingest fidelity on %s', (dialect) => {
     const { entries } = await processed(p.id, answer.body.data[0].id as number);
     const frames = Object.fromEntries(entries.map((e) => [e.path, e.dicom?.number_of_frames]));
     expect(frames).toEqual({ 'odd/RD1': '1A', 'plain/RD1': 15 });
+
+    // A DICOM file uploaded alone is recorded by another statement (the one-row insert).
+    const alone = await upload(server.api, token, { name: 'frames-1A.dcm', data: odd.data }, p.id);
+    expect(alone.status).toBe(201);
+    expect((await processed(p.id, alone.body.data[0].id as number)).entries.map((e) => e.dicom?.number_of_frames)).toEqual(['1A']);
   });
 
   it('counts the study and series of an entry that repeats another study\'s SOP Instance UID', async () => {

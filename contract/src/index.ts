@@ -144,7 +144,11 @@ export const ZDicomFields = z.object({
   transfer_syntax_uid: z.string().nullable(),
   rows: z.number().int().nullable(),
   columns: z.number().int().nullable(),
-  number_of_frames: z.number().int().nullable(),
+  /**
+   * NumberOfFrames (0028,0008), an IS: a number when it is an integer, else the text as written
+   * ('1A'), as dcmtk shows it; null when absent or empty.
+   */
+  number_of_frames: z.union([z.number().int(), z.string()]).nullable(),
   /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
   patient_name: z.string().nullable(),
   patient_id: z.string().nullable(),

@@ -5,8 +5,11 @@ import {
   counted,
   counterKeys,
   current,
+  shareCap,
   tooManyAttemptsMessage,
   waitMs,
+  type Counter,
+  type CounterKind,
   type ThrottleLimits,
 } from './login-throttle.policy.js';
 
@@ -43,13 +46,46 @@ describe('password throttle rules', () => {
     ]);
   });
 
-  it('makes the account wait only once its threshold is reached', () => {
-    let counter = current('account', undefined, 0, limits);
-    for (let i = 1; i < limits.maxPerUser; i += 1) counter = counted('account', counter, i, limits);
-    expect(waitMs('account', counter, limits.maxPerUser, limits)).toBe(0);
-    counter = counted('account', counter, 1_000, limits);
-    expect(waitMs('account', counter, 1_000, limits)).toBe(5_000);
-    expect(waitMs('account', counter, 6_000, limits)).toBe(0);
+  const KINDS: CounterKind[] = ['address', 'pair', 'share', 'account'];
+  /** One admitted attempt, or the wait that refuses it, as the throttle decides them at `now`. */
+  function attempt(stored: Partial<Record<CounterKind, Counter>>, now: number) {
+    const counters = Object.fromEntries(KINDS.map((k) => [k, current(k, stored[k], now, limits)])) as Record<CounterKind, Counter>;
+    const wait = Math.max(...KINDS.map((k) => waitMs(k, counters[k], now, limits)));
+    return wait > 0 ? { wait, stored } : { wait: 0, stored: counted(counters, now, limits) };
+  }
+
+  it('makes the account wait only once its threshold is reached, counted from several addresses', () => {
+    let account: Counter | undefined;
+    for (let i = 1; i < limits.maxPerUser; i += 1) {
+      account = attempt({ account }, i).stored.account;
+    }
+    expect(attempt({ account }, limits.maxPerUser).wait).toBe(0);
+    account = attempt({ account }, 1_000).stored.account!;
+    expect(waitMs('account', account, 1_000, limits)).toBe(5_000);
+    expect(waitMs('account', account, 6_000, limits)).toBe(0);
+  });
+
+  it('never lets one address bring the account to its threshold, failing each time it may over many windows', () => {
+    expect(shareCap(limits)).toBe(5);
+    expect(shareCap({ ...limits, maxPerPair: 20 })).toBe(9);
+    expect(shareCap({ ...limits, maxPerUser: 1 })).toBe(1);
+    let stored: Partial<Record<CounterKind, Counter>> = {};
+    let now = 0;
+    for (let tries = 0; tries < 200; tries += 1) {
+      const next = attempt(stored, now);
+      stored = next.stored;
+      expect(waitMs('account', current('account', stored.account, now, limits), now, limits)).toBe(0);
+      expect(current('account', stored.account, now, limits).failures).toBeLessThan(limits.maxPerUser);
+      now += next.wait > 0 ? next.wait : 1_000;
+    }
+    expect(now).toBeGreaterThan(10 * limits.windowMs);
+    // Two more addresses still count, so guessing from them meets the delay.
+    let account = stored.account;
+    for (const _address of ['second', 'third']) {
+      let share: Counter | undefined;
+      for (let i = 0; i < 5; i += 1) ({ account, share } = attempt({ account, share }, now).stored);
+    }
+    expect(waitMs('account', account!, now, limits)).toBe(5_000);
   });
 
   it('forgets an account only after a quiet window, and an address or pair when its window ends', () => {

@@ -5,8 +5,12 @@
 // - per (username, address) pair: one address cannot guess one account for long;
 // - per account, across addresses: past a threshold every further attempt waits a delay that
 //   doubles up to a cap. It slows distributed guessing without ever locking the owner out for
-//   longer than the cap, and an attacker at one address cannot reach it alone while the pair
-//   limit is below it.
+//   longer than the cap.
+// A fourth, the address's share of the account's count, keeps one address from reaching the
+// account's threshold alone: the pair's window is fixed while the account's count slides, so
+// without it an address failing once each time its pair (then the delay) let it could keep the
+// owner waiting for good. The share slides like the account but on every admitted attempt of its
+// address, so it outlives whatever part of the account's count that address made.
 // An attempt is counted as a failure when it is admitted, before the password is verified, so
 // parallel attempts cannot all pass one check; a right password then clears its pair and account.
 import { isIPv4, isIPv6 } from 'node:net';
@@ -15,7 +19,7 @@ import type { Config } from '../config/config.js';
 /** The throttle's settings, as the configuration reads them (LOGIN_* variables). */
 export type ThrottleLimits = Config['loginThrottle'];
 
-export type CounterKind = 'address' | 'pair' | 'account';
+export type CounterKind = 'address' | 'pair' | 'share' | 'account';
 
 export interface Counter {
   failures: number;
@@ -29,7 +33,7 @@ export function counterKeys(username: string, address: string): Record<CounterKi
   const user = username.toLowerCase();
   const addr = addressGroup(address);
   // An address never holds a space, so the pair key cannot be forged from another pair.
-  return { address: `address:${addr}`, pair: `pair:${addr} ${user}`, account: `account:${user}` };
+  return { address: `address:${addr}`, pair: `pair:${addr} ${user}`, share: `share:${addr} ${user}`, account: `account:${user}` };
 }
 
 /**
@@ -56,9 +60,10 @@ export function addressGroup(address: string): string {
 export function current(kind: CounterKind, counter: Counter | undefined, now: number, limits: ThrottleLimits): Counter {
   const fresh: Counter = { failures: 0, windowStartedAt: now, lastFailureAt: null, blockedUntil: null };
   if (!counter) return fresh;
-  if (kind === 'account') {
+  if (kind === 'account' || kind === 'share') {
     // The account's count slides: it is forgotten only after a quiet window, so a patient
-    // attacker stays at the longest delay instead of starting over every window.
+    // attacker stays at the longest delay instead of starting over every window. A share slides
+    // too, and outlives whatever part of the account's count its address made.
     const quietSince = Math.max(counter.lastFailureAt ?? 0, counter.blockedUntil ?? 0);
     return now >= quietSince + limits.windowMs ? fresh : counter;
   }
@@ -68,17 +73,42 @@ export function current(kind: CounterKind, counter: Counter | undefined, now: nu
 /** Milliseconds this counter makes an attempt wait; 0 admits it. */
 export function waitMs(kind: CounterKind, counter: Counter, now: number, limits: ThrottleLimits): number {
   if (kind === 'account') return Math.max(0, (counter.blockedUntil ?? 0) - now);
+  if (kind === 'share') return 0;
   const max = kind === 'address' ? limits.maxPerIp : limits.maxPerPair;
   return counter.failures >= max ? Math.max(0, counter.windowStartedAt + limits.windowMs - now) : 0;
 }
 
-/** The counter after an admitted attempt, counted as a failure until it proves otherwise. */
-export function counted(kind: CounterKind, counter: Counter, now: number, limits: ThrottleLimits): Counter {
-  const failures = counter.failures + 1;
-  if (kind !== 'account') return { ...counter, failures };
+/**
+ * The most failures one address adds to an account's count until it has been quiet a window:
+ * below the account's threshold, so that one address alone never makes the owner wait (only a
+ * threshold of 1 lets it, as any failure then does), and no more than the pair limit, which already
+ * bounds one address within a window.
+ */
+export function shareCap(limits: ThrottleLimits): number {
+  return Math.max(1, Math.min(limits.maxPerPair, limits.maxPerUser - 1));
+}
+
+/**
+ * The counters after an admitted attempt, counted as a failure until it proves otherwise. The
+ * account counts it only while the address's share is below its cap; the share remembers the
+ * attempt either way, so an address that keeps failing keeps being left out of the account.
+ */
+export function counted(counters: Record<CounterKind, Counter>, now: number, limits: ThrottleLimits): Record<CounterKind, Counter> {
+  const { address, pair, share, account } = counters;
+  const charged = share.failures < shareCap(limits);
+  return {
+    address: { ...address, failures: address.failures + 1 },
+    pair: { ...pair, failures: pair.failures + 1 },
+    share: { ...share, failures: share.failures + (charged ? 1 : 0), lastFailureAt: now },
+    account: charged ? countedOnAccount(account, now, limits) : account,
+  };
+}
+
+function countedOnAccount(account: Counter, now: number, limits: ThrottleLimits): Counter {
+  const failures = account.failures + 1;
   const beyond = failures - limits.maxPerUser;
-  const blockedUntil = beyond >= 0 ? now + accountDelayMs(beyond, limits) : counter.blockedUntil;
-  return { ...counter, failures, lastFailureAt: now, blockedUntil };
+  const blockedUntil = beyond >= 0 ? now + accountDelayMs(beyond, limits) : account.blockedUntil;
+  return { ...account, failures, lastFailureAt: now, blockedUntil };
 }
 
 /** The wait after the account's (maxPerUser + n)-th failure: base × 2ⁿ, at most the cap. */

@@ -10,6 +10,7 @@ import {
   retryAfterSeconds,
   tooManyAttemptsMessage,
   waitMs,
+  type Counter,
   type CounterKind,
   type ThrottleLimits,
 } from './login-throttle.policy.js';
@@ -21,7 +22,9 @@ export interface PasswordAttempt {
   keys: Record<CounterKind, string>;
 }
 
-const KINDS: CounterKind[] = ['address', 'pair', 'account'];
+// The order rows are locked in: an attempt shares at most its address (first) and its account (last)
+// with another, so two attempts never wait on each other in a cycle.
+const KINDS: CounterKind[] = ['address', 'pair', 'share', 'account'];
 
 export class LoginThrottle {
   constructor(
@@ -44,10 +47,11 @@ export class LoginThrottle {
         // The time is read once the rows are locked: an attempt that waited for the lock must not
         // measure its wait from before the attempt it waited for.
         const now = this.now();
-        const counters = KINDS.map((kind, i) => current(kind, rows[i], now, this.limits));
-        const longest = Math.max(...KINDS.map((kind, i) => waitMs(kind, counters[i]!, now, this.limits)));
+        const counters = Object.fromEntries(KINDS.map((kind, i) => [kind, current(kind, rows[i], now, this.limits)])) as Record<CounterKind, Counter>;
+        const longest = Math.max(...KINDS.map((kind) => waitMs(kind, counters[kind], now, this.limits)));
         if (longest > 0) return { result: longest };
-        return { result: 0, write: KINDS.map((kind, i) => counted(kind, counters[i]!, now, this.limits)) };
+        const next = counted(counters, now, this.limits);
+        return { result: 0, write: KINDS.map((kind) => next[kind]) };
       },
     );
     if (wait > 0) {
@@ -57,11 +61,11 @@ export class LoginThrottle {
   }
 
   /**
-   * The password was right: the pair and the account start over (the owner is back), and the
-   * address gets its attempt back so that many people signing in behind one NAT are not throttled.
+   * The password was right: the pair, its share and the account start over (the owner is back), and
+   * the address gets its attempt back so that many people signing in behind one NAT are not throttled.
    */
   async succeeded(attempt: PasswordAttempt): Promise<void> {
-    await this.repo.clear([attempt.keys.pair, attempt.keys.account]);
+    await this.repo.clear([attempt.keys.pair, attempt.keys.share, attempt.keys.account]);
     await this.repo.release(attempt.keys.address);
   }
 }

@@ -55,8 +55,8 @@ const ZEnv = z.object({
   JSON_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(1024 * 1024),
   TOKEN_IDLE_MINUTES: int(1).default(120),
   TOKEN_ABSOLUTE_HOURS: int(1).default(12),
-  // The pair limit stays below the account threshold, so one address alone cannot make the
-  // account's owner wait (docs/configuration.md).
+  // One address adds at most the pair limit to an account's count, and always less than its
+  // threshold, so one address alone cannot make the account's owner wait (login-throttle.policy.ts).
   LOGIN_MAX_FAILURES_PER_PAIR: int(1).default(5),
   LOGIN_MAX_FAILURES_PER_USER: int(1).default(10),
   LOGIN_MAX_FAILURES_PER_IP: int(1).default(30),

@@ -23,6 +23,7 @@ import * as m018 from './migrations/018-fewer-file-indexes.js';
 import * as m019 from './migrations/019-delivery-bundles.js';
 import * as m020 from './migrations/020-storage-quotas.js';
 import * as m021 from './migrations/021-purged-files.js';
+import * as m022 from './migrations/022-frames-as-written.js';
 import * as m023 from './migrations/023-finished-tus-uploads.js';
 
 export interface MigrationContext {
@@ -52,6 +53,7 @@ const steps: Record<string, Step> = {
   '019-delivery-bundles': m019,
   '020-storage-quotas': m020,
   '021-purged-files': m021,
+  '022-frames-as-written': m022,
   '023-finished-tus-uploads': m023,
 };
 

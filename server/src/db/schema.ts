@@ -191,6 +191,8 @@ export interface FileEntryTable {
   rows: number | null;
   columns: number | null;
   number_of_frames: number | null;
+  /** NumberOfFrames as written when it is not an integer ('1A'); number_of_frames is then null (migration 022). */
+  number_of_frames_text: string | null;
   /** PatientName as written (a PN value, 'Doe^John'); the studies view formats it for reading. */
   patient_name: string | null;
   patient_id: string | null;

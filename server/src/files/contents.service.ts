@@ -24,7 +24,7 @@ export function presentEntry(row: FileEntryRow): TFileEntry {
           transfer_syntax_uid: row.transfer_syntax_uid,
           rows: row.rows,
           columns: row.columns,
-          number_of_frames: row.number_of_frames,
+          number_of_frames: row.number_of_frames ?? row.number_of_frames_text,
           patient_name: row.patient_name,
           patient_id: row.patient_id,
         }

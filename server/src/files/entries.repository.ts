@@ -19,7 +19,7 @@ const ENTRY_COLUMNS = [
   'file_id', 'company_id', 'seq', 'path', 'size', 'sha256', 'kind', 'reason', 'storage_key', 'storage_offset',
   'sop_instance_uid', 'sop_class_uid', 'study_instance_uid', 'series_instance_uid', 'modality', 'study_date',
   'study_description', 'series_description', 'transfer_syntax_uid', 'rows', 'columns', 'number_of_frames',
-  'patient_name', 'patient_id',
+  'number_of_frames_text', 'patient_name', 'patient_id',
 ] as const satisfies readonly (keyof NewFileEntry)[];
 
 /** Rows of ~20 columns: 100 per statement stays far below either database's parameter limit. */

@@ -2,6 +2,7 @@
 // the storage flushed in the background as bytes accumulate, so the flush the job waits for before
 // 'ready' has little left to write. A job that stored nothing (a single DICOM file, a delivery of
 // DICOM files: their bytes were made durable as they arrived) flushes nothing.
+import type { TDicomFields } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { NewFileEntry } from '../db/schema.js';
 import type { IngestedEntry } from '../ingest/index.js';
@@ -11,6 +12,16 @@ import type { EntriesRepository } from './entries.repository.js';
 import { removeDisguisingCharactersFromPath } from './file-name.js';
 
 const ROWS_PER_BATCH = 50;
+
+/** The DICOM fields as columns: a NumberOfFrames that is not an integer keeps its text apart. */
+function dicomColumns(fields: TDicomFields): Partial<NewFileEntry> {
+  const frames = fields.number_of_frames;
+  return {
+    ...fields,
+    number_of_frames: typeof frames === 'number' ? frames : null,
+    number_of_frames_text: typeof frames === 'string' ? frames : null,
+  };
+}
 const FLUSH_EVERY_BYTES = 256 * 1024 ** 2;
 
 export class EntryRecorder {
@@ -73,7 +84,7 @@ export class EntryRecorder {
       reason: entry.reason,
       storage_key: where.storageKey,
       storage_offset: where.offset,
-      ...(entry.dicom ?? {}),
+      ...(entry.dicom === null ? {} : dicomColumns(entry.dicom)),
     });
   }
 

@@ -33,20 +33,22 @@ export class SummaryBuilder {
     } else if (entry.kind === 'other') {
       this.other += 1;
       if (entry.reason === DICOMDIR_NOTE) this.dicomdirs += 1;
-    } else if (entry.dicom === null || entry.dicom.sop_instance_uid === null) {
-      // A header that could not be read, or one that does not say which instance it is.
-      this.unreadable += 1;
-      this.tally(this.unreadableReasons, entry.reason ?? NO_SOP_INSTANCE_UID, 1);
     } else {
-      const { study_instance_uid: study, series_instance_uid: series, sop_instance_uid: sop } = entry.dicom;
-      if (this.instances.has(sop)) {
+      // Studies and series are those the DICOM entries name, whatever else an entry is: a copy of
+      // an instance can carry another study's UIDs, and the study tree of the entries shows it.
+      if (entry.dicom?.study_instance_uid) this.studies.add(entry.dicom.study_instance_uid);
+      if (entry.dicom?.series_instance_uid) this.series.add(entry.dicom.series_instance_uid);
+      const sop = entry.dicom?.sop_instance_uid ?? null;
+      if (sop === null) {
+        // A header that could not be read, or one that does not say which instance it is.
+        this.unreadable += 1;
+        this.tally(this.unreadableReasons, entry.reason ?? NO_SOP_INSTANCE_UID, 1);
+      } else if (this.instances.has(sop)) {
         // The same instance twice (a copy in another folder) is one instance and one duplicate.
         this.duplicates += 1;
-        return;
+      } else {
+        this.instances.add(sop);
       }
-      this.instances.add(sop);
-      if (study !== null) this.studies.add(study);
-      if (series !== null) this.series.add(series);
     }
   }
 

@@ -81,12 +81,17 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * Changes a password and voids the user's open reset links, in one transaction: every way of
+   * changing a password (one's own, a reset link, an admin, the admin command) comes here, so a
+   * link made before the change can never set the password after it.
+   */
   async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    const now = nowIso();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+      await trx.updateTable('password_links').set({ used_at: now }).where('user_id', '=', id).where('used_at', 'is', null).execute();
+    });
   }
 
   async setDisabled(id: number, disabled: boolean): Promise<void> {

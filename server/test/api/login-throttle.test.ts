@@ -121,32 +121,32 @@ describe.each(dialects())('password throttle on %s', (dialect) => {
     const db = server.services.handle.db;
     const keysLike = (text: string) =>
       db.selectFrom('login_throttle').select('key').where('key', 'like', `%${text}%`).execute();
-    /** The address's own counter and its pairs (a LIKE on the address alone would also match 198.51.0.10 for .1). */
+    /** The address's own counter, its pairs and shares (a LIKE on the address alone would also match 198.51.0.10 for .1). */
     const keysOfAddress = (address: string) =>
       db
         .selectFrom('login_throttle')
         .select('key')
-        .where((eb) => eb.or([eb('key', '=', `address:${address}`), eb('key', 'like', `pair:${address} %`)]))
+        .where((eb) => eb.or([eb('key', '=', `address:${address}`), eb('key', 'like', `pair:${address} %`), eb('key', 'like', `share:${address} %`)]))
         .execute();
     const sprayer = newAddress();
     const sprayed = Array.from({ length: 20 }, (_, i) => `swept-${dialect}-${i}`);
     for (const name of sprayed) expect((await loginFrom(sprayer, name, WRONG)).status).toBe(401);
-    // The address, and a pair and an account per username.
-    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(40);
+    // A pair, the address's share and an account per username.
+    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(60);
 
     passTime(10 * 60_000);
     expect(await server.services.sweepThrottle()).toBeGreaterThanOrEqual(0);
-    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(40);
+    expect(await keysLike(`swept-${dialect}-`)).toHaveLength(60);
 
     const user = await makeUser(server.services);
     const attacker = newAddress();
     for (let i = 0; i < 5; i += 1) expect((await loginFrom(attacker, user.username, WRONG)).status).toBe(401);
     passTime(6 * 60_000);
-    expect(await server.services.sweepThrottle()).toBeGreaterThanOrEqual(41);
+    expect(await server.services.sweepThrottle()).toBeGreaterThanOrEqual(61);
     expect(await keysLike(`swept-${dialect}-`)).toHaveLength(0);
     expect(await keysOfAddress(sprayer)).toHaveLength(0);
     // Six minutes into its fifteen, the attacker's address is still refused for this account.
-    expect(await keysOfAddress(attacker)).toHaveLength(2);
+    expect(await keysOfAddress(attacker)).toHaveLength(3);
     expectThrottled(await loginFrom(attacker, user.username, PASSWORD), 9 * 60);
     expect((await loginFrom(newAddress(), user.username, PASSWORD)).status).toBe(200);
   });

@@ -186,14 +186,13 @@ describe('readDicomHeader agrees with dcmdump on awkward files', () => {
     expect(header.warning).toMatch(/^truncated or damaged DICOM header: only its first \d+ bytes could be read/);
   });
 
-  it('answers null, not a guess, for an IS value that is not a number', async () => {
+  it('keeps an IS value that is not a number as written, as dcmdump shows it, never a guess', async () => {
     const damaged = Buffer.from(await implicitWithSequence());
     const frames = damaged.indexOf(Buffer.from([0x28, 0x00, 0x08, 0x00, 0x02, 0x00, 0x00, 0x00]));
     expect(damaged.toString('latin1', frames + 8, frames + 10)).toBe('15');
     damaged.write('1A', frames + 8, 'latin1');
     const { mine, dcmtk } = await compare('frames-1A.dcm', damaged);
     expect(dcmtk['0028,0008']).toBe('1A');
-    expect(mine['0028,0008']).toBeNull();
-    expect({ ...mine, '0028,0008': '1A' }).toEqual(dcmtk);
+    expect(mine).toEqual(dcmtk);
   });
 });

@@ -15,9 +15,9 @@ async function studyFolder(): Promise<{ dir: string; names: string[] }> {
 }
 
 /**
- * What dcmdump says the folder holds: distinct studies, series and instances (DICOMDIR excluded),
- * copies of an instance already seen, and files that name no instance (unreadable, not counted
- * in any study).
+ * What dcmdump says the folder holds: distinct studies and series that its DICOM files name
+ * (DICOMDIR excluded), distinct instances, copies of an instance already seen, and files that
+ * name no instance (unreadable).
  */
 async function expectedCounts(names: readonly string[]) {
   const studies = new Set<string>();
@@ -28,13 +28,11 @@ async function expectedCounts(names: readonly string[]) {
   for (const name of names.filter((n) => !n.includes('DICOMDIR'))) {
     const d = await dcmdumpTags(path.join(DICOM_DIR, name), ['0020,000d', '0020,000e', '0008,0018']);
     const sop = d['0008,0018'];
+    if (d['0020,000d']) studies.add(d['0020,000d']);
+    if (d['0020,000e']) series.add(d['0020,000e']);
     if (sop === null || sop === undefined) withoutSop += 1;
     else if (instances.has(sop)) duplicates += 1;
-    else {
-      instances.add(sop);
-      if (d['0020,000d'] !== null) studies.add(d['0020,000d']!);
-      if (d['0020,000e'] !== null) series.add(d['0020,000e']!);
-    }
+    else instances.add(sop);
   }
   return { studies: studies.size, series: series.size, instances: instances.size, duplicates, withoutSop, sopUids: instances };
 }

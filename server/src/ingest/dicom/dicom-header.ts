@@ -186,10 +186,16 @@ function integer(value: number | undefined): number | null {
   return value === undefined || !Number.isSafeInteger(value) ? null : value;
 }
 
-/** An IS value as written, or null when it is not an integer ('1A' is not 1). */
-function integerString(dataSet: DataSet, tag: string): number | null {
-  const value = ascii(dataSet, tag)?.split('\\')[0]?.trim();
-  return value !== undefined && /^[+-]?\d{1,12}$/.test(value) ? integer(Number(value)) : null;
+/**
+ * An IS value: its (first) integer, or the text as written when it is not one ('1A' is not 1, and
+ * no guess is made), as dcmtk shows it.
+ */
+function integerString(dataSet: DataSet, tag: string): number | string | null {
+  const written = ascii(dataSet, tag);
+  if (written === null) return null;
+  const first = written.split('\\')[0]!.trim();
+  const value = /^[+-]?\d{1,12}$/.test(first) ? integer(Number(first)) : null;
+  return value ?? written;
 }
 
 /** Text of any tag, decoded by the file's character set (for tags beyond the indexed fields). */

@@ -144,11 +144,13 @@ export class FilesService {
   /**
    * Streams one upload into storage. The name, the actor's role and company and the project are
    * checked before any byte is read, so a refused upload stores nothing (issue 12, item 8);
-   * `commit` checks the project again, as it may have been deleted meanwhile.
+   * `commit` checks the project again, as it may have been deleted meanwhile. Without `projectId`
+   * (a form whose file comes before its project field) only the name and the role are checked
+   * first; the project is then checked by `commit` alone, which removes the bytes if refused.
    */
   receive(
     actor: Actor,
-    input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal; expectedBytes?: number | undefined },
+    input: { fileName: string | undefined; source: Readable; projectId: number | undefined; signal?: AbortSignal; expectedBytes?: number | undefined },
   ): Promise<ReceivedUpload> {
     const { expectedBytes } = input;
     if (expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes)) {
@@ -222,12 +224,14 @@ export class FilesService {
   async #receive(
     actor: Actor,
     rawName: string | undefined,
-    projectId: number,
+    projectId: number | undefined,
     via: ReceivedUpload['via'],
     store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
   ): Promise<ReceivedUpload> {
     const fileName = checkFileName(rawName);
-    await this.projects.require(actor, projectId, 'create');
+    if (projectId !== undefined) await this.projects.require(actor, projectId, 'create');
+    // A role that may upload to no project at all (SysUser) is known from the token alone.
+    else if (!can(actor, 'create', actor.companyId)) throw forbidden();
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     await this.pending.begin(key, uploadLeaseMs);

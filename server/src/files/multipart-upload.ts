@@ -11,7 +11,8 @@
 // Either way the file streams into storage as it arrives; only a small request (at most
 // WHOLE_UPLOAD_MAX_BYTES, files.service.ts) is read whole into memory first, still never stored
 // before its checks. A body the parser cannot read (not multipart, cut short, another boundary)
-// answers 400 in words and keeps nothing.
+// answers 400 in words and keeps nothing. No byte for UPLOAD_IDLE_TIMEOUT_SECONDS answers 408 then,
+// whatever the upload is waiting on at that moment (issue 31, item 12); it cleans up behind.
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
@@ -89,7 +90,7 @@ export async function receiveMultipartUpload(
       if (part.fieldname !== 'file') throw badRequest(`Unknown file field: ${part.fieldname}; send the file as "file"`);
       if (upload) throw badRequest('Send one file per upload');
       storing = true;
-      upload = await files.receive(actor, {
+      const receiving = files.receive(actor, {
         fileName: part.filename,
         source: part.file,
         signal: aborted.signal,
@@ -97,6 +98,7 @@ export async function receiveMultipartUpload(
         // The whole request's length bounds the file's: a small upload is hashed inline.
         expectedBytes: declaredLength(request),
       });
+      upload = await untilAborted(receiving, aborted.signal, (late) => void files.discard(late).catch(() => undefined));
       storing = false;
     }
     if (projectId === undefined) throw badRequest('studypetitionid and file are required');
@@ -112,6 +114,28 @@ export async function receiveMultipartUpload(
     raw.socket?.setTimeout(request.server.server.timeout);
   }
   return { upload, projectId };
+}
+
+/**
+ * `work`, or the signal's reason as soon as it aborts: a stalled upload is answered at its idle
+ * timeout even when what it waits on (the database, the disk's thread pool) is slow to notice the
+ * abort. The work still stops on its own, removing what it wrote (its pending record lets the
+ * sweeper finish that should the process die first); a result that arrives anyway is given to
+ * `late`, which must remove it.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, late: (result: T) => void): Promise<T> {
+  if (signal.aborted) {
+    work.then(late, () => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.then(late, () => undefined);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
 }
 
 /** The parser's limits, answered in words by http/error-handler.ts; anything else it throws is a body it could not read. */

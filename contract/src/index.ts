@@ -148,7 +148,8 @@ export const ZDicomFields = z.object({
    * NumberOfFrames (0028,0008), an IS: a number when it is an integer, else the text as written
    * ('1A'), as dcmtk shows it; null when absent or empty.
    */
-  number_of_frames: z.union([z.number().int(), z.string()]).nullable(),
+  // null made part of the number, not of the union: OpenAPI 3.0 has `nullable` only beside a `type`.
+  number_of_frames: z.union([z.number().int().nullable(), z.string()]),
   /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
   patient_name: z.string().nullable(),
   patient_id: z.string().nullable(),

@@ -24,7 +24,7 @@ function isFinding(find: TFilesQuery): boolean {
 
 /** The upload's form, read as a stream by multipart-upload.ts (documented, not parsed by Fastify). */
 const UploadForm = z.object({
-  studypetitionid: zId('Project').describe('The project; send it before the file'),
+  studypetitionid: zId('Project').describe('The project, before or after the file (before: a refused project stops the upload before its bytes)'),
   file: z.file().describe('The file (a DICOM file or an archive)'),
 });
 
@@ -56,10 +56,10 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       {
         config: { multipartForm: UploadForm },
         schema: {
-          summary: 'Upload one file (multipart fields `studypetitionid`, then `file`), streamed to storage',
+          summary: 'Upload one file (multipart fields `studypetitionid` and `file`, in either order), streamed to storage',
           response: {
             201: listResponse(ZProjectFile).describe('Stored; processing is queued'),
-            400: errorResponse('A missing field, the file before studypetitionid, or the upload was interrupted'),
+            400: errorResponse('A missing field, a body that is not a complete form, or the upload was interrupted'),
             403: FORBIDDEN,
             404: NOT_FOUND,
             408: errorResponse('No data arrived for UPLOAD_IDLE_TIMEOUT_SECONDS'),

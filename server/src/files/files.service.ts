@@ -47,6 +47,8 @@ export interface ReceivedUpload {
   via: 'multipart' | 'tus';
   /** A DICOM file read whole on arrival: what it is, for its job (which then does not read it again). */
   described?: TDescribedFile;
+  /** Sent before its project: the company whose allowance it was weighed against (the caller's). */
+  weighedFor?: number;
 }
 
 /** What of the job runner in this process uploads use to start their jobs. */
@@ -146,11 +148,13 @@ export class FilesService {
   /**
    * Streams one upload into storage. The name, the actor's role and company and the project are
    * checked before any byte is read, so a refused upload stores nothing (issue 12, item 8);
-   * `commit` checks the project again, as it may have been deleted meanwhile.
+   * `commit` checks the project again, as it may have been deleted meanwhile. Without `projectId`
+   * (a form whose file comes before its project field) only the name and the role are checked
+   * first; the project is then checked by `commit` alone, which removes the bytes if refused.
    */
   receive(
     actor: Actor,
-    input: { fileName: string | undefined; source: Readable; projectId: number; signal?: AbortSignal; expectedBytes?: number | undefined },
+    input: { fileName: string | undefined; source: Readable; projectId: number | undefined; signal?: AbortSignal; expectedBytes?: number | undefined },
   ): Promise<ReceivedUpload> {
     const { expectedBytes } = input;
     // Without a length the upload announces nothing to hold: it is admitted while the allowance has room.
@@ -227,25 +231,34 @@ export class FilesService {
   async #receive(
     actor: Actor,
     rawName: string | undefined,
-    projectId: number,
+    projectId: number | undefined,
     via: ReceivedUpload['via'],
     store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
     /** A new upload's announced size, weighed against the storage limits; none for bytes already admitted (a finished tus upload). */
     reserve?: { bytes: number },
   ): Promise<ReceivedUpload> {
     const fileName = checkUploadName(rawName);
-    await this.projects.require(actor, projectId, 'create');
+    if (projectId !== undefined) await this.projects.require(actor, projectId, 'create');
+    // A role that may upload to no project at all (SysUser) is known from the token alone.
+    else if (!can(actor, 'create', actor.companyId)) throw forbidden();
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     const begin = (companyId: number | null) => this.pending.begin(key, uploadLeaseMs, companyId === null || !reserve ? undefined : { companyId, bytes: reserve.bytes });
-    await (reserve && this.allowance ? this.allowance.admit(projectId, reserve.bytes, begin) : begin(null));
+    // A file sent before its project is weighed against the caller's own company, the one a company
+    // user can add to; a role that may write elsewhere is weighed again once the project is known (commit).
+    const target = projectId === undefined ? { companyId: actor.companyId } : { projectId };
+    await (reserve && this.allowance ? this.allowance.admit(target, reserve.bytes, begin) : begin(null));
     const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
     renewal.unref();
     let kind: 'dicom' | 'archive' = 'archive';
     try {
       const stored = await store(key, (head) => (kind = checkContent(fileName, head)));
       const described = 'described' in stored ? stored.described : undefined;
-      return { key, fileName, kind, size: stored.size, sha256: stored.sha256, via, ...(described ? { described } : {}) };
+      return {
+        key, fileName, kind, size: stored.size, sha256: stored.sha256, via,
+        ...(described ? { described } : {}),
+        ...(projectId === undefined ? { weighedFor: actor.companyId } : {}),
+      };
     } catch (err) {
       await this.pending.end(key);
       throw explainStorageFull(err);
@@ -258,6 +271,7 @@ export class FilesService {
   async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
     try {
       const project = await this.projects.require(actor, projectId, 'create');
+      if (upload.weighedFor !== undefined && upload.weighedFor !== project.company_id) await this.allowance?.admit({ companyId: project.company_id }, upload.size, async () => undefined);
       const file: NewFile = {
         project_id: project.id,
         company_id: project.company_id,

@@ -1,20 +1,33 @@
-// Reads POST /upload-study-petitions-files: the `studypetitionid` field, then one `file` part. The
-// project is authorised before the first byte of the file is read, and the file then streams into
-// storage as it arrives; only a small request (at most WHOLE_UPLOAD_MAX_BYTES, files.service.ts) is
-// read whole into memory first, still never stored before its checks. A file sent before the field is refused
-// without storing anything: holding its bytes while not knowing whether they may be kept is what
-// let refused uploads fill the disk (issue 12, item 8).
+// Reads POST /upload-study-petitions-files: one `studypetitionid` field and one `file` part, in
+// either order. With the field first (as the web app sends it) the project is authorised before
+// the first byte of the file is read. With the file first (as `form.append('file', f)` then the
+// field sends it) only the caller's role is checked before its bytes (a SysUser, who may upload
+// nowhere, is refused at once); the file then goes through the same pipeline into storage as a
+// pending upload that no row shows, bounded by MAX_UPLOAD_BYTES, and is committed once the field
+// names a project the caller may upload to, or removed at once when it does not (404/403 as with
+// the field first), when the body ends without the field, or when it breaks. Holding bytes of
+// uploads that end up refused is what let such uploads fill the disk (issue 12, item 8): they are
+// never kept past their own request, and no more of them than of the uploads that are accepted.
+// Either way the file streams into storage as it arrives; only a small request (at most
+// WHOLE_UPLOAD_MAX_BYTES, files.service.ts) is read whole into memory first, still never stored
+// before its checks. A body the parser cannot read (not multipart, cut short, another boundary)
+// answers 400 in words and keeps nothing. No byte for UPLOAD_IDLE_TIMEOUT_SECONDS answers 408 then,
+// whatever the upload is waiting on at that moment (issue 31, item 12); it cleans up behind.
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { FilesService, ReceivedUpload } from './files.service.js';
+import { UploadInterruptedError } from './upload-pipeline.js';
 
-export const FIELD_AFTER_FILE_MESSAGE =
-  'Send the studypetitionid field before the file, so that the project can be checked before anything is stored';
 export const NO_BOUNDARY_MESSAGE =
   'The upload is marked as multipart/form-data but names no boundary between its parts; send it as a form ' +
   '(browsers and HTTP libraries add the boundary themselves when given form data)';
+
+export const MALFORMED_BODY_MESSAGE =
+  'The upload is not a complete multipart/form-data body: it ended early, or its parts are not separated by the ' +
+  'boundary its Content-Type names; send the file again as a form (browsers and HTTP libraries build the body themselves)';
 
 /** No byte of the body arrived for the idle timeout: the upload is stopped and nothing is kept. */
 export class UploadStalledError extends AppError {
@@ -67,7 +80,7 @@ export async function receiveMultipartUpload(
   let projectId: number | undefined;
   let upload: ReceivedUpload | undefined;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of partsOf(request)) {
       if (part.type === 'field') {
         if (part.fieldname !== 'studypetitionid') throw badRequest(`Unknown field: ${part.fieldname}`);
         if (projectId !== undefined) throw badRequest('Send studypetitionid once');
@@ -76,9 +89,8 @@ export async function receiveMultipartUpload(
       }
       if (part.fieldname !== 'file') throw badRequest(`Unknown file field: ${part.fieldname}; send the file as "file"`);
       if (upload) throw badRequest('Send one file per upload');
-      if (projectId === undefined) throw badRequest(FIELD_AFTER_FILE_MESSAGE);
       storing = true;
-      upload = await files.receive(actor, {
+      const receiving = files.receive(actor, {
         fileName: part.filename,
         source: part.file,
         signal: aborted.signal,
@@ -86,8 +98,11 @@ export async function receiveMultipartUpload(
         // The whole request's length bounds the file's: a small upload is hashed inline.
         expectedBytes: declaredLength(request),
       });
+      upload = await untilAborted(receiving, aborted.signal, (late) => void files.discard(late).catch(() => undefined));
       storing = false;
     }
+    if (projectId === undefined) throw badRequest('studypetitionid and file are required');
+    if (!upload) throw badRequest('file is required');
   } catch (err) {
     if (upload) await files.discard(upload);
     throw aborted.signal.reason instanceof UploadStalledError ? aborted.signal.reason : err;
@@ -98,10 +113,56 @@ export async function receiveMultipartUpload(
     // Back to the server-wide idle timeout for the rest of this connection.
     raw.socket?.setTimeout(request.server.server.timeout);
   }
-  if (projectId === undefined) throw badRequest('studypetitionid and file are required');
-  // A file is only ever received once its project is known, so this is the only case left.
-  if (!upload) throw badRequest('file is required');
   return { upload, projectId };
+}
+
+/**
+ * `work`, or the signal's reason as soon as it aborts: a stalled upload is answered at its idle
+ * timeout even when what it waits on (the database, the disk's thread pool) is slow to notice the
+ * abort. The work still stops on its own, removing what it wrote (its pending record lets the
+ * sweeper finish that should the process die first); a result that arrives anyway is given to
+ * `late`, which must remove it.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, late: (result: T) => void): Promise<T> {
+  if (signal.aborted) {
+    work.then(late, () => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.then(late, () => undefined);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
+}
+
+/** The parser's limits, answered in words by http/error-handler.ts; anything else it throws is a body it could not read. */
+const PARSER_ANSWERS = new Set(['FST_PARTS_LIMIT', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_REQ_FILE_TOO_LARGE']);
+
+/** The request's parts, with the parser's failures turned into answers a client can act on. */
+async function* partsOf(request: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = request.parts()[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (err) {
+      throw parserFailure(err);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+function parserFailure(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && PARSER_ANSWERS.has(code)) return err;
+  // The connection closed before the end of the body.
+  if (code === 'FST_MP_PREMATURE_CLOSE') return new UploadInterruptedError({ cause: err });
+  return new AppError(400, MALFORMED_BODY_MESSAGE);
 }
 
 function hasBoundary(contentType: string | undefined): boolean {

@@ -209,7 +209,7 @@ export class TusUploadsService {
   }
 
   #admit<T>(projectId: number, size: number, hold: () => Promise<T>): Promise<T> {
-    return this.options.allowance ? this.options.allowance.admit(projectId, size, hold) : hold();
+    return this.options.allowance ? this.options.allowance.admit({ projectId }, size, hold) : hold();
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */

@@ -81,6 +81,8 @@ export async function storeUpload(input: StoreUploadInput): Promise<StoredUpload
   };
   source.once('error', sourceGaveUp);
   source.once('close', sourceGaveUp);
+  // Failed already (the parser found the body cut short while the project was being checked).
+  if (source.destroyed) sourceGaveUp();
   pipeline(source, meter, () => undefined);
 
   try {

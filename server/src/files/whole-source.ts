@@ -38,6 +38,9 @@ export function readWholeSource(source: Readable & { truncated?: boolean }, maxB
     // The reason is what the caller aborted with (an AppError): callers match on it.
     const onAbort = () => settle(signal!.reason instanceof Error ? signal!.reason : new UploadInterruptedError());
     if (signal?.aborted) return onAbort();
+    // The parser may have failed the part (a body cut short) while the caller was still checking
+    // the project: its 'error' and 'close' are gone already and would never come again.
+    if (source.destroyed) return onGone(source.errored ?? undefined);
     source.on('data', onData);
     source.once('end', onEnd);
     source.once('error', onGone);

@@ -19,6 +19,9 @@ export class QuotaExceededError extends AppError {
   }
 }
 
+/** Whose allowance an upload is weighed against: its project's company, or a company named outright. */
+export type QuotaTarget = { projectId: number } | { companyId: number };
+
 export class CompanyQuotas {
   /** Per company, the end of the last admission: the next one waits for it (this process). */
   readonly #turns = new Map<number, Promise<unknown>>();
@@ -35,12 +38,12 @@ export class CompanyQuotas {
   }
 
   /**
-   * Admits an upload of `bytes` into `projectId`'s company (413 when it does not fit), then runs
+   * Admits an upload of `bytes` into the target's company (413 when it does not fit), then runs
    * `hold` with the company, which records the upload so that later checks count it (with null
    * for a company without allowance). An unknown project passes: access is checked, and answered, elsewhere.
    */
-  async admit<T>(projectId: number, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
-    const allowance = await this.repo.allowanceOfProject(projectId);
+  async admit<T>(target: QuotaTarget, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
+    const allowance = 'projectId' in target ? await this.repo.allowanceOfProject(target.projectId) : await this.repo.allowanceOfCompany(target.companyId);
     // Unlimited: nothing to hold against (null), so the upload's record stays the cheapest one.
     if (!allowance || allowance.quotaBytes === null) return hold(null);
     const { companyId, quotaBytes } = allowance;

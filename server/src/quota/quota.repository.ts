@@ -15,6 +15,12 @@ export class QuotaRepository {
     return row && { companyId: row.company_id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
   }
 
+  /** A company's allowance (null: unlimited); undefined for no such company. */
+  async allowanceOfCompany(companyId: number): Promise<{ companyId: number; quotaBytes: number | null } | undefined> {
+    const row = await this.db.selectFrom('companies').select(['id', 'quota_bytes']).where('id', '=', companyId).executeTakeFirst();
+    return row && { companyId: row.id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
+  }
+
   /**
    * Bytes the companies keep: their live files (a completed delivery's row carries its files'
    * total) and the files that arrived in their deliveries still open. Soft-deleted files, and the

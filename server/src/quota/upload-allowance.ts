@@ -1,6 +1,6 @@
 // The one check every upload path calls before it stores a byte: room on the server's storage
 // (MIN_FREE_BYTES), then room in the company's allowance (quota_bytes).
-import type { CompanyQuotas } from './company-quotas.js';
+import type { CompanyQuotas, QuotaTarget } from './company-quotas.js';
 import type { StorageHeadroom } from './storage-headroom.js';
 
 export class UploadAllowance {
@@ -14,8 +14,8 @@ export class UploadAllowance {
    * allowance; otherwise runs `hold`, which records the upload (with its size) while no other
    * upload of the company is being weighed.
    */
-  async admit<T>(projectId: number, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
+  async admit<T>(target: QuotaTarget, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
     await this.headroom.requireRoom(bytes);
-    return this.quotas.admit(projectId, bytes, hold);
+    return this.quotas.admit(target, bytes, hold);
   }
 }

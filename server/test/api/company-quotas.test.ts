@@ -83,6 +83,27 @@ describe.each(dialects())('company storage allowances on %s', (dialect) => {
     expect((await listFiles(server.api, token, project.id)).body.data).toHaveLength(1);
   });
 
+  it('weighs a file sent before its studypetitionid against the company before storing it', async () => {
+    const { company, token, project } = await companyWithQuota(CT.length + KB);
+    expect((await upload(server.api, token, { name: 'first.dcm', data: CT }, project.id, 'file-first')).status).toBe(201);
+    const before = storedFiles(server.config.dataDir).length;
+    const refused = await upload(server.api, token, { name: 'second.dcm', data: CT }, project.id, 'file-first');
+    expect(refused.status).toBe(413);
+    expect(refused.body.message).toMatch(/^Your company has used .* storage allowance/);
+    expect(storedFiles(server.config.dataDir).length).toBe(before);
+    expect(await companyAnswer(company, token)).toMatchObject({ used_bytes: CT.length });
+  });
+
+  it("weighs a SysAdmin's file sent first against the project's company too, once the project is known", async () => {
+    const { company, token, project } = await companyWithQuota(CT.length + KB);
+    expect((await upload(server.api, token, { name: 'first.dcm', data: CT }, project.id)).status).toBe(201);
+    const before = storedFiles(server.config.dataDir).length;
+    const refused = await upload(server.api, admin, { name: 'second.dcm', data: CT }, project.id, 'file-first');
+    expect(refused.status).toBe(413);
+    expect(storedFiles(server.config.dataDir).length).toBe(before);
+    expect(await companyAnswer(company, token)).toMatchObject({ used_bytes: CT.length });
+  });
+
   it('counts live files only: deleting a file makes room at once', async () => {
     const { token, project } = await companyWithQuota(CT.length + KB);
     const first = await upload(server.api, token, { name: 'first.dcm', data: CT }, project.id);

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ROLES, type TRole } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { FIELD_AFTER_FILE_MESSAGE } from '../../src/files/multipart-upload.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -59,10 +58,10 @@ describe.each(dialects())('files API on %s', (dialect) => {
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
     });
 
-    it('refuses a file sent before the project field with 400, storing nothing', async () => {
+    it('stores a file sent before the project field as one sent after it (issue 31, item 3)', async () => {
       const p = await project();
       const answer = await upload(server.api, user(), { name: 'first.dcm', data: NO_PREAMBLE }, p.id, 'file-first');
-      expect(answer).toMatchObject({ status: 400, body: { message: FIELD_AFTER_FILE_MESSAGE } });
+      expect(answer).toMatchObject({ status: 201, body: { data: [{ file: 'first.dcm', kind: 'dicom', studypetitionid: p.id }] } });
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
       const second = await upload(server.api, user(), { name: 'second.dcm', data: NO_PREAMBLE }, p.id);
       expect(second.body.data[0]).toMatchObject({ kind: 'dicom', studypetitionid: p.id });
@@ -176,7 +175,7 @@ describe.each(dialects())('files API on %s', (dialect) => {
     it('answers 400 for a missing file or project field, leaving nothing', async () => {
       const p = await project();
       const noProject = await upload(server.api, user(), { name: 'a.dcm', data: CT }, undefined);
-      expect(noProject).toMatchObject({ status: 400, body: { message: FIELD_AFTER_FILE_MESSAGE } });
+      expect(noProject).toMatchObject({ status: 400, body: { message: 'studypetitionid and file are required' } });
       const form = new FormData();
       form.append('studypetitionid', String(p.id));
       const noFile = await fetch(`${server.api}/upload-study-petitions-files`, {
@@ -311,7 +310,7 @@ describe.each(dialects())('files API on %s', (dialect) => {
       expect((await listFiles(server.api, sys, theirs.id)).body.data).toHaveLength(1);
       expect((await download(server.api, sys, fileId)).status).toBe(200);
       expect((await call(`${server.api}/study-petitions-files-delete/${fileId}`, { method: 'PUT', token: sys })).status).toBe(403);
-      expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id, 'file-first')).status).toBe(400);
+      expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id, 'file-first')).status).toBe(403);
       expect((await upload(server.api, sys, { name: 'z.dcm', data: CT }, theirs.id)).status).toBe(403);
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
     });

@@ -4,7 +4,7 @@ import { parse as parseDisposition } from 'content-disposition';
 import { ROLES, type TRole } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { FIELD_AFTER_FILE_MESSAGE, NO_BOUNDARY_MESSAGE } from '../../src/files/multipart-upload.js';
+import { NO_BOUNDARY_MESSAGE } from '../../src/files/multipart-upload.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { login } from '../http.js';
@@ -158,13 +158,14 @@ describe.each(dialects())('upload hardening on %s', (dialect) => {
       expect(await pendingCount(server)).toBe(0);
     });
 
-    it('refuses a file sent before its project field with 400 in words, writing nothing', async () => {
+    it('stops a file sent before its project field at MAX_UPLOAD_BYTES, keeping nothing (issue 31, item 3)', async () => {
       const p = await makeProject(server.services, company);
       const answer = await streamUpload(server.api, user(), filePart('first.dcm'), big);
-      expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toEqual({ message: FIELD_AFTER_FILE_MESSAGE });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body).message).toContain('maximum upload size');
       expect(answer.sent).toBeLessThan(64 * MB);
       expect(await unreferencedFiles(server)).toEqual([]);
+      expect(await pendingCount(server)).toBe(0);
       // The spec's order (field, then file, as the web app sends it) still works.
       expect((await upload(server.api, user(), { name: 'ok.dcm', data: CT }, p.id)).status).toBe(201);
       await expectNoLeftovers(server.services.handle.db, server.config.dataDir);

@@ -7,6 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import { pipeline, Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import { AppError } from '../errors/app-error.js';
+import { describeBytes } from '../quota/index.js';
 import type { Storage } from '../storage/storage.js';
 import { startSha256, type Sha256Job } from './sha256-worker.js';
 
@@ -15,7 +16,7 @@ export const UPLOAD_HEAD_BYTES = 4096;
 
 export class UploadTooLargeError extends AppError {
   constructor(readonly maxBytes: number) {
-    super(413, `The file is larger than the maximum upload size of ${formatBytes(maxBytes)}`);
+    super(413, `The file is larger than the maximum upload size of ${describeBytes(maxBytes)}`);
     this.name = 'UploadTooLargeError';
   }
 }
@@ -222,13 +223,3 @@ class UploadMeter extends Transform {
   }
 }
 
-function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(2)} ${units[unit]}`;
-}

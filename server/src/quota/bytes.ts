@@ -1,6 +1,6 @@
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** A size as the web app shows sizes (steps of 1024, two decimals), for messages about allowances. */
+/** A size as the web app shows sizes (steps of 1024, two decimals), for messages a user reads. */
 export function describeBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;

@@ -271,7 +271,7 @@ export class FilesService {
   async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
     try {
       const project = await this.projects.require(actor, projectId, 'create');
-      if (upload.weighedFor !== undefined && upload.weighedFor !== project.company_id) await this.allowance?.admit({ companyId: project.company_id }, upload.size, async () => undefined);
+      if (upload.weighedFor !== undefined && upload.weighedFor !== project.company_id) await this.allowance?.admit({ companyId: project.company_id }, upload.size, () => Promise.resolve());
       const file: NewFile = {
         project_id: project.id,
         company_id: project.company_id,

@@ -82,6 +82,8 @@ describe('projects', () => {
     for (const mode of ['light', 'dark'] as const) {
       const phone = await phoneSession(mode);
       const phoneState = phone.page.getByRole('group', { name: 'No projects found' });
+      // allInnerTexts does not wait: the list (and the storage card beside it) may still be loading.
+      await phoneState.getByRole('button', { name: 'Add Study' }).waitFor();
       expect(await phoneState.getByRole('button').allInnerTexts()).toEqual(['Add Study']);
       await expectInView(phoneState.getByRole('button', { name: 'Add Study' }), PHONE.width);
       await expectNoSidewaysScroll(phone.page);

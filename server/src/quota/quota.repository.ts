@@ -1,5 +1,18 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+
+/**
+ * The columns `files` and `delivered`: what a company keeps, its live files (a completed
+ * delivery's row carries its files' total) and the files that arrived in its deliveries still
+ * open. Soft-deleted files, and the files of a soft-deleted project, do not count.
+ */
+function keptBytes(companyId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    (select coalesce(sum(f.filesize), 0) from project_files f join projects p on p.id = f.project_id
+      where f.company_id = ${companyId} and f.deleted_at is null and p.deleted_at is null) as files,
+    (select coalesce(sum(f.size), 0) from delivery_files f join deliveries d on d.id = f.delivery_id
+      where d.company_id = ${companyId} and d.state = 'open') as delivered`;
+}
 
 export class QuotaRepository {
   constructor(private readonly db: Db) {}
@@ -21,34 +34,14 @@ export class QuotaRepository {
     return row && { companyId: row.id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
   }
 
-  /**
-   * Bytes the companies keep: their live files (a completed delivery's row carries its files'
-   * total) and the files that arrived in their deliveries still open. Soft-deleted files, and the
-   * files of a soft-deleted project, do not count.
-   */
+  /** Bytes the companies keep (the rule is `keptBytes` below); a company not found counts 0. */
   async usedBytes(companyIds: readonly number[]): Promise<Map<number, number>> {
     const used = new Map<number, number>(companyIds.map((id) => [id, 0]));
     if (companyIds.length === 0) return used;
-    const [files, delivered] = await Promise.all([
-      this.db
-        .selectFrom('project_files')
-        .innerJoin('projects', 'projects.id', 'project_files.project_id')
-        .select(['project_files.company_id', sql<number | string>`coalesce(sum(project_files.filesize), 0)`.as('bytes')])
-        .where('project_files.company_id', 'in', companyIds)
-        .where('project_files.deleted_at', 'is', null)
-        .where('projects.deleted_at', 'is', null)
-        .groupBy('project_files.company_id')
-        .execute(),
-      this.db
-        .selectFrom('delivery_files')
-        .innerJoin('deliveries', 'deliveries.id', 'delivery_files.delivery_id')
-        .select(['deliveries.company_id', sql<number | string>`coalesce(sum(delivery_files.size), 0)`.as('bytes')])
-        .where('deliveries.company_id', 'in', companyIds)
-        .where('deliveries.state', '=', 'open')
-        .groupBy('deliveries.company_id')
-        .execute(),
-    ]);
-    for (const row of [...files, ...delivered]) used.set(row.company_id, (used.get(row.company_id) ?? 0) + Number(row.bytes));
+    const { rows } = await sql<{ id: number; files: number | string; delivered: number | string }>`
+      select c.id, ${keptBytes(sql.ref('c.id'))} from companies c where c.id in (${sql.join(companyIds)})
+    `.execute(this.db);
+    for (const row of rows) used.set(row.id, Number(row.files) + Number(row.delivered));
     return used;
   }
 
@@ -62,10 +55,7 @@ export class QuotaRepository {
   async usage(companyId: number): Promise<{ used: number; inFlight: number }> {
     const { rows } = await sql<{ files: number | string; delivered: number | string; tus: number | string; multipart: number | string }>`
       select
-        (select coalesce(sum(f.filesize), 0) from project_files f join projects p on p.id = f.project_id
-          where f.company_id = ${companyId} and f.deleted_at is null and p.deleted_at is null) as files,
-        (select coalesce(sum(f.size), 0) from delivery_files f join deliveries d on d.id = f.delivery_id
-          where d.company_id = ${companyId} and d.state = 'open') as delivered,
+        ${keptBytes(sql.val(companyId))},
         (select coalesce(sum(t.size), 0) from tus_uploads t join projects p on p.id = t.project_id where p.company_id = ${companyId} and t.state <> 'finished') as tus,
         (select coalesce(sum(reserved_bytes), 0) from pending_uploads where company_id = ${companyId}) as multipart
     `.execute(this.db);

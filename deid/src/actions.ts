@@ -7,9 +7,9 @@
 // one attribute, C (the more conservative) wins over K. Cleaning under Retain Longitudinal Temporal
 // Information with Modified Dates shifts dates, times and date-times; any other C (free text, AE
 // titles, codes) cannot be cleaned by a program with certainty, so the basic action is taken.
-import { OPTION_INFO, type Option } from './options.ts';
-import { TABLE_E1_1 } from './table-e1-1.ts';
-import type { BasicAction, TableRow } from './table-row.ts';
+import { OPTION_INFO, type Option } from './options.js';
+import { TABLE_E1_1 } from './table-e1-1.js';
+import type { BasicAction, TableRow } from './table-row.js';
 
 /** X remove, Z zero length, D dummy, K keep (sequences are still walked), U new UID, S shift dates. */
 export type Act = 'X' | 'Z' | 'D' | 'K' | 'U' | 'S';

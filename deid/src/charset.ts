@@ -2,13 +2,16 @@
 // the items of sequences as Latin-1 whatever the character set. The engine therefore decodes all
 // text itself: while dcmjs reads, every TextDecoder it creates is the dataset's own decoder.
 // Output text is always UTF-8 with Specific Character Set ISO_IR 192 (dcmjs writes UTF-8).
-import { DeidentificationError } from './errors.ts';
+import { DeidentificationError } from './errors.js';
 
-interface Decoder { decode(input: AllowSharedBufferSource): string }
+interface Decoder { decode(input: ArrayBuffer | ArrayBufferView): string }
+type DecoderClass = new (label?: string) => Decoder;
 
-const RealTextDecoder = globalThis.TextDecoder;
-const decoders = new Map<string, TextDecoder>();
-function whatwg(label: string): TextDecoder {
+// Typed by hand: the engine is checked against both the DOM's and Node's TextDecoder.
+const scope = globalThis as unknown as { TextDecoder: DecoderClass };
+const RealTextDecoder = scope.TextDecoder;
+const decoders = new Map<string, Decoder>();
+function whatwg(label: string): Decoder {
   let d = decoders.get(label);
   if (!d) { d = new RealTextDecoder(label); decoders.set(label, d); }
   return d;
@@ -65,7 +68,7 @@ function unsupported(terms: readonly string[]): DeidentificationError {
 class Iso2022Decoder implements Decoder {
   constructor(private readonly initialG1: G1) {}
 
-  decode(input: AllowSharedBufferSource): string {
+  decode(input: ArrayBuffer | ArrayBufferView): string {
     const b = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
     let g0: G0 = 'ascii';
     let g1 = this.initialG1;
@@ -105,11 +108,11 @@ function eucJis0212(run: Uint8Array): number[] {
 /** Runs `read` with every `new TextDecoder(…)` answering `decoder` (dcmjs reads synchronously). */
 export function withDecoder<T>(decoder: Decoder, read: () => T): T {
   function Swapped(): Decoder { return decoder; }
-  Swapped.prototype = RealTextDecoder.prototype;
-  globalThis.TextDecoder = Swapped as unknown as typeof TextDecoder;
+  (Swapped as { prototype: unknown }).prototype = RealTextDecoder.prototype as unknown;
+  scope.TextDecoder = Swapped as unknown as DecoderClass;
   try {
     return read();
   } finally {
-    globalThis.TextDecoder = RealTextDecoder;
+    scope.TextDecoder = RealTextDecoder;
   }
 }

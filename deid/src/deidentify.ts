@@ -1,12 +1,12 @@
 import dcmjs, { type Dict } from 'dcmjs';
-import { actionTable, type ActionTable } from './actions.ts';
-import { DeidentificationError } from './errors.ts';
-import { dateShiftDays, pseudonymOf, replacementUid } from './keyed.ts';
-import { carriesOurMarks, checkValue, EDITION, methodCodes, methodValues, text } from './method.ts';
-import { normaliseOptions, type Option, type Policy } from './options.ts';
-import { readDicom } from './read.ts';
-import { reviewReason } from './review.ts';
-import { walk, type Counts, type WalkContext } from './walk.ts';
+import { actionTable, type ActionTable } from './actions.js';
+import { DeidentificationError } from './errors.js';
+import { dateShiftDays, pseudonymOf, replacementUid } from './keyed.js';
+import { carriesOurMarks, checkValue, EDITION, methodCodes, methodValues, text } from './method.js';
+import { normaliseOptions, type Option, type Policy } from './options.js';
+import { readDicom } from './read.js';
+import { reviewReason } from './review.js';
+import { walk, type Counts, type WalkContext } from './walk.js';
 
 const DICOMDIR_CLASS = '1.2.840.10008.1.3.10';
 /** Identifies this engine as the writer of the file meta it creates (PS3.10 7.1). */

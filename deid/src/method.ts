@@ -2,9 +2,9 @@
 // output: a keyed MAC over the policy and the instance's pseudonym and UIDs. Without the project
 // key it cannot be made; with another key or another policy it does not match.
 import type { Dict } from 'dcmjs';
-import { hex, keyedDigest } from './keyed.ts';
-import { BASIC_PROFILE, OPTION_INFO, type Option } from './options.ts';
-import { TABLE_EDITION } from './table-e1-1.ts';
+import { hex, keyedDigest } from './keyed.js';
+import { BASIC_PROFILE, OPTION_INFO, type Option } from './options.js';
+import { TABLE_EDITION } from './table-e1-1.js';
 
 export const EDITION = `DICOM PS3.15 ${TABLE_EDITION}`;
 const CHECK_PREFIX = 'portal-deid check ';

@@ -1,4 +1,4 @@
-import type { OptionColumn } from './table-row.ts';
+import type { OptionColumn } from './table-row.js';
 
 /** The options a project may add to the Basic profile; these ids are what the policy API carries. */
 export const OPTIONS = [

@@ -2,7 +2,7 @@
 // with a transfer syntax, a non-deflated dataset) and finds, by our own scan of the top level, the
 // byte ranges dcmjs must not rewrite: Pixel Data (kept byte for byte) and Specific Character Set.
 import dcmjs from 'dcmjs';
-import { DeidentificationError } from './errors.ts';
+import { DeidentificationError } from './errors.js';
 
 export const IMPLICIT_LE = '1.2.840.10008.1.2';
 export const EXPLICIT_LE = '1.2.840.10008.1.2.1';

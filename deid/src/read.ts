@@ -1,7 +1,7 @@
 import dcmjs, { type DicomDict } from 'dcmjs';
-import { decoderFor, withDecoder } from './charset.ts';
-import { DeidentificationError } from './errors.ts';
-import { toPart10, type Part10 } from './part10.ts';
+import { decoderFor, withDecoder } from './charset.js';
+import { DeidentificationError } from './errors.js';
+import { toPart10, type Part10 } from './part10.js';
 
 // dcmjs logs every oddity it tolerates (e.g. "Invalid vr type xs") to the console; the engine
 // reports in words what matters, and a server or worker must not print one line per file.

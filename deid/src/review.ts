@@ -1,7 +1,7 @@
 // Identity burned into the pixels is beyond a header engine (PS3.15 E.1.1 Clean Pixel Data): an
 // instance is flagged for a person's review when it says so or when its kind often carries it.
 import type { Dict } from 'dcmjs';
-import { text } from './method.ts';
+import { text } from './method.js';
 
 const OFTEN_BURNED_IN: Record<string, string> = {
   US: 'an ultrasound image', SC: 'a secondary capture', XA: 'an X-ray angiography image', ES: 'an endoscopy image', OT: 'an image of modality "other"',

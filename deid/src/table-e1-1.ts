@@ -4,7 +4,7 @@
 // Extracted from innolitics/dicom-standard@7f4749d09ed3ef2fa70637d376d423a4b13523cd (standard/confidentiality_profile_attributes.json,
 // keywords and VRs from standard/attributes.json), MIT licence: see deid/NOTICE.
 // Tags with an X are patterns (X = any hex digit); private attributes (odd groups) are a rule of the engine.
-import type { TableRow } from './table-row.ts';
+import type { TableRow } from './table-row.js';
 
 export const TABLE_EDITION = '2024b';
 export const TABLE_SOURCE = 'https://dicom.nema.org/medical/dicom/2024b/output/chtml/part15/chapter_E.html#table_E.1-1';

@@ -1,8 +1,8 @@
 // Applies the resolved table to every attribute of a dataset, at every depth of nested sequences.
 import type { Dict, Element } from 'dcmjs';
-import type { ActionTable } from './actions.ts';
-import { shiftValue } from './dates.ts';
-import { dummyValue } from './dummies.ts';
+import type { ActionTable } from './actions.js';
+import { shiftValue } from './dates.js';
+import { dummyValue } from './dummies.js';
 
 export interface Counts {
   removed: number;

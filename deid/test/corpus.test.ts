@@ -1,10 +1,10 @@
 // The shared DICOM corpus through the engine, checked by dcmtk, an independent reader.
 import { describe, expect, it } from 'vitest';
-import { deidentify, type DeidResult } from '../src/index.ts';
+import { deidentify, type DeidResult } from '../src/index.js';
 import type { Dict } from 'dcmjs';
-import { text } from '../src/method.ts';
-import { TABLE_E1_1 } from '../src/table-e1-1.ts';
-import { corpus, dcmdump, dcmftest, fixture, KEY, OTHER_KEY, pixelDataByDcmtk, read, toFile } from './helpers.ts';
+import { text } from '../src/method.js';
+import { TABLE_E1_1 } from '../src/table-e1-1.js';
+import { corpus, dcmdump, dcmftest, fixture, KEY, OTHER_KEY, pixelDataByDcmtk, read, toFile } from './helpers.js';
 
 const BASIC = { profile: 'basic' as const, options: [] };
 const LEFT_OUT = new Set(['s40_DICOMDIR']);

@@ -1,10 +1,10 @@
 import type { Dict } from 'dcmjs';
 import { describe, expect, it } from 'vitest';
-import { DeidentificationError, deidentify, isDeidentifiedBy, pseudonymOf, PSEUDONYM_PATTERN, replacementUid } from '../src/index.ts';
-import { decoderFor } from '../src/charset.ts';
-import { shiftValue } from '../src/dates.ts';
-import { text } from '../src/method.ts';
-import { dcmdump, fixture, KEY, OTHER_KEY, part10, read, toFile } from './helpers.ts';
+import { DeidentificationError, deidentify, isDeidentifiedBy, pseudonymOf, PSEUDONYM_PATTERN, replacementUid } from '../src/index.js';
+import { decoderFor } from '../src/charset.js';
+import { shiftValue } from '../src/dates.js';
+import { text } from '../src/method.js';
+import { dcmdump, fixture, KEY, OTHER_KEY, part10, read, toFile } from './helpers.js';
 
 const BASIC = { profile: 'basic' as const, options: [] };
 const DATES = { profile: 'basic' as const, options: ['retainLongitudinalModifiedDates' as const] };

@@ -2,10 +2,10 @@
 // at the top level and two sequences deep, and the engine's action is read back for each option.
 import type { Dict, Element } from 'dcmjs';
 import { describe, expect, it } from 'vitest';
-import { deidentify, OPTIONS, OPTION_INFO, replacementUid, type Option } from '../src/index.ts';
-import { TABLE_E1_1 } from '../src/table-e1-1.ts';
-import type { TableRow } from '../src/table-row.ts';
-import { KEY, part10, read } from './helpers.ts';
+import { deidentify, OPTIONS, OPTION_INFO, replacementUid, type Option } from '../src/index.js';
+import { TABLE_E1_1 } from '../src/table-e1-1.js';
+import type { TableRow } from '../src/table-row.js';
+import { KEY, part10, read } from './helpers.js';
 
 /** Attributes the engine writes itself or that are file meta; asserted elsewhere. */
 const OWN = new Set(['00100010', '00100020', '00120062', '00120063', '00120064', '00080018']);

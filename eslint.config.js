@@ -90,6 +90,14 @@ export default tseslint.config(
   },
   ...webBoundaries,
   {
+    // The de-identification engine runs unchanged in browsers and in Node (tsconfig.src.json checks
+    // it without Node's types as well).
+    files: ['deid/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'deid/src runs in browsers too: no Node modules' }] }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

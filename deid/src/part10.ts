@@ -1,0 +1,208 @@
+// Brings any readable DICOM stream into the one shape dcmjs reads (preamble, "DICM", a meta group
+// with a transfer syntax, a non-deflated dataset) and finds, by our own scan of the top level, the
+// byte ranges dcmjs must not rewrite: Pixel Data (kept byte for byte) and Specific Character Set.
+import dcmjs from 'dcmjs';
+import { DeidentificationError } from './errors.js';
+
+export const IMPLICIT_LE = '1.2.840.10008.1.2';
+export const EXPLICIT_LE = '1.2.840.10008.1.2.1';
+export const EXPLICIT_BE = '1.2.840.10008.1.2.2';
+const DEFLATED_LE = '1.2.840.10008.1.2.1.99';
+
+const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT', 'SV', 'UV']);
+const ALL_VRS = new Set([...LONG_VRS, 'AE', 'AS', 'AT', 'CS', 'DA', 'DS', 'DT', 'FD', 'FL', 'IS', 'LO', 'LT', 'PN',
+  'SH', 'SL', 'SS', 'ST', 'TM', 'UI', 'UL', 'US']);
+const UNDEFINED = 0xffffffff;
+const PIXEL_DATA = 0x7fe00010;
+const CHARSET = 0x00080005;
+
+export interface Range { start: number; end: number }
+
+export interface Part10 {
+  /** What dcmjs.readFile is given: a fresh buffer, so the caller's bytes are never touched. */
+  file: ArrayBuffer;
+  /** The transfer syntax of `file`'s dataset; `inputSyntax` differs only for a deflated input. */
+  syntax: string;
+  inputSyntax: string | undefined;
+  /** Top-level Pixel Data element (tag to end of value) within `file`. */
+  pixelData: Range | undefined;
+  /** The top-level Specific Character Set values as written in the input. */
+  characterSet: string[];
+  hadPreamble: boolean;
+  /** Top-level private elements left out before reading. */
+  privateRemoved: number;
+}
+
+const unreadable = (why: string) =>
+  new DeidentificationError('unreadable', `This DICOM file cannot be read completely (${why}), so it cannot be de-identified. Export it again from the imaging system.`);
+
+export function toPart10(input: Uint8Array): Part10 {
+  const hadPreamble = input.length >= 132 && ascii(input, 128, 4) === 'DICM';
+  let pos = hadPreamble ? 132 : 0;
+  const meta: Uint8Array[] = [];
+  let inputSyntax: string | undefined;
+  while (pos + 8 <= input.length && u16(input, pos, true) === 0x0002) {
+    const element = u16(input, pos + 2, true);
+    const vr = ascii(input, pos + 4, 2);
+    if (!ALL_VRS.has(vr)) throw unreadable('its file header is damaged');
+    const long = LONG_VRS.has(vr);
+    const length = long ? u32(input, pos + 8, true) : u16(input, pos + 6, true);
+    const end = pos + (long ? 12 : 8) + length;
+    if (length === UNDEFINED || end > input.length) throw unreadable('its file header is damaged');
+    if (element === 0x0010) inputSyntax = ascii(input, end - length, length).replace(/[\0 ]+$/, '');
+    else if (element !== 0x0000) meta.push(input.subarray(pos, end));
+    pos = end;
+  }
+  if (!hadPreamble && meta.length === 0 && !looksLikeDataset(input)) {
+    throw new DeidentificationError('not-dicom', 'This file is not a DICOM file, so it is left out.');
+  }
+  let dataset = input.subarray(pos);
+  let syntax = inputSyntax ?? guessSyntax(dataset);
+  if (syntax === DEFLATED_LE) {
+    try {
+      const copy = dataset.slice().buffer;
+      const inflated = new dcmjs.data.DeflatedReadBufferStream(new dcmjs.data.ReadBufferStream(copy));
+      dataset = new Uint8Array(inflated.getBuffer(0, inflated.size));
+    } catch {
+      throw unreadable('its compressed dataset is damaged');
+    }
+    syntax = EXPLICIT_LE;
+  }
+  meta.push(metaElement(0x0010, 'UI', syntax));
+
+  const little = syntax !== EXPLICIT_BE;
+  const elements = scanTopLevel(dataset, little, syntax !== IMPLICIT_LE);
+  // Top-level private elements are dropped here, before dcmjs reads: they go anyway, and vendors'
+  // private sequences are where dcmjs stumbles. Anything after Pixel Data (digital signatures,
+  // padding, private groups) goes too.
+  const kept = elements.filter((e) => (e.tag >>> 16) % 2 === 0);
+  const keptLength = kept.reduce((n, e) => n + e.end - e.start, 0);
+
+  const metaLength = meta.reduce((n, m) => n + m.length, 0);
+  const file = new Uint8Array(132 + 12 + metaLength + keptLength);
+  file.set([0x44, 0x49, 0x43, 0x4d], 128);
+  file.set([0x02, 0x00, 0x00, 0x00, 0x55, 0x4c, 0x04, 0x00], 132);
+  new DataView(file.buffer).setUint32(140, metaLength, true);
+  let at = 144;
+  for (const m of sortMeta(meta)) { file.set(m, at); at += m.length; }
+  let pixelData: Range | undefined;
+  let characterSet: string[] = [];
+  for (const e of kept) {
+    file.set(dataset.subarray(e.start, e.end), at);
+    if (e.tag === PIXEL_DATA) pixelData = { start: at, end: at + e.end - e.start };
+    if (e.tag === CHARSET) {
+      const valueAt = at + e.valueStart - e.start;
+      const length = e.end - e.valueStart;
+      characterSet = ascii(file, valueAt, length).replace(/[\0 ]+$/, '').split('\\').map((v) => v.trim());
+      // dcmjs refuses several character sets and knows some single ones by other names; the engine
+      // decodes text itself (charset.ts), so dcmjs is shown a value it accepts without complaint.
+      if (length >= 10 && characterSet.join('\\') !== 'ISO_IR 192') file.set(padded('ISO_IR 192', length), valueAt);
+    }
+    at += e.end - e.start;
+  }
+  return { file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble, privateRemoved: elements.length - kept.length };
+}
+
+interface TopLevelElement { tag: number; start: number; valueStart: number; end: number }
+
+function scanTopLevel(ds: Uint8Array, little: boolean, explicit: boolean): TopLevelElement[] {
+  const elements: TopLevelElement[] = [];
+  let pos = 0;
+  try {
+    while (pos + 8 <= ds.length) {
+      const tag = readTag(ds, pos, little);
+      if (tag > PIXEL_DATA) break;
+      const h = header(ds, pos, little, explicit);
+      const valueStart = pos + h.size;
+      const end = h.length === UNDEFINED ? skipUndefined(ds, valueStart, little, explicit && h.vr !== 'UN') : valueStart + h.length;
+      if (end > ds.length) throw new RangeError('truncated');
+      elements.push({ tag, start: pos, valueStart, end });
+      if (tag === PIXEL_DATA) break;
+      pos = end;
+    }
+  } catch {
+    throw unreadable('it ends early or an element length is wrong');
+  }
+  return elements;
+}
+
+function header(ds: Uint8Array, pos: number, little: boolean, explicit: boolean): { vr: string; length: number; size: number } {
+  if (!explicit || readTag(ds, pos, little) >>> 16 === 0xfffe) return { vr: '', length: u32(ds, pos + 4, little), size: 8 };
+  const vr = ascii(ds, pos + 4, 2);
+  if (LONG_VRS.has(vr)) return { vr, length: u32(ds, pos + 8, little), size: 12 };
+  if (!ALL_VRS.has(vr)) throw new RangeError('bad VR');
+  return { vr, length: u16(ds, pos + 6, little), size: 8 };
+}
+
+/** Past the sequence delimiter of an undefined-length value (a sequence, or encapsulated pixel data). */
+function skipUndefined(ds: Uint8Array, pos: number, little: boolean, explicit: boolean): number {
+  for (;;) {
+    const tag = readTag(ds, pos, little);
+    const length = u32(ds, pos + 4, little);
+    pos += 8;
+    if (tag === 0xfffee0dd) return pos;
+    if (tag !== 0xfffee000) throw new RangeError('not an item');
+    if (length !== UNDEFINED) { pos += length; continue; }
+    for (;;) {
+      if (readTag(ds, pos, little) === 0xfffee00d) { pos += 8; break; }
+      const h = header(ds, pos, little, explicit);
+      pos += h.size;
+      pos = h.length === UNDEFINED ? skipUndefined(ds, pos, little, explicit && h.vr !== 'UN') : pos + h.length;
+    }
+    if (pos > ds.length) throw new RangeError('truncated');
+  }
+}
+
+function guessSyntax(ds: Uint8Array): string {
+  return ds.length >= 6 && ALL_VRS.has(ascii(ds, 4, 2)) ? EXPLICIT_LE : IMPLICIT_LE;
+}
+
+/** A dataset without a file header: its first element is a low, even group with a plausible length. */
+function looksLikeDataset(ds: Uint8Array): boolean {
+  if (ds.length < 16) return false;
+  const group = u16(ds, 0, true);
+  if (group === 0 || group > 0x0010 || group % 2 === 1) return false;
+  const explicit = ALL_VRS.has(ascii(ds, 4, 2));
+  return explicit || u32(ds, 4, true) < ds.length;
+}
+
+function metaElement(element: number, vr: string, value: string): Uint8Array {
+  const bytes = padded(value, value.length + (value.length % 2), '\0');
+  const out = new Uint8Array(8 + bytes.length);
+  const view = new DataView(out.buffer);
+  view.setUint16(0, 0x0002, true);
+  view.setUint16(2, element, true);
+  out.set([vr.charCodeAt(0), vr.charCodeAt(1)], 4);
+  view.setUint16(6, bytes.length, true);
+  out.set(bytes, 8);
+  return out;
+}
+
+function sortMeta(elements: Uint8Array[]): Uint8Array[] {
+  return elements.toSorted((a, b) => u16(a, 2, true) - u16(b, 2, true));
+}
+
+function padded(value: string, length: number, pad = ' '): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = (i < value.length ? value : pad).charCodeAt(i < value.length ? i : 0);
+  return out;
+}
+
+function readTag(b: Uint8Array, pos: number, little: boolean): number {
+  return ((u16(b, pos, little) << 16) | u16(b, pos + 2, little)) >>> 0;
+}
+function u16(b: Uint8Array, pos: number, little: boolean): number {
+  if (pos + 2 > b.length) throw new RangeError('truncated');
+  return little ? b[pos]! | (b[pos + 1]! << 8) : (b[pos]! << 8) | b[pos + 1]!;
+}
+function u32(b: Uint8Array, pos: number, little: boolean): number {
+  if (pos + 4 > b.length) throw new RangeError('truncated');
+  return little
+    ? (b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16) | (b[pos + 3]! << 24)) >>> 0
+    : ((b[pos]! << 24) | (b[pos + 1]! << 16) | (b[pos + 2]! << 8) | b[pos + 3]!) >>> 0;
+}
+function ascii(b: Uint8Array, pos: number, length: number): string {
+  let s = '';
+  for (let i = pos; i < pos + length && i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}

@@ -1,4 +1,4 @@
-// Writers for archive layouts no installed tool produces: tar device entries, RAR 4.
+// Writers for archive layouts no installed tool produces: tar device entries, RAR 4, zips that lie.
 
 function octal(value: number, width: number): string {
   return value.toString(8).padStart(width - 1, '0') + '\0';
@@ -89,4 +89,18 @@ export function rar4Stored(files: readonly { name: string; data: Buffer }[]): Bu
   }
   parts.push(rarBlock(0x7b, 0x4000, Buffer.alloc(0)));
   return Buffer.concat(parts);
+}
+
+const CENTRAL_HEADER = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/** Rewrites the uncompressed size a zip's central directory states for `name`. */
+export function understate(zip: Buffer, name: string, size: number): Buffer {
+  for (let at = zip.indexOf(CENTRAL_HEADER); at >= 0; at = zip.indexOf(CENTRAL_HEADER, at + 4)) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    if (zip.subarray(at + 46, at + 46 + nameLength).toString() === name) {
+      zip.writeUInt32LE(size, at + 24);
+      return zip;
+    }
+  }
+  throw new Error(`${name} is not in the central directory`);
 }

@@ -3,22 +3,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readZipDirectory } from '../../src/ingest/extract/zip/zip-directory.js';
+import { understate } from './archive-writers.js';
 import { DICOM_DIR, collect, sh, tempDir } from './helpers.js';
 
 const MB = 1024 * 1024;
-const CENTRAL_HEADER = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
-
-/** Rewrites the uncompressed size the central directory states for `name`. */
-function understate(zip: Buffer, name: string, size: number): Buffer {
-  for (let at = zip.indexOf(CENTRAL_HEADER); at >= 0; at = zip.indexOf(CENTRAL_HEADER, at + 4)) {
-    const nameLength = zip.readUInt16LE(at + 28);
-    if (zip.subarray(at + 46, at + 46 + nameLength).toString() === name) {
-      zip.writeUInt32LE(size, at + 24);
-      return zip;
-    }
-  }
-  throw new Error(`${name} is not in the central directory`);
-}
 
 /** Writes a zip made wrong on purpose and processes it. */
 async function collectDamaged(dir: string, name: string, zip: Buffer, options: Parameters<typeof collect>[2] = {}) {

@@ -26,8 +26,11 @@ export interface PlanWindow<O> {
   bytes: number;
 }
 
-/** Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES. */
-export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<PlanItem>): AsyncGenerator<PlanWindow<O>> {
+/** Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES (smaller ones for tests). */
+export async function* planWindows<O>(
+  items: AsyncIterable<PlanItem> | Iterable<PlanItem>,
+  size: { entries: number; bytes: number } = { entries: WINDOW_ENTRIES, bytes: WINDOW_BYTES },
+): AsyncGenerator<PlanWindow<O>> {
   const fresh = (): PlanWindow<O> => {
     const include = new Map<string, ListedEntry>();
     return { items: [], include, outcomes: new SettledOutcomes<O>(include), bytes: 0 };
@@ -35,14 +38,14 @@ export async function* planWindows<O>(items: AsyncIterable<PlanItem> | Iterable<
   let current = fresh();
   for await (const item of items) {
     if (item.type === 'planned') {
-      const size = item.entry.size ?? 0;
-      const full = current.include.size >= WINDOW_ENTRIES || current.bytes + size > WINDOW_BYTES;
+      const entrySize = item.entry.size ?? 0;
+      const full = current.include.size >= size.entries || current.bytes + entrySize > size.bytes;
       if (current.include.size > 0 && full) {
         yield current;
         current = fresh();
       }
       current.include.set(item.path, item.entry);
-      current.bytes += size;
+      current.bytes += entrySize;
     }
     current.items.push(item);
   }

@@ -91,6 +91,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
   let oldServer: ServerProcess;
   let before: Before;
   let companyId: number;
+  let projectKey: { projectId: number; key: string };
   let stopped: Promise<unknown> | undefined;
   /** Tests after the first want the old server stopped, as an operator would have it. */
   const stopOldServer = () => (stopped ??= stop(oldServer));
@@ -171,6 +172,10 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     const project = await call(`${api}/study-petitions`, { token, json: { name: 'Knee MRI follow-up' } });
     expect(project.status).toBe(201);
     const projectId: number = project.body.data[0].id;
+    // A project key, sealed with the same key file as the client secret.
+    const key = await call(`${api}/study-petitions/${projectId}/deidentification/key`, { token });
+    expect(key.status).toBe(200);
+    projectKey = { projectId, key: key.body.data[0].key };
 
     const send = async (name: string, data: Buffer) => {
       const answer = await upload(api, token, { name, data }, projectId);
@@ -332,7 +337,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       // Once more: nothing to copy, nothing twice.
       const third = await move(target, sourceDir);
       expect(third.code).toBe(0);
-      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 18 tables \(all already there from an earlier run\)\./);
+      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 19 tables \(all already there from an earlier run\)\./);
       expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
       expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
     }, 180_000);
@@ -345,6 +350,9 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       try {
         const row = await handle.db.selectFrom('company_sso').selectAll().where('company_id', '=', companyId).executeTakeFirstOrThrow();
         expect(new SecretBox({ key: undefined, dataDir: target.dataDir }).open(row.client_secret_enc!, companyId)).toBe(SSO_SECRET);
+        // And so does the project's de-identification key: its pseudonyms stay the same after the move.
+        const sealed = await handle.db.selectFrom('project_keys').selectAll().where('project_id', '=', projectKey.projectId).executeTakeFirstOrThrow();
+        expect(new SecretBox({ key: undefined, dataDir: target.dataDir }).openBound(sealed.key_sealed, `project-key:${projectKey.projectId}`)).toBe(projectKey.key);
       } finally {
         await handle.close();
       }

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 
 /**
- * The edition of PS3.15 whose Table E.1-1 the policy refers to. One constant so that it can later
- * be re-pointed at the engine's own export.
+ * The edition of PS3.15 whose Table E.1-1 the policy refers to: the engine's (@portal/deid's
+ * EDITION; the contract does not import the engine, a server test keeps the two equal).
  */
-export const DEIDENTIFICATION_EDITION = 'DICOM PS3.15 2025b';
+export const DEIDENTIFICATION_EDITION = 'DICOM PS3.15 2024b';
 
 /** `off` keeps what is sent as it is (the portal's behaviour before issue 33); `basic` is the Basic Application Level Confidentiality Profile. */
 export const DEIDENTIFICATION_PROFILES = ['off', 'basic'] as const;

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'project.created', label: 'Project created' },
   { code: 'project.renamed', label: 'Project renamed' },
   { code: 'project.deleted', label: 'Project deleted' },
+  { code: 'project.deidentification_changed', label: 'Project de-identification changed' },
   { code: 'upload.completed', label: 'Upload completed' },
   { code: 'file.downloaded', label: 'File downloaded' },
   { code: 'entry.downloaded', label: 'Entry of a file downloaded' },

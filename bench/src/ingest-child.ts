@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadConfig } from '../../server/src/config/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { PROCESS_UPLOAD, processUpload } from '../../server/src/files/process-upload.job.js';
+import { PROCESS_UPLOAD, processUpload } from '../../server/src/processing/process-upload.job.js';
 import { createServices } from '../../server/src/services.js';
 import { createStorage } from '../../server/src/storage/create-storage.js';
 import { newUploadKey } from '../../server/src/storage/object-key.js';

@@ -13,13 +13,13 @@ import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import type { DeliveriesRepository, DeliveryWithTotals, NewMember } from './deliveries.repository.js';
-import type { FilesService } from './files.service.js';
-import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import type { FilesService } from '../files/files.service.js';
+import type { PendingUploadsRepository } from '../uploads/pending-uploads.repository.js';
 import { GroupCommit } from './deliveries-group-commit.js';
 import { readBundle } from './delivery-bundle.js';
 import { checkRelativePath, pathTaken } from './delivery-paths.js';
-import { storeLocalFile } from './upload-pipeline.js';
-import { checkFileName } from './upload-rules.js';
+import { storeLocalFile } from '../uploads/upload-pipeline.js';
+import { checkFileName } from '../uploads/upload-rules.js';
 
 export interface DeliveriesOptions {
   maxUploadBytes: number;

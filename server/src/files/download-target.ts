@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { FileEntryRow, ProjectFileRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
-import type { DeliveriesService } from './deliveries.service.js';
-import { sendDeliveryZip } from './delivery-zip.js';
+import type { DeliveriesService } from '../deliveries/deliveries.service.js';
+import { sendDeliveryZip } from './folder-zip.js';
 import { sendDownload, type DownloadConditions } from './download-response.js';
 
 export async function sendFile(

@@ -8,9 +8,9 @@ import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { sendFile } from './download-target.js';
 import { DOWNLOAD_RESPONSES } from './download.schemas.js';
-import type { DeliveriesService } from './deliveries.service.js';
+import type { DeliveriesService } from '../deliveries/deliveries.service.js';
 import type { FilesService } from './files.service.js';
-import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
+import { receiveMultipartUpload, type MultipartUploadOptions } from '../uploads/multipart-upload.js';
 
 const FileParams = z.object({ id: zId('File') });
 

@@ -12,14 +12,14 @@ import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import { presentFile } from './file.presenter.js';
 import type { CommitOptions, FileRow, FilesRepository, NewFile } from './files.repository.js';
-import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import type { PendingUploadsRepository } from '../uploads/pending-uploads.repository.js';
 import type { JobsRepository, LaneReservation } from '../jobs/index.js';
 import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
-import { describedForJob, PROCESS_UPLOAD, uploadSubject, type TDescribedFile } from './process-upload.job.js';
-import { WholeFileMemory } from './tus-direct.js';
-import { readWholeSource } from './whole-source.js';
-import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
-import { checkContent, checkUploadName } from './upload-rules.js';
+import { describedForJob, PROCESS_UPLOAD, uploadSubject, type TDescribedFile } from '../processing/process-upload.job.js';
+import { WholeFileMemory } from '../tus/tus-direct.js';
+import { readWholeSource } from '../uploads/whole-source.js';
+import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from '../uploads/upload-pipeline.js';
+import { checkContent, checkUploadName } from '../uploads/upload-rules.js';
 
 export interface FilesOptions {
   maxUploadBytes: number;

@@ -23,7 +23,7 @@ import {
 } from '../ingest/index.js';
 import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
-import type { EntriesRepository } from './entries.repository.js';
+import type { EntriesRepository } from '../files/entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, fileJobType, givenUpMessage, type TFileJobPayload, type UploadsToProcess } from './process-upload.job.js';
 

@@ -17,7 +17,7 @@ import {
 } from '../ingest/index.js';
 import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
-import type { EntriesRepository } from './entries.repository.js';
+import type { EntriesRepository } from '../files/entries.repository.js';
 import { EntryRecorder } from './entry-recorder.js';
 
 /** What deletion cancels a file's processing by. */

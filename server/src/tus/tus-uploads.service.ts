@@ -15,16 +15,16 @@ import { AppError, badRequest, notFound, unprocessable } from '../errors/app-err
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { UploadAllowance } from '../quota/index.js';
-import type { DeliveriesService } from './deliveries.service.js';
-import type { FilesService } from './files.service.js';
-import { startSha256, type Sha256Job } from './sha256-worker.js';
+import type { DeliveriesService } from '../deliveries/deliveries.service.js';
+import type { FilesService } from '../files/files.service.js';
+import { startSha256, type Sha256Job } from '../uploads/sha256-worker.js';
 import { DirectFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
-import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
-import { checkContent, checkUploadName } from './upload-rules.js';
+import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from '../uploads/upload-pipeline.js';
+import { checkContent, checkUploadName } from '../uploads/upload-rules.js';
 
 export interface TusUploadsOptions {
   /** Where bytes of unfinished uploads are kept (DATA_DIR/tus): private, and on the storage's filesystem. */

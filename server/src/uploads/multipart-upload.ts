@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
-import type { FilesService, ReceivedUpload } from './files.service.js';
+import type { FilesService, ReceivedUpload } from '../files/files.service.js';
 import { UploadInterruptedError } from './upload-pipeline.js';
 
 export const NO_BOUNDARY_MESSAGE =

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { givenUpMessage, uploadSubject } from '../../src/files/process-upload.job.js';
+import { givenUpMessage, uploadSubject } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';

@@ -222,7 +222,7 @@ export class DeliveriesService implements FolderMembers {
   }
 
   /**
-   * A file of the delivery is arriving whole in one request of this process (tus-direct.ts), after
+   * A file of the delivery is arriving whole in one request of this process (tus/tus-direct.ts), after
    * authorizeFile: until the answer `done` is called, completion answers 409 as for any file still
    * arriving, and the expiry sweep leaves the delivery alone.
    */

@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
 import globals from 'globals';
 import boundaries from './lint-rules/import-boundaries.js';
 import { webBoundaries } from './web/eslint-boundaries.js';
@@ -9,13 +10,38 @@ import { webBoundaries } from './web/eslint-boundaries.js';
 // The server's layout (docs/architecture.md). Features own a slice of the API and reach each other
 // only through an index.ts; engines (ingest/, jobs/) know no feature; infrastructure serves all.
 const server = (p) => `server/src/${p}`;
-const FEATURES = ['admin', 'audit', 'auth', 'companies', 'deidentification', 'files', 'health', 'metrics', 'projects', 'studies', 'users'];
 /** Engines and the files others may import; the limits let config read them without loading the engine. */
 const ENGINES = { ingest: ['index.ts', 'limits.ts'], jobs: ['index.ts'] };
-const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'mail', 'openapi', 'storage'];
+// quota/ (free space, allowances, the storage-full answer) is read by the error handler too.
+const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'mail', 'openapi', 'quota', 'storage'];
 const ROOT_FILES = ['app.ts', 'main.ts', 'serve.ts', 'services.ts', 'source-maps.ts', 'work.ts', 'worker.ts'];
+// Every other folder of server/src is a feature, read from the disk as the web app's are
+// (web/eslint-boundaries.js): a new folder is held to the rules without editing this file.
+const FEATURES = readdirSync(new URL('server/src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !(entry.name in ENGINES) && !INFRASTRUCTURE.includes(entry.name))
+  .map((entry) => entry.name);
+// The rooms an upload passes through, and which of them each may import (docs/architecture.md):
+// tus → deliveries → uploads → files, and processing (the job handlers) → files. files/ is the
+// catalogue all of them build on, and holds the job definitions, so queueing a job never imports
+// the code that runs it; only the composition root registers processing's handlers.
+const ROOMS = {
+  files: [],
+  uploads: ['files'],
+  deliveries: ['uploads', 'files'],
+  tus: ['deliveries', 'uploads', 'files'],
+  processing: ['files'],
+};
 
 const serverZones = [
+  // First, so that a room reaching upwards is told so, even for a file other than the room's index.ts.
+  ...Object.entries(ROOMS).map(([room, below]) => {
+    const above = Object.keys(ROOMS).filter((other) => other !== room && !below.includes(other));
+    return {
+      target: server(room),
+      from: above.map(server),
+      message: `${room}/ imports none of ${above.map((r) => `${r}/`).join(', ')}: the upload rooms import downwards only (tus → deliveries → uploads → files; processing → files)`,
+    };
+  }),
   ...FEATURES.map((feature) => {
     const others = FEATURES.filter((f) => f !== feature);
     return {

@@ -26,7 +26,7 @@ export function resolveImport(fromFile, specifier) {
   return candidates.find(isFile) ?? null;
 }
 
-/** Imports of a file on disk as [specifier, typeOnly]; cached by modification time. */
+/** Import and re-export specifiers of a file on disk, type-only ones included; cached by modification time. */
 const parsed = new Map();
 function importsOnDisk(file) {
   let mtime;
@@ -41,31 +41,23 @@ function importsOnDisk(file) {
   const imports = [];
   for (const statement of source.statements) {
     if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
-      const typeOnly = clause !== undefined && (clause.isTypeOnly || (!clause.name && named !== null && named.length > 0 && named.every((e) => e.isTypeOnly)));
-      imports.push([statement.moduleSpecifier.text, typeOnly]);
+      imports.push(statement.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const named = statement.exportClause && ts.isNamedExports(statement.exportClause) ? statement.exportClause.elements : null;
-      const typeOnly = statement.isTypeOnly || (named !== null && named.length > 0 && named.every((e) => e.isTypeOnly));
-      imports.push([statement.moduleSpecifier.text, typeOnly]);
+      imports.push(statement.moduleSpecifier.text);
     }
   }
   parsed.set(file, { mtime, imports });
   return imports;
 }
 
-/** Imports of the file being linted, from its AST (its text may not be on disk yet). */
+/** Imports of the file being linted, type-only ones included, from its AST (its text may not be on disk yet). */
 function importsInAst(ast) {
   const found = [];
   for (const node of ast.body) {
     if (node.type === 'ImportDeclaration') {
-      const typeOnly = node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
-      found.push({ node, specifier: node.source.value, typeOnly });
+      found.push({ node, specifier: node.source.value });
     } else if ((node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') && node.source) {
-      const specifiers = node.specifiers ?? [];
-      const typeOnly = node.exportKind === 'type' || (specifiers.length > 0 && specifiers.every((s) => s.exportKind === 'type'));
-      found.push({ node, specifier: node.source.value, typeOnly });
+      found.push({ node, specifier: node.source.value });
     }
   }
   return found;
@@ -87,7 +79,9 @@ function list(value) {
 const noCycle = {
   meta: {
     type: 'problem',
-    docs: { description: 'Forbids an import that leads back to the importing module, and one that closes a cycle between top-level folders of a source root.' },
+    // Type-only imports count: a cycle through them still ties the modules together (one cannot be
+    // read, moved or tested without the other), and a types file of its own breaks it.
+    docs: { description: 'Forbids an import that leads back to the importing module, and one that closes a cycle between top-level folders of a source root, type imports included.' },
     schema: [
       {
         type: 'object',
@@ -105,15 +99,14 @@ const noCycle = {
     const self = path.resolve(context.filename);
     const roots = list(context.options[0]?.folders).map((root) => path.resolve(cwd, root));
 
-    /** A module path from `start` back to the linted file over value imports, or null. */
+    /** A module path from `start` back to the linted file, or null. */
     function pathBack(start) {
       const seen = new Set();
       const walk = (file, trail) => {
         if (file === self) return trail;
         if (seen.has(file)) return null;
         seen.add(file);
-        for (const [specifier, typeOnly] of importsOnDisk(file)) {
-          if (typeOnly) continue;
+        for (const specifier of importsOnDisk(file)) {
           const next = resolveImport(file, specifier);
           if (next === null) continue;
           const found = walk(next, [...trail, next]);
@@ -136,7 +129,7 @@ const noCycle = {
           if (entry.isDirectory()) visit(full);
           else if (/\.tsx?$/.test(entry.name) && full !== self) {
             const from = nodeOf(full);
-            for (const [specifier] of importsOnDisk(full)) {
+            for (const specifier of importsOnDisk(full)) {
               const target = resolveImport(full, specifier);
               if (target === null || !target.startsWith(root + path.sep)) continue;
               const to = nodeOf(target);
@@ -169,20 +162,19 @@ const noCycle = {
     return {
       'Program:exit'(program) {
         let edges = null;
-        for (const { node, specifier, typeOnly } of importsInAst(program)) {
+        for (const { node, specifier } of importsInAst(program)) {
           const target = resolveImport(self, specifier);
           if (target === null) continue;
-          if (!typeOnly) {
-            const back = pathBack(target);
-            if (back) {
-              context.report({ node, messageId: 'cycle', data: { path: [self, ...back].map((f) => relativeTo(cwd, f)).join(' → ') } });
-              continue;
-            }
+          const crossesFolders = root !== undefined && target.startsWith(root + path.sep) && nodeOf(self) !== nodeOf(target);
+          // Between folders the folder cycle is reported: a module cycle there is always one too,
+          // and the folders are what must be untangled.
+          if (!crossesFolders) {
+            const loop = pathBack(target);
+            if (loop) context.report({ node, messageId: 'cycle', data: { path: [self, ...loop].map((f) => relativeTo(cwd, f)).join(' → ') } });
+            continue;
           }
-          if (root === undefined || !target.startsWith(root + path.sep)) continue;
           const from = nodeOf(self);
           const to = nodeOf(target);
-          if (from === to) continue;
           edges ??= folderGraph();
           const back = folderPath(edges, to, from);
           if (back) context.report({ node, messageId: 'folderCycle', data: { path: [from, ...back].join(' → '), root: relativeTo(cwd, root) } });

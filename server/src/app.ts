@@ -13,11 +13,12 @@ import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { deidentificationRoutes } from './deidentification/index.js';
 import { filesRoutes } from './files/files.routes.js';
+import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
-import { tusRoutes } from './files/tus.routes.js';
-import { uploadSettingsRoutes } from './files/upload-settings.routes.js';
+import { tusRoutes } from './tus/tus.routes.js';
+import { uploadSettingsRoutes } from './uploads/upload-settings.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
-import { deliveriesRoutes } from './files/deliveries.routes.js';
+import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -48,7 +49,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // body that keeps flowing must not be cut. Stalls are caught by idle timeouts instead: a
     // connection silent in both directions is closed (twice the upload idle timeout, so an upload's
     // own, shorter timeout answers first), and uploads answer 408 after their idle timeout
-    // (files/multipart-upload.ts).
+    // (uploads/multipart-upload.ts).
     requestTimeout: 0,
     connectionTimeout: 2 * config.uploadIdleTimeoutMs,
   });
@@ -101,7 +102,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
       await api.register(deidentificationRoutes(services.deidentification));
-      await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }, services.deliveries));
+      await api.register(filesRoutes(services.files, services.storage, services.deliveries));
+      await api.register(uploadsRoutes(services.uploads, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(deliveriesRoutes(services.deliveries));
       await api.register(contentsRoutes(services.contents, services.storage));
       await api.register(
@@ -110,7 +112,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(uploadSettingsRoutes({ chunkBytes: config.resumable.chunkBytes }));
       await api.register(studiesRoutes(services.studies));
       await api.register(
-        downloadLinksRoutes(services.downloadLinks, services, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
+        downloadLinksRoutes(services.downloadLinks, { storage: services.storage, folders: services.deliveries }, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );
       await api.register(adminRoutes(services));
       await api.register(

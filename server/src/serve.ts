@@ -5,7 +5,7 @@ import { loadConfigOrExit } from './config/config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createJobRunner, createServices, wakeOnUpload } from './services.js';
-import { sweepUploads } from './files/upload-sweeper.js';
+import { sweepUploads } from './uploads/upload-sweeper.js';
 import { createStorageOrExit } from './storage/create-storage.js';
 import { makeDataDirPrivate } from './storage/private-data-dir.js';
 

@@ -21,20 +21,22 @@ import { UsersRepository } from './users/users.repository.js';
 import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
 import { resolveLimits } from './ingest/index.js';
-import { PendingUploadsRepository } from './files/pending-uploads.repository.js';
-import { TusUploadsRepository } from './files/tus-uploads.repository.js';
-import { TusUploadsService } from './files/tus-uploads.service.js';
-import { createSharedTus } from './files/tus-shared.js';
+import { PendingUploadsRepository } from './uploads/pending-uploads.repository.js';
+import { UploadsService } from './uploads/uploads.service.js';
+import { TusUploadsRepository } from './tus/tus-uploads.repository.js';
+import { TusUploadsService } from './tus/tus-uploads.service.js';
+import { createSharedTus } from './tus/tus-shared.js';
 import type { Storage } from './storage/storage.js';
 import { EntriesRepository } from './files/entries.repository.js';
 import { ContentsService } from './files/contents.service.js';
-import { processUploadJob } from './files/process-upload.job.js';
-import { PROCESS_DELIVERY, processDeliveryJob } from './files/process-delivery.job.js';
-import { DeliveriesRepository } from './files/deliveries.repository.js';
-import { DeliveriesService } from './files/deliveries.service.js';
+import { processUploadJob } from './processing/process-upload.job.js';
+import { PROCESS_DELIVERY } from './files/file-jobs.js';
+import { processDeliveryJob } from './processing/process-delivery.job.js';
+import { DeliveriesRepository } from './deliveries/deliveries.repository.js';
+import { DeliveriesService } from './deliveries/deliveries.service.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
-import { purgeDeletedJob } from './files/purge-deleted.job.js';
+import { purgeDeletedJob } from './processing/purge-deleted.job.js';
 import { PurgeRepository } from './files/purge.repository.js';
 import { PurgeService } from './files/purge.service.js';
 import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
@@ -79,7 +81,10 @@ export interface Services {
   projects: ProjectsService;
   /** Projects' de-identification policies, and their keys (keyOfProject) for the server's own de-identification. */
   deidentification: DeidentificationService;
+  /** The catalogue: a project's files as stored, listed, downloaded and deleted. */
   files: FilesService;
+  /** How bytes become a file row: the checks, the durable store, the commit with its job. */
+  uploads: UploadsService;
   /** Resumable uploads (tus) in progress. */
   tusUploads: TusUploadsService;
   contents: ContentsService;
@@ -138,17 +143,18 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const projectKeys = new ProjectKeys(repos.deidentification, new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }));
   const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];
   const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace, !config.s3), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
-  const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
+  const files = new FilesService(repos.files, repos.jobs, projects, audit);
+  const uploads = new UploadsService(repos.files, repos.pendingUploads, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
     maxDicomHeaderBytes: resolveLimits(config.processing.limits).maxDicomHeaderBytes,
   }, audit, allowance);
-  const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, files, storage, {
+  const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, uploads, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
     expiryMs: config.resumable.expiryMs,
   });
-  files.onUploaded((row, via) => metrics.uploaded(via, Number(row.filesize)));
+  uploads.onUploaded((row, via) => metrics.uploaded(via, Number(row.filesize)));
   metrics.watchQueue(() => repos.jobs.depth(QUEUE_COUNT_CAP), (err) => warn(err, 'reading the job queue for metrics failed'));
   const contents = new ContentsService(files, repos.entries);
   const throttleRepo = new LoginThrottleRepository(db, options.clock);
@@ -179,7 +185,8 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     deidentification: new DeidentificationService(projects, repos.deidentification, projectKeys, audit),
     storage,
     files,
-    tusUploads: new TusUploadsService(repos.tusUploads, files, projects, {
+    uploads,
+    tusUploads: new TusUploadsService(repos.tusUploads, uploads, projects, {
       directory: path.join(config.dataDir, 'tus'),
       maxUploadBytes: config.maxUploadBytes,
       expiryMs: config.resumable.expiryMs,
@@ -229,8 +236,8 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
  * lane. A lane of another kind would only run a claim that finds nothing, one per small upload.
  */
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
-  services.files.runJobsOn(runner);
-  services.files.onUploaded((_file, via) => {
+  services.uploads.runJobsOn(runner);
+  services.uploads.onUploaded((_file, via) => {
     if (via === 'delivery') runner.nudge(PROCESS_DELIVERY.name);
   });
 }

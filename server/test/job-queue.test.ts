@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { loadConfig } from '../src/config/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.js';
-import { PROCESS_UPLOAD, uploadSubject } from '../src/files/process-upload.job.js';
+import { PROCESS_UPLOAD, uploadSubject } from '../src/files/file-jobs.js';
 import { createLogger } from '../src/http/logger.js';
 import { defineJobKind, enqueueJob, JobRunner, jobType, JobsRepository, UnknownJobKind } from '../src/jobs/index.js';
 import { createJobRunner, createServices } from '../src/services.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { uploadSubject } from '../src/files/process-upload.job.js';
+import { uploadSubject } from '../src/files/file-jobs.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from './factories.js';
 import { call, login } from './http.js';

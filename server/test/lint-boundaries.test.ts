@@ -15,10 +15,17 @@ async function boundaryProblems(file: string, code: string): Promise<string[]> {
 
 describe('import boundaries', () => {
   it('reports an import that closes a cycle between modules', async () => {
-    // files.service.ts imports upload-rules.ts: upload-rules importing it back closes the loop.
-    const problems = await boundaryProblems('server/src/files/upload-rules.ts', "import { FilesService } from './files.service.js';\nexport const probe = FilesService;\n");
+    // uploads.service.ts imports upload-rules.ts: upload-rules importing it back closes the loop.
+    const problems = await boundaryProblems('server/src/uploads/upload-rules.ts', "import { UploadsService } from './uploads.service.js';\nexport const probe = UploadsService;\n");
     expect(problems).toContain(
-      'boundaries/no-cycle: Dependency cycle: server/src/files/upload-rules.ts → server/src/files/files.service.ts → server/src/files/upload-rules.ts',
+      'boundaries/no-cycle: Dependency cycle: server/src/uploads/upload-rules.ts → server/src/uploads/uploads.service.ts → server/src/uploads/upload-rules.ts',
+    );
+  }, 60_000);
+
+  it('reports a cycle closed by a type-only import too', async () => {
+    const problems = await boundaryProblems('server/src/uploads/upload-rules.ts', "import type { UploadsService } from './uploads.service.js';\nexport type Probe = UploadsService;\n");
+    expect(problems).toContain(
+      'boundaries/no-cycle: Dependency cycle: server/src/uploads/upload-rules.ts → server/src/uploads/uploads.service.ts → server/src/uploads/upload-rules.ts',
     );
   }, 60_000);
 
@@ -26,6 +33,27 @@ describe('import boundaries', () => {
     const problems = await boundaryProblems('server/src/projects/project.presenter.ts', "import { presentFile } from '../files/file.presenter.js';\nexport const probe = presentFile;\n");
     expect(problems).toContain(
       "boundaries/restricted-paths: '../files/file.presenter.js' may not be imported here: another feature's internals: import its index.ts",
+    );
+  }, 60_000);
+
+  it("reports single sign-on (sso/) importing another feature's internals: every folder of server/src is a feature unless named otherwise", async () => {
+    const problems = await boundaryProblems('server/src/sso/address-limit.ts', "import { UsersRepository } from '../users/users.repository.js';\nexport const probe = UsersRepository;\n");
+    expect(problems).toContain(
+      "boundaries/restricted-paths: '../users/users.repository.js' may not be imported here: another feature's internals: import its index.ts",
+    );
+  }, 60_000);
+
+  // The upload rooms import downwards only: tus → deliveries → uploads → files, and processing → files.
+  it.each([
+    ['files', 'uploads', 'server/src/files/file.presenter.ts', '../uploads/index.js', 'files/ imports none of uploads/, deliveries/, tus/, processing/'],
+    ['uploads', 'deliveries', 'server/src/uploads/upload-rules.ts', '../deliveries/index.js', 'uploads/ imports none of deliveries/, tus/, processing/'],
+    ['deliveries', 'tus', 'server/src/deliveries/delivery-paths.ts', '../tus/tus-direct.js', 'deliveries/ imports none of tus/, processing/'],
+    ['tus', 'processing', 'server/src/tus/tus-shared.ts', '../processing/process-upload.job.js', 'tus/ imports none of processing/'],
+    ['processing', 'uploads', 'server/src/processing/entry-recorder.ts', '../uploads/index.js', 'processing/ imports none of uploads/, deliveries/, tus/'],
+  ])('reports %s/ importing %s/', async (_room, _above, file, specifier, message) => {
+    const problems = await boundaryProblems(file, `import * as above from '${specifier}';\nexport const probe = above;\n`);
+    expect(problems).toContain(
+      `boundaries/restricted-paths: '${specifier}' may not be imported here: ${message}: the upload rooms import downwards only (tus → deliveries → uploads → files; processing → files)`,
     );
   }, 60_000);
 

@@ -2,7 +2,8 @@
 // they see is how an auto-incrementing id is spelled.
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
-import type { DatabaseHandle, Dialect } from './database.js';
+import type { DatabaseHandle } from './database.js';
+import type { MigrationContext } from './migration-context.js';
 import * as m001 from './migrations/001-identity.js';
 import * as m002 from './migrations/002-projects-files.js';
 import * as m003 from './migrations/003-processing.js';
@@ -26,11 +27,6 @@ import * as m021 from './migrations/021-purged-files.js';
 import * as m022 from './migrations/022-frames-as-written.js';
 import * as m023 from './migrations/023-finished-tus-uploads.js';
 import * as m024 from './migrations/024-deidentification.js';
-
-export interface MigrationContext {
-  dialect: Dialect;
-  id: 'serial' | 'integer';
-}
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
 const steps: Record<string, Step> = {

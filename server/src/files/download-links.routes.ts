@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
 import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
 import type { Storage } from '../storage/storage.js';
-import type { DeliveriesService } from './deliveries.service.js';
+import type { FolderMembers } from './folder-members.js';
 import { LINK_PATH, type DownloadLinksService } from './download-links.service.js';
 import { sendEntry, sendFile } from './download-target.js';
 import { DOWNLOAD_RESPONSES } from './download.schemas.js';
@@ -20,7 +20,7 @@ export interface DownloadLinkRoutesOptions {
 
 export function downloadLinksRoutes(
   links: DownloadLinksService,
-  from: { storage: Storage; deliveries: DeliveriesService },
+  from: { storage: Storage; folders: FolderMembers },
   options: DownloadLinkRoutesOptions,
 ) {
   return (fastify: FastifyInstance) => {

@@ -4,18 +4,18 @@ import type { FastifyReply } from 'fastify';
 import type { FileEntryRow, ProjectFileRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { contentTypeFor } from './content-type.js';
-import type { DeliveriesService } from './deliveries.service.js';
-import { sendDeliveryZip } from './delivery-zip.js';
+import type { FolderMembers } from './folder-members.js';
+import { sendFolderZip } from './folder-zip.js';
 import { sendDownload, type DownloadConditions } from './download-response.js';
 
 export async function sendFile(
   reply: FastifyReply,
-  from: { storage: Storage; deliveries: DeliveriesService },
+  from: { storage: Storage; folders: FolderMembers },
   row: ProjectFileRow,
   conditions: DownloadConditions,
 ): Promise<FastifyReply> {
   // A delivery (kind 'folder') is its files, zipped while they are sent.
-  if (row.kind === 'folder') return sendDeliveryZip(reply, from.storage, row.file, await from.deliveries.filesOf(row));
+  if (row.kind === 'folder') return sendFolderZip(reply, from.storage, row.file, await from.folders.filesOf(row));
   return sendDownload(reply, {
     storage: from.storage,
     key: row.storage_key,

@@ -1,4 +1,4 @@
-// What the OpenAPI document says a download answers (download-response.ts, delivery-zip.ts): the
+// What the OpenAPI document says a download answers (download-response.ts, folder-zip.ts): the
 // bytes with the type of the file's name (a DICOM file application/dicom, a folder's zip
 // application/zip, a name that says nothing application/octet-stream), one range, not modified,
 // no such range.

@@ -7,7 +7,7 @@ import { containsText } from '../db/search.js';
 import type { TFileSort, TProcessingStatus, TProcessingSummary, TSortOrder } from '@portal/contract';
 import { enqueueJob, type EnqueueOptions } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
-import { PROCESS_UPLOAD, type TDescribedFile } from './process-upload.job.js';
+import { PROCESS_UPLOAD, type TDescribedFile } from './file-jobs.js';
 
 export interface NewFile {
   project_id: number;

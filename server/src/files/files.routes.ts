@@ -8,9 +8,8 @@ import { sessionOf } from '../auth/index.js';
 import type { Storage } from '../storage/storage.js';
 import { sendFile } from './download-target.js';
 import { DOWNLOAD_RESPONSES } from './download.schemas.js';
-import type { DeliveriesService } from './deliveries.service.js';
 import type { FilesService } from './files.service.js';
-import { receiveMultipartUpload, type MultipartUploadOptions } from './multipart-upload.js';
+import type { FolderMembers } from './folder-members.js';
 
 const FileParams = z.object({ id: zId('File') });
 
@@ -22,13 +21,7 @@ function isFinding(find: TFilesQuery): boolean {
   return Object.values(find).some((value) => value !== undefined);
 }
 
-/** The upload's form, read as a stream by multipart-upload.ts (documented, not parsed by Fastify). */
-const UploadForm = z.object({
-  studypetitionid: zId('Project').describe('The project, before or after the file (before: a refused project stops the upload before its bytes)'),
-  file: z.file().describe('The file (a DICOM file or an archive)'),
-});
-
-export function filesRoutes(files: FilesService, storage: Storage, uploads: MultipartUploadOptions, deliveries: DeliveriesService) {
+export function filesRoutes(files: FilesService, storage: Storage, folders: FolderMembers) {
   return (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -51,32 +44,6 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       },
     );
 
-    app.post(
-      '/upload-study-petitions-files',
-      {
-        config: { multipartForm: UploadForm },
-        schema: {
-          summary: 'Upload one file (multipart fields `studypetitionid` and `file`, in either order), streamed to storage',
-          response: {
-            201: listResponse(ZProjectFile).describe('Stored; processing is queued'),
-            400: errorResponse('A missing field, a body that is not a complete form, or the upload was interrupted'),
-            403: FORBIDDEN,
-            404: NOT_FOUND,
-            408: errorResponse('No data arrived for UPLOAD_IDLE_TIMEOUT_SECONDS'),
-            413: errorResponse('Over MAX_UPLOAD_BYTES, or past the company’s storage allowance'),
-            415: errorResponse('Not an accepted kind, or content that contradicts the extension'),
-            422: errorResponse('File name over 255 characters'),
-            507: errorResponse('The server is low on storage (MIN_FREE_BYTES), or the disk filled while writing'),
-          },
-        },
-      },
-      async (request, reply) => {
-        const { actor } = sessionOf(request);
-        const { upload, projectId } = await receiveMultipartUpload(request, files, actor, uploads);
-        return reply.status(201).send({ data: [await files.commit(actor, upload, projectId)] });
-      },
-    );
-
     app.get(
       '/download-study-petitions-files/:id',
       {
@@ -88,7 +55,7 @@ export function filesRoutes(files: FilesService, storage: Storage, uploads: Mult
       },
       async (request, reply) => {
         const row = await files.download(sessionOf(request).actor, request.params.id, request.method !== 'HEAD');
-        return sendFile(reply, { storage, deliveries }, row, request.headers);
+        return sendFile(reply, { storage, folders }, row, request.headers);
       },
     );
 

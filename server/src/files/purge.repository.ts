@@ -4,8 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/database.js';
 import { enqueueJob } from '../jobs/index.js';
-import { uploadSubject } from './process-upload.job.js';
-import { PURGE_DELETED } from './purge-deleted.job.js';
+import { PURGE_DELETED, uploadSubject } from './file-jobs.js';
 
 /** A deleted file (or delivery) not yet purged, or a file of a deleted project. */
 export interface PurgeCandidate {

@@ -1,4 +1,4 @@
-// A small DICOM upload read whole (files.service.ts) is hashed and its header described on one
+// A small DICOM upload read whole (uploads/uploads.service.ts) is hashed and its header described on one
 // thread kept for the life of the process, while the main thread stores its bytes and serves the
 // other requests. Many small single uploads keep the main thread busy (docs/performance.md, "Single
 // uploads read whole"): the header's parse was about a twelfth of its time, and with the garbage it

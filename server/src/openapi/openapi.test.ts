@@ -142,7 +142,7 @@ const PUBLIC = [
   'GET /dl/{ticket}',
   'POST /password/set',
   'POST /password/forgot',
-  // tus discovery: a client learns what the server speaks before it signs in (files/tus.routes.ts).
+  // tus discovery: a client learns what the server speaks before it signs in (tus/tus.routes.ts).
   'OPTIONS /uploads',
   // Single sign-on: the browser is not signed in yet (sso/sso.routes.ts).
   'POST /sso/discover',

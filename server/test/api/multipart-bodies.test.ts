@@ -4,7 +4,7 @@
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { MALFORMED_BODY_MESSAGE } from '../../src/files/multipart-upload.js';
+import { MALFORMED_BODY_MESSAGE } from '../../src/uploads/multipart-upload.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { login } from '../http.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
-import { uploadSubject } from '../../src/files/process-upload.job.js';
+import { uploadSubject } from '../../src/files/file-jobs.js';
 import { describeStoredFile, resolveLimits } from '../../src/ingest/index.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from '../migration-context.js';
 
 export async function up(db: Kysely<unknown>, { id }: MigrationContext): Promise<void> {
   // One row per entry of an upload, in the order processing met them: (file_id, seq) is unique,

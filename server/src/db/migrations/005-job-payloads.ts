@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from '../migration-context.js';
 
 // Jobs carry a JSON payload checked by their kind's schema instead of a column shaped for one kind,
 // and a subject ('files/12') by which deleting what they work on cancels them.

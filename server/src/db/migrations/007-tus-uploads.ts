@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   // A resumable (tus) upload still receiving bytes: who started it, where it goes, and when it
   // expires. Recorded before its first byte is stored and removed after its bytes are, so a tus
-  // file with no row is always a leftover (files/tus-uploads.service.ts).
+  // file with no row is always a leftover (tus/tus-uploads.service.ts).
   await db.schema
     .createTable('tus_uploads')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from '../migration-context.js';
 
 export async function up(db: Kysely<unknown>, { id }: MigrationContext): Promise<void> {
   // A folder sent as one unit (DESIGN §10): open while its files arrive by tus, then completed,

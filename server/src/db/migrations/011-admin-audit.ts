@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from '../migration-context.js';
 
 /** The hash before the first row of the audit chain (server/src/audit/audit-chain.ts). */
 const GENESIS = '0'.repeat(64);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // The shared tus store (TUS_STORE=shared, files/tus-shared-store.ts) keeps an upload's bytes as
+  // The shared tus store (TUS_STORE=shared, tus/tus-shared-store.ts) keeps an upload's bytes as
   // chunk objects in storage, and here what every API node asks: how many bytes are stored, and
   // which chunk objects hold them. The offset moves only by compare-and-set from where a chunk
   // started, in the transaction that records the chunk, so a chunk written without the upload's

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from '../migration-context.js';
 
 // A folder's small files arrive packed in tar bundles (contract/src/delivery-bundle.ts): each file
 // is still one row of delivery_files, at its path, but its bytes are a range of the bundle's one

@@ -89,7 +89,7 @@ async function lyingZip(liars: readonly string[], tool: 'bsdtar' | '7zz-bzip2' =
   const names = ['a.dcm', ...liars, 'z.txt'].join(' ');
   // A bzip2 zip is one the native path declines: 7-Zip reads it.
   await sh(tool === 'bsdtar' ? `bsdtar --format zip -cf honest.zip ${names}` : `7zz a -bso0 -tzip -mm=BZip2 honest.zip ${names}`, dir);
-  let zip = await readFile(path.join(dir, 'honest.zip'));
+  let zip: Buffer = await readFile(path.join(dir, 'honest.zip'));
   for (const name of liars) zip = understate(zip, name, 1000);
   await writeFile(path.join(dir, 'lying.zip'), zip);
   return path.join(dir, 'lying.zip');

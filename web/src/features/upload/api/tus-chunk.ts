@@ -18,7 +18,7 @@ export const DEFAULT_CHUNK_BYTES = 256 * 1024 * 1024;
 
 /**
  * A file this small goes with its creation request (the server's whole-file path takes up to
- * 1 MiB: server/src/files/tus-direct.ts). A larger one is created first: a creation that never
+ * 1 MiB: server/src/tus/tus-direct.ts). A larger one is created first: a creation that never
  * answered has no Location, so nothing sent with it could be resumed.
  */
 export const WITH_CREATION_MAX_BYTES = 1024 * 1024;

@@ -23,14 +23,9 @@ import {
 } from '../ingest/index.js';
 import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
-import type { EntriesRepository } from './entries.repository.js';
+import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { entryKey, fileJobType, givenUpMessage, type TFileJobPayload, type UploadsToProcess } from './process-upload.job.js';
-
-export type TProcessDeliveryPayload = TFileJobPayload;
-
-/** Queued when a delivery is completed, in the same transaction (DeliveriesRepository.complete); deleting its row cancels it. */
-export const PROCESS_DELIVERY = fileJobType('process-delivery');
+import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
 
 export interface ProcessDeliveryDeps {
   files: UploadsToProcess;

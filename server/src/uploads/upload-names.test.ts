@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanFileName } from './download-response.js';
-import { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
+import { baseName, cleanFileName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from '../files/index.js';
 import { checkContent, checkFileName, checkUploadName } from './upload-rules.js';
 
 describe('characters that can disguise a file name', () => {

@@ -2,7 +2,7 @@
 // member's name): the same rules and the same answers either way.
 import { unprocessable } from '../errors/app-error.js';
 import { normalizeEntryPath } from '../ingest/index.js';
-import { removeDisguisingCharactersFromPath } from './file-name.js';
+import { removeDisguisingCharactersFromPath } from '../files/index.js';
 
 const MAX_PATH_CHARS = 1024;
 

@@ -1,7 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
-import { ZDicomFields, ZEntryKind, type TProcessingStatus, type TProcessingSummary } from '@portal/contract';
-import { z } from 'zod';
+import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import {
@@ -15,49 +14,10 @@ import {
   type OnEntry,
   type StoredFileKind,
 } from '../ingest/index.js';
-import { defineJobKind, JobCancelled, jobType, type JobContext, type JobKind } from '../jobs/index.js';
+import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
-import type { EntriesRepository } from './entries.repository.js';
+import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-
-/** What deletion cancels a file's processing by. */
-export function uploadSubject(fileId: number): string {
-  return `files/${fileId}`;
-}
-
-/**
- * What a job about one file row carries (an upload's or a delivery's). The company is carried for
- * fair claiming only: the job reads everything else from the file's row.
- */
-const ZFileJobPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
-export type TFileJobPayload = z.infer<typeof ZFileJobPayload>;
-
-/**
- * A single DICOM file read whole on arrival (a small multipart upload) was described then, from
- * memory, by the rules the job applies (ingest/stored-file.ts): the job takes that description and
- * does not open the stored file at all.
- */
-const ZDescribedFile = z.object({ kind: ZEntryKind, reason: z.string().nullable(), dicom: ZDicomFields.nullable() });
-const ZProcessUploadPayload = ZFileJobPayload.extend({ described: ZDescribedFile.optional() });
-export type TProcessUploadPayload = z.infer<typeof ZProcessUploadPayload>;
-export type TDescribedFile = z.infer<typeof ZDescribedFile>;
-
-/**
- * A job kind about one file row: cancelled by the file's subject, and claimed in turns by company
- * (fair_key), so one company's work never keeps another's waiting.
- */
-export function fileJobType(name: string) {
-  return jobType(name, ZFileJobPayload, (p) => uploadSubject(p.fileId), (p) => `companies/${p.companyId}`);
-}
-
-/** Queued with every committed upload, in the same transaction (FilesRepository.commitUpload). */
-export const PROCESS_UPLOAD = jobType('process-upload', ZProcessUploadPayload, (p) => uploadSubject(p.fileId), (p) => `companies/${p.companyId}`);
-
-/** What the job carries of a file described on arrival; undefined for an archive (walked by the job). */
-export function describedForJob(described: StoredFileKind | undefined): TDescribedFile | undefined {
-  if (described === undefined || described.archive) return undefined;
-  return { kind: described.kind, reason: described.reason, dicom: described.dicom };
-}
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {

@@ -8,8 +8,7 @@ import type { NewFileEntry } from '../db/schema.js';
 import type { IngestedEntry } from '../ingest/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
-import type { EntriesRepository } from './entries.repository.js';
-import { removeDisguisingCharactersFromPath } from './file-name.js';
+import { removeDisguisingCharactersFromPath, type EntriesRepository } from '../files/index.js';
 
 const ROWS_PER_BATCH = 50;
 

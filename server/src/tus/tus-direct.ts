@@ -32,34 +32,7 @@ const writeFileAsync = promisify(writeFile);
 
 /** Bodies up to this size are taken here, read into memory whole: a CD export's DICOM files are far smaller. */
 export const WHOLE_FILE_MAX_BYTES = 1024 * 1024;
-/**
- * At most this many bytes of bodies are held in memory here at once, by all requests together.
- * Past it a request goes the tus way, which streams to disk and counts each user's open uploads:
- * many connections each sending a slow megabyte cannot grow the server's memory without bound.
- */
-export const WHOLE_FILES_MEMORY_BYTES = 32 * 1024 * 1024;
 
-/** The bytes this path holds in memory, reserved before a body is read and given back after. */
-export class WholeFileMemory {
-  #held = 0;
-
-  constructor(private readonly limit: number = WHOLE_FILES_MEMORY_BYTES) {}
-
-  /** Reserves `bytes`, or answers false when that would pass the limit. */
-  take(bytes: number): boolean {
-    if (this.#held + bytes > this.limit) return false;
-    this.#held += bytes;
-    return true;
-  }
-
-  giveBack(bytes: number): void {
-    this.#held -= bytes;
-  }
-
-  get held(): number {
-    return this.#held;
-  }
-}
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
 /** Upload-Metadata naming a delivery (the value is checked with the rest of the metadata). */
 const DELIVERY_KEY = /(?:^|,)\s*delivery\s+\S/;

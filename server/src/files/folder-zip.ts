@@ -1,4 +1,4 @@
-// A delivery downloaded as one zip, built while it is sent: nothing is copied or kept. Members are
+// A folder row (a completed delivery) downloaded as one zip, built while it is sent: nothing is copied or kept. Members are
 // stored, not compressed (DICOM barely compresses, and the bytes then leave as they arrived), and
 // yazl switches to zip64 by itself where sizes or offsets need it. No Range: the zip exists only as
 // it streams (Accept-Ranges: none). A file that arrived in a bundle is read as its range of the
@@ -11,7 +11,7 @@ import type { Storage } from '../storage/storage.js';
 import { attachmentHeader } from './download-response.js';
 import { removeDisguisingCharactersFromPath } from './file-name.js';
 
-export function sendDeliveryZip(reply: FastifyReply, storage: Storage, name: string, members: readonly DeliveryFileRow[]): FastifyReply {
+export function sendFolderZip(reply: FastifyReply, storage: Storage, name: string, members: readonly DeliveryFileRow[]): FastifyReply {
   const zip = new ZipFile();
   for (const member of members) {
     zip.addReadStreamLazy(removeDisguisingCharactersFromPath(member.relative_path), { size: Number(member.size), compress: false, mtime: new Date(member.created_at) }, (done) => {

@@ -11,7 +11,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionOf } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
-import { isWholeDeliveryFile, receiveWholeDeliveryFile, WholeFileMemory } from './tus-direct.js';
+import { WholeFileMemory } from '../uploads/index.js';
+import { isWholeDeliveryFile, receiveWholeDeliveryFile } from './tus-direct.js';
 import { TusRequestBody, writePatchBodiesDirectly } from './tus-request-body.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WHOLE_FILE_MAX_BYTES, WHOLE_FILES_MEMORY_BYTES, WholeFileMemory } from './tus-direct.js';
+import { WHOLE_FILES_MEMORY_BYTES, WholeFileMemory } from '../uploads/index.js';
+import { WHOLE_FILE_MAX_BYTES } from './tus-direct.js';
 
 describe('the memory held by files sent whole', () => {
   it('takes bodies until the limit, then sends the next the tus way until one is given back', () => {

@@ -2,7 +2,7 @@
 // when its last byte lands. The protocol itself is @tus/server's (tus.routes.ts); everything a
 // client could abuse is decided here, before it: creation is refused before a byte is stored, an
 // upload is visible to its creator only, and a finished upload becomes a file through exactly the
-// checks and the commit of the multipart call (FilesService.receiveLocalFile and commit).
+// checks and the commit of the multipart call (UploadsService.receiveLocalFile and commit).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
@@ -15,16 +15,13 @@ import { AppError, badRequest, notFound, unprocessable } from '../errors/app-err
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { UploadAllowance } from '../quota/index.js';
-import type { DeliveriesService } from './deliveries.service.js';
-import type { FilesService } from './files.service.js';
-import { startSha256, type Sha256Job } from './sha256-worker.js';
+import type { DeliveriesService } from '../deliveries/index.js';
+import { checkContent, checkUploadName, startSha256, UPLOAD_HEAD_BYTES, UploadTooLargeError, type Sha256Job, type UploadsService } from '../uploads/index.js';
 import { DirectFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
 import { TusUploadConfigs } from './tus-upload-configs.js';
 import type { TusUploadsRepository } from './tus-uploads.repository.js';
-import { UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
-import { checkContent, checkUploadName } from './upload-rules.js';
 
 export interface TusUploadsOptions {
   /** Where bytes of unfinished uploads are kept (DATA_DIR/tus): private, and on the storage's filesystem. */
@@ -98,7 +95,7 @@ export class TusUploadsService {
 
   constructor(
     private readonly uploads: TusUploadsRepository,
-    private readonly files: FilesService,
+    private readonly files: UploadsService,
     private readonly projects: ProjectsService,
     readonly options: TusUploadsOptions,
     private readonly deliveries: DeliveriesService,

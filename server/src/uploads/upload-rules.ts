@@ -3,7 +3,7 @@
 // exports hold DICOMDIR and files such as IM000001 with no extension), so a name never refuses a
 // file on its own: a name without an accepted extension is judged by its first bytes alone.
 import { AppError, badRequest, unprocessable } from '../errors/app-error.js';
-import { baseName, removeDisguisingCharacters } from './file-name.js';
+import { baseName, removeDisguisingCharacters } from '../files/index.js';
 import { describeKind, detectKind, extensionMismatch, hintExtension, kindsForName } from '../ingest/index.js';
 
 export const ACCEPTED_KINDS_MESSAGE =

@@ -8,7 +8,7 @@ import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
 import { PathSet } from './delivery-bundle.js';
-import { PROCESS_DELIVERY } from './process-delivery.job.js';
+import { PROCESS_DELIVERY } from '../files/index.js';
 
 /** Rolls back a member's transaction whose upload record was no longer open. */
 class UploadGone extends Error {}

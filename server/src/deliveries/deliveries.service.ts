@@ -9,17 +9,15 @@ import { can, companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
+import type { FolderMembers } from '../files/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import type { DeliveriesRepository, DeliveryWithTotals, NewMember } from './deliveries.repository.js';
-import type { FilesService } from './files.service.js';
-import type { PendingUploadsRepository } from './pending-uploads.repository.js';
 import { GroupCommit } from './deliveries-group-commit.js';
 import { readBundle } from './delivery-bundle.js';
 import { checkRelativePath, pathTaken } from './delivery-paths.js';
-import { storeLocalFile } from './upload-pipeline.js';
-import { checkFileName } from './upload-rules.js';
+import { checkFileName, storeLocalFile, type PendingUploadsRepository, type UploadsService } from '../uploads/index.js';
 
 export interface DeliveriesOptions {
   maxUploadBytes: number;
@@ -63,7 +61,7 @@ export interface WholeFile {
   sha256: string;
 }
 
-export class DeliveriesService {
+export class DeliveriesService implements FolderMembers {
   // Files arriving whole in a request of this process (addWholeFile), per delivery: they have no
   // upload record, so completion and the expiry sweep ask here too. The fast path that makes them
   // runs with the file store only, which keeps a delivery's uploads on one node.
@@ -74,7 +72,7 @@ export class DeliveriesService {
     private readonly deliveries: DeliveriesRepository,
     private readonly pending: PendingUploadsRepository,
     private readonly projects: ProjectsService,
-    private readonly files: FilesService,
+    private readonly uploads: UploadsService,
     private readonly storage: Storage,
     private readonly options: DeliveriesOptions,
   ) {
@@ -224,7 +222,7 @@ export class DeliveriesService {
   }
 
   /**
-   * A file of the delivery is arriving whole in one request of this process (tus-direct.ts), after
+   * A file of the delivery is arriving whole in one request of this process (tus/tus-direct.ts), after
    * authorizeFile: until the answer `done` is called, completion answers 409 as for any file still
    * arriving, and the expiry sweep leaves the delivery alone.
    */
@@ -298,8 +296,8 @@ export class DeliveriesService {
       sha256: manifestHash(members),
     });
     if (!row) throw conflict('This delivery is already complete');
-    await this.files.recordUpload(row, 'delivery');
-    this.files.announce(row);
+    await this.uploads.recordUpload(row, 'delivery');
+    this.uploads.announce(row);
     return presentDelivery(await this.#require(actor, id));
   }
 

@@ -9,7 +9,7 @@
 // uploads that end up refused is what let such uploads fill the disk (issue 12, item 8): they are
 // never kept past their own request, and no more of them than of the uploads that are accepted.
 // Either way the file streams into storage as it arrives; only a small request (at most
-// WHOLE_UPLOAD_MAX_BYTES, files.service.ts) is read whole into memory first, still never stored
+// WHOLE_UPLOAD_MAX_BYTES, uploads.service.ts) is read whole into memory first, still never stored
 // before its checks. A body the parser cannot read (not multipart, cut short, another boundary)
 // answers 400 in words and keeps nothing. No byte for UPLOAD_IDLE_TIMEOUT_SECONDS answers 408 then,
 // whatever the upload is waiting on at that moment (issue 31, item 12); it cleans up behind.
@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
-import type { FilesService, ReceivedUpload } from './files.service.js';
+import type { ReceivedUpload, UploadsService } from './uploads.service.js';
 import { UploadInterruptedError } from './upload-pipeline.js';
 
 export const NO_BOUNDARY_MESSAGE =
@@ -48,7 +48,7 @@ export interface MultipartUploadOptions {
 
 export async function receiveMultipartUpload(
   request: FastifyRequest,
-  files: FilesService,
+  uploads: UploadsService,
   actor: Actor,
   opts: MultipartUploadOptions,
 ): Promise<{ upload: ReceivedUpload; projectId: number }> {
@@ -90,7 +90,7 @@ export async function receiveMultipartUpload(
       if (part.fieldname !== 'file') throw badRequest(`Unknown file field: ${part.fieldname}; send the file as "file"`);
       if (upload) throw badRequest('Send one file per upload');
       storing = true;
-      const receiving = files.receive(actor, {
+      const receiving = uploads.receive(actor, {
         fileName: part.filename,
         source: part.file,
         signal: aborted.signal,
@@ -98,13 +98,13 @@ export async function receiveMultipartUpload(
         // The whole request's length bounds the file's: a small upload is hashed inline.
         expectedBytes: declaredLength(request),
       });
-      upload = await untilAborted(receiving, aborted.signal, (late) => void files.discard(late).catch(() => undefined));
+      upload = await untilAborted(receiving, aborted.signal, (late) => void uploads.discard(late).catch(() => undefined));
       storing = false;
     }
     if (projectId === undefined) throw badRequest('studypetitionid and file are required');
     if (!upload) throw badRequest('file is required');
   } catch (err) {
-    if (upload) await files.discard(upload);
+    if (upload) await uploads.discard(upload);
     throw aborted.signal.reason instanceof UploadStalledError ? aborted.signal.reason : err;
   } finally {
     raw.off('close', onClose);

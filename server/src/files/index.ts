@@ -1,0 +1,21 @@
+// What the rooms built on the catalogue (uploads/, deliveries/, tus/, processing/) and the
+// composition may use of files/: the file rows, their names' rules, and the job definitions.
+export { EntriesRepository } from './entries.repository.js';
+export {
+  describedForJob,
+  PROCESS_DELIVERY,
+  PROCESS_UPLOAD,
+  PURGE_ACTOR,
+  PURGE_DELETED,
+  uploadSubject,
+  type TDescribedFile,
+  type TFileJobPayload,
+  type TProcessDeliveryPayload,
+  type TProcessUploadPayload,
+  type TPurgePayload,
+} from './file-jobs.js';
+export { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
+export { presentFile } from './file.presenter.js';
+export { FilesRepository, type CommitOptions, type FileRow, type NewFile } from './files.repository.js';
+export type { FolderMembers } from './folder-members.js';
+export { cleanFileName } from './download-response.js';

@@ -1,0 +1,293 @@
+// How bytes become a file of a project (DESIGN §4, §10): the checks before a byte is stored, the
+// bytes made durable, and the commit that shows the file row with its processing job.
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { TProjectFile } from '@portal/contract';
+import { can, type Actor } from '../auth/index.js';
+import type { AuditEvent, AuditTrail } from '../audit/index.js';
+import type { ProjectFileRow } from '../db/schema.js';
+import { forbidden } from '../errors/app-error.js';
+import { describedForJob, presentFile, PROCESS_UPLOAD, type CommitOptions, type FileRow, type FilesRepository, type NewFile, type TDescribedFile } from '../files/index.js';
+import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
+import type { LaneReservation } from '../jobs/index.js';
+import type { ProjectsService } from '../projects/index.js';
+import { explainStorageFull, type UploadAllowance } from '../quota/index.js';
+import { newUploadKey } from '../storage/object-key.js';
+import type { Storage } from '../storage/storage.js';
+import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
+import { checkContent, checkUploadName } from './upload-rules.js';
+import { WholeFileMemory } from './whole-file-memory.js';
+import { readWholeSource } from './whole-source.js';
+
+export interface UploadsOptions {
+  maxUploadBytes: number;
+  uploadLeaseMs: number;
+  /** The processing job's header limit (PROCESSING limits), for files described on arrival. */
+  maxDicomHeaderBytes?: number;
+}
+
+/**
+ * A multipart upload whose whole request is at most this long is read into memory, hashed, checked
+ * and described there and written in one call (docs/performance.md, "Single uploads read whole"): a
+ * CD export sent file by file is thousands of these, and the stream machinery, the job's two opens
+ * of the stored file and their round trips to the thread pool cost more than the bytes.
+ */
+export const WHOLE_UPLOAD_MAX_BYTES = 1024 * 1024;
+
+/** An upload whose bytes are durable in storage but which no file row shows yet. */
+export interface ReceivedUpload {
+  key: string;
+  fileName: string;
+  kind: 'dicom' | 'archive';
+  size: number;
+  sha256: string;
+  /** How it arrived, for the audit trail. */
+  via: 'multipart' | 'tus';
+  /** A DICOM file read whole on arrival: what it is, for its job (which then does not read it again). */
+  described?: TDescribedFile;
+  /** Sent before its project: the company whose allowance it was weighed against (the caller's). */
+  weighedFor?: number;
+}
+
+/** What of the job runner in this process uploads use to start their jobs. */
+export interface UploadJobRunner {
+  reserve(kind: string): LaneReservation | undefined;
+  nudge(kind: string): void;
+}
+
+/** How a file arrived: the multipart call, one tus upload, or a completed delivery (its files came by tus). */
+export type UploadPath = 'multipart' | 'tus' | 'delivery';
+
+/** What #storeWhole answers: no head (checked already), and the description when it is DICOM. */
+interface StoredWhole {
+  key: string;
+  size: number;
+  sha256: string;
+  described?: TDescribedFile;
+}
+
+function uploadEvent(row: ProjectFileRow, via: UploadPath): AuditEvent {
+  return {
+    action: 'upload.completed',
+    companyId: row.company_id,
+    object: { type: 'file', id: row.id },
+    details: { name: row.file, size: Number(row.filesize), sha256: row.sha256, project_id: row.project_id, via },
+  };
+}
+
+export class UploadsService {
+  readonly #uploadListeners = new Set<(file: ProjectFileRow, via: UploadPath) => void>();
+  /** Bodies of uploads read whole, held at once by all requests together (past it they stream). */
+  readonly #wholeMemory = new WholeFileMemory();
+  readonly #maxDicomHeaderBytes: number;
+  #runner: UploadJobRunner | undefined;
+
+  constructor(
+    private readonly files: FilesRepository,
+    private readonly pending: PendingUploadsRepository,
+    private readonly projects: ProjectsService,
+    private readonly storage: Storage,
+    private readonly options: UploadsOptions,
+    private readonly audit: AuditTrail,
+    private readonly allowance?: UploadAllowance,
+  ) {
+    this.#maxDicomHeaderBytes = options.maxDicomHeaderBytes ?? resolveLimits({}).maxDicomHeaderBytes;
+  }
+
+  /** The in-process job runner listens here, to start processing without waiting for its poll; metrics count uploads by path. */
+  onUploaded(listener: (file: ProjectFileRow, via: UploadPath) => void): void {
+    this.#uploadListeners.add(listener);
+  }
+
+  /**
+   * The job runner in this process (services.ts, wakeOnUpload): an upload's job is queued already
+   * claimed when a lane is idle, and started there; otherwise a lane is nudged to claim it.
+   */
+  runJobsOn(runner: UploadJobRunner): void {
+    this.#runner = runner;
+  }
+
+  /** A file row that appeared another way (a completed delivery): its job may start at once. */
+  announce(row: ProjectFileRow): void {
+    for (const listener of this.#uploadListeners) listener(row, 'delivery');
+  }
+
+  /**
+   * Streams one upload into storage. The name, the actor's role and company and the project are
+   * checked before any byte is read, so a refused upload stores nothing (issue 12, item 8);
+   * `commit` checks the project again, as it may have been deleted meanwhile. Without `projectId`
+   * (a form whose file comes before its project field) only the name and the role are checked
+   * first; the project is then checked by `commit` alone, which removes the bytes if refused.
+   */
+  receive(
+    actor: Actor,
+    input: { fileName: string | undefined; source: Readable; projectId: number | undefined; signal?: AbortSignal; expectedBytes?: number | undefined },
+  ): Promise<ReceivedUpload> {
+    const { expectedBytes } = input;
+    // Without a length the upload announces nothing to hold: it is admitted while the allowance has room.
+    const reserve = { bytes: expectedBytes ?? 0 };
+    if (expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes)) {
+      return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
+        this.#storeWhole(key, input.source, checkHead, input.signal),
+      reserve).finally(() => this.#wholeMemory.giveBack(expectedBytes));
+    }
+    return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
+      storeUpload({
+        source: input.source,
+        storage: this.storage,
+        key,
+        maxBytes: this.options.maxUploadBytes,
+        checkHead,
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.expectedBytes !== undefined ? { expectedBytes: input.expectedBytes } : {}),
+      }),
+      reserve,
+    );
+  }
+
+  /**
+   * storeUpload's checks and answers for a small body read whole: the size limit, the first bytes'
+   * check, then the SHA-256 and (for DICOM) the header's description taken from memory, and one
+   * write. Nothing is stored when any of them refuses.
+   */
+  async #storeWhole(key: string, source: Readable, checkHead: (head: Buffer) => 'dicom' | 'archive', signal: AbortSignal | undefined): Promise<StoredWhole> {
+    const bytes = await readWholeSource(source, this.options.maxUploadBytes, signal);
+    const kind = checkHead(bytes.subarray(0, UPLOAD_HEAD_BYTES));
+    if (kind !== 'dicom') {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const { size } = await this.storage.putBytes(key, bytes, signal ? { signal } : {});
+      return { key, size, sha256 };
+    }
+    // A DICOM file is hashed and described on another thread while its bytes are stored: the
+    // checks that may refuse it are done, and what it is decides nothing about keeping it.
+    const [stored, facts] = await Promise.allSettled([
+      this.storage.putBytes(key, bytes, signal ? { signal } : {}),
+      describeBytesOffThread(bytes, this.#maxDicomHeaderBytes),
+    ]);
+    if (stored.status === 'rejected') throw stored.reason;
+    if (facts.status === 'rejected') {
+      // Not known what it is: not kept, as when describing it failed before it was stored.
+      await this.storage.delete(key);
+      throw facts.reason;
+    }
+    const described = describedForJob(facts.value.described);
+    return { key, size: stored.value.size, sha256: facts.value.sha256, ...(described ? { described } : {}) };
+  }
+
+  /**
+   * The same as `receive` for bytes that already arrived in a local file (a finished resumable
+   * upload): the same checks, then the file is moved into storage. On success `path` is gone.
+   * `sha256`, when the caller computed it over the bytes as they arrived, spares reading them again.
+   */
+  receiveLocalFile(
+    actor: Actor,
+    input: { fileName: string; path: string; projectId: number; sha256?: string },
+  ): Promise<ReceivedUpload> {
+    return this.#receive(actor, input.fileName, input.projectId, 'tus', (key, checkHead) =>
+      storeLocalFile({
+        path: input.path,
+        storage: this.storage,
+        key,
+        maxBytes: this.options.maxUploadBytes,
+        checkHead,
+        ...(input.sha256 !== undefined ? { sha256: input.sha256 } : {}),
+      }),
+    );
+  }
+
+  async #receive(
+    actor: Actor,
+    rawName: string | undefined,
+    projectId: number | undefined,
+    via: ReceivedUpload['via'],
+    store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
+    /** A new upload's announced size, weighed against the storage limits; none for bytes already admitted (a finished tus upload). */
+    reserve?: { bytes: number },
+  ): Promise<ReceivedUpload> {
+    const fileName = checkUploadName(rawName);
+    if (projectId !== undefined) await this.projects.require(actor, projectId, 'create');
+    // A role that may upload to no project at all (SysUser) is known from the token alone.
+    else if (!can(actor, 'create', actor.companyId)) throw forbidden();
+    const key = newUploadKey();
+    const { uploadLeaseMs } = this.options;
+    const begin = (companyId: number | null) => this.pending.begin(key, uploadLeaseMs, companyId === null || !reserve ? undefined : { companyId, bytes: reserve.bytes });
+    // A file sent before its project is weighed against the caller's own company, the one a company
+    // user can add to; a role that may write elsewhere is weighed again once the project is known (commit).
+    const target = projectId === undefined ? { companyId: actor.companyId } : { projectId };
+    await (reserve && this.allowance ? this.allowance.admit(target, reserve.bytes, begin) : begin(null));
+    const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
+    renewal.unref();
+    let kind: 'dicom' | 'archive' = 'archive';
+    try {
+      const stored = await store(key, (head) => (kind = checkContent(fileName, head)));
+      const described = 'described' in stored ? stored.described : undefined;
+      return {
+        key, fileName, kind, size: stored.size, sha256: stored.sha256, via,
+        ...(described ? { described } : {}),
+        ...(projectId === undefined ? { weighedFor: actor.companyId } : {}),
+      };
+    } catch (err) {
+      await this.pending.end(key);
+      throw explainStorageFull(err);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /** Makes a received upload visible as a file of the project, or removes its bytes. */
+  async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
+    try {
+      const project = await this.projects.require(actor, projectId, 'create');
+      if (upload.weighedFor !== undefined && upload.weighedFor !== project.company_id) await this.allowance?.admit({ companyId: project.company_id }, upload.size, () => Promise.resolve());
+      const file: NewFile = {
+        project_id: project.id,
+        company_id: project.company_id,
+        file: upload.fileName,
+        filesize: upload.size,
+        sha256: upload.sha256,
+        storage_key: upload.key,
+        kind: upload.kind,
+        created_by: actor.userId,
+      };
+      const row = await this.#commitStartingJob(file, {
+        // In the file row's transaction: one write fewer per upload, and no upload without its record.
+        andThen: (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
+        described: upload.described,
+      });
+      for (const listener of this.#uploadListeners) listener(row, upload.via);
+      return presentFile(row);
+    } catch (err) {
+      await this.discard(upload);
+      throw err;
+    }
+  }
+
+  /** Commits the row with its job, which an idle lane of this process then runs at once (or is nudged to claim). */
+  async #commitStartingJob(file: NewFile, opts: Omit<CommitOptions, 'claimedBy'>): Promise<FileRow> {
+    const lane = this.#runner?.reserve(PROCESS_UPLOAD.name);
+    let committed: Awaited<ReturnType<FilesRepository['commitUpload']>>;
+    try {
+      committed = await this.files.commitUpload(file, { ...opts, ...(lane ? { claimedBy: { workerId: lane.workerId, leaseMs: lane.leaseMs } } : {}) });
+    } catch (err) {
+      lane?.release();
+      throw err;
+    }
+    if (lane && committed.job) lane.start(committed.job);
+    else {
+      lane?.release();
+      this.#runner?.nudge(PROCESS_UPLOAD.name);
+    }
+    return committed.row;
+  }
+
+  async discard(upload: ReceivedUpload): Promise<void> {
+    await this.storage.delete(upload.key);
+    await this.pending.end(upload.key);
+  }
+
+  /** An upload that became a file of its project (multipart, tus, or a completed delivery). */
+  async recordUpload(row: ProjectFileRow, via: UploadPath): Promise<void> {
+    await this.audit.record(uploadEvent(row, via));
+  }
+}

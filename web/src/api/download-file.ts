@@ -4,8 +4,9 @@
 // memory that way, so they are handed to the browser's own download manager through a
 // short-lived, single-use download link (POST /download-links): no token in any URL, and the
 // browser can pause and resume them.
-import type { TDownloadLink, TDownloadSettings, TProjectFile } from '@portal/contract';
+import { listResponse, ZDownloadLink, ZDownloadSettings, type TProjectFile } from '@portal/contract';
 import { isAxiosError, type AxiosResponse } from 'axios';
+import { api } from '../lib/api-answer';
 import { apiClient } from '../lib/api-client';
 import { clickDownload, saveBlob } from '../lib/save-blob';
 
@@ -17,6 +18,9 @@ export const HANDED_TO_BROWSER_TEXT = "Download started: your browser's download
 
 /** What the server answers when it cannot say (an older server): the server's own default. */
 export const DEFAULT_IN_PAGE_MAX_BYTES = 256 * 1024 * 1024;
+
+const ZDownloadSettingsAnswer = listResponse(ZDownloadSettings);
+const ZDownloadLinkAnswer = listResponse(ZDownloadLink);
 
 export type DownloadProgress = (loaded: number, total: number | undefined) => void;
 
@@ -56,8 +60,8 @@ export async function downloadFile(fileId: number, onProgress: DownloadProgress)
  */
 async function inPageMaxBytes(): Promise<number> {
   try {
-    const { data } = await apiClient.get<{ data: TDownloadSettings[] }>('/download-links/settings');
-    return data.data[0]?.in_page_max_bytes ?? DEFAULT_IN_PAGE_MAX_BYTES;
+    const { data } = await api.get(ZDownloadSettingsAnswer, '/download-links/settings');
+    return data[0]?.in_page_max_bytes ?? DEFAULT_IN_PAGE_MAX_BYTES;
   } catch (error) {
     // An ended session must still end the download with the spec's message.
     if (isAxiosError(error) && error.response?.status === 401) throw error;
@@ -67,8 +71,8 @@ async function inPageMaxBytes(): Promise<number> {
 
 /** Asks for a download link and makes the browser fetch it; errors before that are the API's. */
 async function handToBrowser(target: { file_id: number; entry_id?: number }): Promise<DownloadOutcome> {
-  const { data } = await apiClient.post<{ data: TDownloadLink[] }>('/download-links', target);
-  const link = data.data[0];
+  const { data } = await api.post(ZDownloadLinkAnswer, '/download-links', target);
+  const link = data[0];
   if (!link) throw new Error('The server answered no download link');
   clickDownload(link.url);
   return 'handed-to-browser';

@@ -1,13 +1,13 @@
-import type { TProjectFile } from '@portal/contract';
+import { listResponse, ZFilesList, ZListPage, ZProjectFile, type TProjectFile } from '@portal/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiClient } from '../lib/api-client';
+import { api } from '../lib/api-answer';
 import { queryKeys } from './query-keys';
 
+const ZProjectFiles = listResponse(ZProjectFile);
+
 export async function getProjectFiles(projectId: number): Promise<TProjectFile[]> {
-  const { data } = await apiClient.get<{ data: TProjectFile[] }>('/study-petitions-files', {
-    params: { study_petition_id: projectId },
-  });
-  return data.data;
+  const { data } = await api.get(ZProjectFiles, '/study-petitions-files', { params: { study_petition_id: projectId } });
+  return data;
 }
 
 /** The files of one project, read by the project page (which adds polling) and the projects tree. */
@@ -46,11 +46,14 @@ function filterParams(filter: FilesFilter): Record<string, string> {
   return params;
 }
 
+/** Asked for a page, the server always says how many files match; without it the pager could not count. */
+const ZFilesPage = ZFilesList.extend({ page: ZListPage });
+
 export async function getProjectFilesPage(projectId: number, request: FilesPageRequest): Promise<FilesPage> {
-  const { data } = await apiClient.get<{ data: TProjectFile[]; page: { total: number } }>('/study-petitions-files', {
+  const { data, page } = await api.get(ZFilesPage, '/study-petitions-files', {
     params: { study_petition_id: projectId, ...filterParams(request), page: request.page, per_page: request.perPage },
   });
-  return { files: data.data, total: data.page.total };
+  return { files: data, total: page.total };
 }
 
 /** The server's largest page: 'Select all N files' reads the matching files in as few calls as it can. */

@@ -5,7 +5,7 @@ import { aProject, aUser } from '../test/fixtures';
 import { renderAt } from '../test/render';
 import { appRoutes } from './router';
 
-const company = { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01' };
+const company = { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01', quota_bytes: null, used_bytes: 0 };
 const { company: _omitted, ...loginUser } = aUser();
 
 function signedIn() {
@@ -43,6 +43,18 @@ describe('session', () => {
     expect(alert).toHaveTextContent('Invalid Login');
     expect(alert).toHaveTextContent(message);
     expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it("shows 'Invalid Login' and keeps no session when the sign-in answer cannot be read", async () => {
+    fakeApi({ 'POST /login': { status: 200, data: { token: 'tok-9', user: { ...loginUser, role: 'admin' } } } });
+    const { user, router } = renderAt(appRoutes, '/');
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), 'Secret-1');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Invalid Login')).toBeVisible();
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
   });
 
   it('logs in, keeps the user with its company, and opens the projects', async () => {

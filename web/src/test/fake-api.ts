@@ -13,7 +13,7 @@ export interface FakeCall {
 export type FakeReply = { status: number; data?: unknown; headers?: Record<string, string> } | { network: true };
 type Route = FakeReply | ((call: FakeCall) => FakeReply | Promise<FakeReply>);
 
-const SESSION_LOG = /^(Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
+const SESSION_LOG = /^(Unreadable answer|Unauthorized|Access denied|Resource not found|Invalid data|Internal server error|Gateway error|Service unavailable|Gateway timeout|HTTP Error|Network error)/;
 
 /**
  * Makes `adapter` answer every call of the one axios instance for the rest of the test, with the

@@ -7,7 +7,7 @@ import { aProject, aUser } from '../../test/fixtures';
 import { renderAt } from '../../test/render';
 import { SSO_ERROR_MESSAGES } from './sso-messages';
 
-const company = { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01' };
+const company = { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01', quota_bytes: null, used_bytes: 0 };
 const { company: _omitted, ...loginUser } = aUser();
 const CODE = 'c'.repeat(43);
 const sso = { company_name: 'St Mary Hospital', start_url: '/api/v1/sso/3/start', password_login_allowed: true };

@@ -1,10 +1,10 @@
-import type { TPasswordResetRequest } from '@portal/contract';
+import { ZPasswordResetResponse, type TPasswordResetRequest } from '@portal/contract';
 import { isAxiosError } from 'axios';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
 
-export async function changePassword(body: TPasswordResetRequest): Promise<unknown> {
-  const { data } = await apiClient.post<unknown>('/password_reset', body);
-  return data;
+/** Resolves once the server confirms (its message is not shown: the dialog says it in its own words). */
+export async function changePassword(body: TPasswordResetRequest): Promise<void> {
+  await api.post(ZPasswordResetResponse, '/password_reset', body);
 }
 
 /** Spec §8: the server's message, or 'Error changing password'. */

@@ -4,7 +4,7 @@ import { fakeApi } from '../../../test/fake-api';
 import { renderWithProviders } from '../../../test/render';
 import ChangePasswordDialog from './ChangePasswordDialog';
 
-function renderDialog(changePassword?: () => Promise<unknown>) {
+function renderDialog(changePassword?: () => Promise<void>) {
   const onClose = vi.fn();
   const props = changePassword ? { changePassword } : {};
   const view = renderWithProviders(<ChangePasswordDialog open userId={3} onClose={onClose} {...props} />);

@@ -1,8 +1,7 @@
 import { ZAuditList } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { parseAnswer } from './list-query';
+import { api } from '../../../lib/api-answer';
 
 /** The audit screen's filters as typed: days (YYYY-MM-DD, the user's own calendar) and text. */
 export interface AuditFilters {
@@ -41,8 +40,7 @@ export function auditParams(filters: AuditFilters): Record<string, string> {
 }
 
 export async function getAudit(filters: AuditFilters, page: number, perPage: number) {
-  const { data } = await apiClient.get<unknown>('/admin/audit', { params: { ...auditParams(filters), page, per_page: perPage } });
-  return parseAnswer(ZAuditList, data);
+  return api.get(ZAuditList, '/admin/audit', { params: { ...auditParams(filters), page, per_page: perPage } });
 }
 
 export function auditQueryOptions(filters: AuditFilters, page: number, perPage: number) {

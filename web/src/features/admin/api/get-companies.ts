@@ -1,12 +1,11 @@
 import { LIST_PER_PAGE_MAX, ZCompaniesList } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { listParams, parseAnswer, type AdminListQuery } from './list-query';
+import { api } from '../../../lib/api-answer';
+import { listParams, type AdminListQuery } from './list-query';
 
 export async function getCompanies(query: AdminListQuery) {
-  const { data } = await apiClient.get<unknown>('/admin/companies', { params: listParams(query) });
-  return parseAnswer(ZCompaniesList, data);
+  return api.get(ZCompaniesList, '/admin/companies', { params: listParams(query) });
 }
 
 export function companiesQueryOptions(query: AdminListQuery) {

@@ -1,8 +1,8 @@
 import { ZPasswordRequestsList } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { listParams, parseAnswer, type AdminListQuery } from './list-query';
+import { api } from '../../../lib/api-answer';
+import { listParams, type AdminListQuery } from './list-query';
 
 export type RequestStatus = 'open' | 'resolved' | 'all';
 
@@ -15,8 +15,7 @@ function params(query: PasswordRequestsQuery) {
 }
 
 export async function getPasswordRequests(query: PasswordRequestsQuery) {
-  const { data } = await apiClient.get<unknown>('/admin/password-requests', { params: params(query) });
-  return parseAnswer(ZPasswordRequestsList, data);
+  return api.get(ZPasswordRequestsList, '/admin/password-requests', { params: params(query) });
 }
 
 export type PasswordRequest = Awaited<ReturnType<typeof getPasswordRequests>>['data'][number];

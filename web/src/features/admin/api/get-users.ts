@@ -1,8 +1,8 @@
 import { ZUsersList } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { listParams, parseAnswer, type AdminListQuery } from './list-query';
+import { api } from '../../../lib/api-answer';
+import { listParams, type AdminListQuery } from './list-query';
 
 export interface UsersQuery extends AdminListQuery {
   /** A SysAdmin's company filter; a CompanyAdmin always reads their own company. */
@@ -14,8 +14,7 @@ function params(query: UsersQuery) {
 }
 
 export async function getUsers(query: UsersQuery) {
-  const { data } = await apiClient.get<unknown>('/admin/users', { params: params(query) });
-  return parseAnswer(ZUsersList, data);
+  return api.get(ZUsersList, '/admin/users', { params: params(query) });
 }
 
 export function usersQueryOptions(query: UsersQuery) {

@@ -1,8 +1,7 @@
 import { ZResetLinkResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { parseAnswer } from './list-query';
+import { api } from '../../../lib/api-answer';
 
 export interface ResetLink {
   reset_url: string;
@@ -11,8 +10,8 @@ export interface ResetLink {
 
 /** A single-use link for the user to set a new password; the server keeps only its hash. */
 export async function createResetLink(userId: number): Promise<ResetLink> {
-  const { data } = await apiClient.post<unknown>(`/admin/users/${userId}/reset-password`);
-  const link = parseAnswer(ZResetLinkResponse, data).data[0];
+  const { data } = await api.post(ZResetLinkResponse, `/admin/users/${userId}/reset-password`);
+  const link = data[0];
   if (!link) throw new Error('The server answered no reset link; try again');
   return link;
 }

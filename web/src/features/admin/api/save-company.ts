@@ -1,19 +1,18 @@
 import { listResponse, ZCompany, type TCompany } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { parseAnswer } from './list-query';
+import { api } from '../../../lib/api-answer';
 
 const ZCompanyAnswer = listResponse(ZCompany);
 
 export async function createCompany(companyname: string): Promise<TCompany | undefined> {
-  const { data } = await apiClient.post<unknown>('/admin/companies', { companyname });
-  return parseAnswer(ZCompanyAnswer, data).data[0];
+  const { data } = await api.post(ZCompanyAnswer, '/admin/companies', { companyname });
+  return data[0];
 }
 
 export async function renameCompany(id: number, companyname: string): Promise<TCompany | undefined> {
-  const { data } = await apiClient.put<unknown>(`/admin/companies/${id}`, { companyname });
-  return parseAnswer(ZCompanyAnswer, data).data[0];
+  const { data } = await api.put(ZCompanyAnswer, `/admin/companies/${id}`, { companyname });
+  return data[0];
 }
 
 /** Creates (no id) or renames a company; the lists naming companies are read again. */
@@ -28,8 +27,8 @@ export function useSaveCompany() {
 
 /** Sets a company's storage allowance in bytes (null: no limit). */
 export async function setCompanyQuota(id: number, quotaBytes: number | null): Promise<TCompany | undefined> {
-  const { data } = await apiClient.put<unknown>(`/admin/companies/${id}`, { quota_bytes: quotaBytes });
-  return parseAnswer(ZCompanyAnswer, data).data[0];
+  const { data } = await api.put(ZCompanyAnswer, `/admin/companies/${id}`, { quota_bytes: quotaBytes });
+  return data[0];
 }
 
 /** Sets a company's storage allowance; the lists showing it are read again. */

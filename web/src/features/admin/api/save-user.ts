@@ -1,19 +1,18 @@
 import { listResponse, ZAdminUser, type TAdminUser, type TCreateUser, type TUpdateUser } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
-import { parseAnswer } from './list-query';
+import { api } from '../../../lib/api-answer';
 
 const ZUserAnswer = listResponse(ZAdminUser);
 
 export async function createUser(body: TCreateUser): Promise<TAdminUser | undefined> {
-  const { data } = await apiClient.post<unknown>('/admin/users', body);
-  return parseAnswer(ZUserAnswer, data).data[0];
+  const { data } = await api.post(ZUserAnswer, '/admin/users', body);
+  return data[0];
 }
 
 export async function updateUser(id: number, body: TUpdateUser): Promise<TAdminUser | undefined> {
-  const { data } = await apiClient.put<unknown>(`/admin/users/${id}`, body);
-  return parseAnswer(ZUserAnswer, data).data[0];
+  const { data } = await api.put(ZUserAnswer, `/admin/users/${id}`, body);
+  return data[0];
 }
 
 /** A user changed or created shows in the users list and in the audit trail: both are read again. */

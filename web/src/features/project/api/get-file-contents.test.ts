@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../../../test/fake-api';
-import { getFileContents, UNREADABLE_CONTENTS } from './get-file-contents';
+import { UNREADABLE_ANSWER } from '../../../lib/api-answer';
+import { getFileContents } from './get-file-contents';
 
 const contents = { entries: [], page: { offset: 0, limit: 10, total: 0 }, studies: [] };
 
@@ -17,6 +18,6 @@ describe('getFileContents', () => {
     ['an entry whose size is text', { data: { ...contents, entries: [{ id: 1, path: 'a', size: '5', sha256: null, kind: 'other', reason: null, dicom: null }] } }],
   ])('refuses %s in words instead of showing something wrong', async (_label, body) => {
     fakeApi({ 'GET /study-petitions-files/5/contents': { status: 200, data: body } });
-    await expect(getFileContents(5, { offset: 0, limit: 10 })).rejects.toThrow(UNREADABLE_CONTENTS);
+    await expect(getFileContents(5, { offset: 0, limit: 10 })).rejects.toThrow(UNREADABLE_ANSWER);
   });
 });

@@ -1,7 +1,7 @@
 import { ZFileContentsResponse, type TEntryKind, type TFileContents } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
 
 export interface ContentsQuery {
   offset: number;
@@ -9,15 +9,10 @@ export interface ContentsQuery {
   kind?: TEntryKind | undefined;
 }
 
-/** Shown when the answer is not the contract's shape: a server and a page of different versions. */
-export const UNREADABLE_CONTENTS = 'The server answered with contents this page cannot read; reload the page and try again';
-
 /** The contents as the server sends them: {data: {entries, page, studies}}, read with the contract's schema. */
 export async function getFileContents(fileId: number, query: ContentsQuery): Promise<TFileContents> {
-  const { data } = await apiClient.get<unknown>(`/study-petitions-files/${fileId}/contents`, { params: query });
-  const answer = ZFileContentsResponse.safeParse(data);
-  if (!answer.success) throw new Error(UNREADABLE_CONTENTS);
-  return answer.data.data;
+  const { data } = await api.get(ZFileContentsResponse, `/study-petitions-files/${fileId}/contents`, { params: query });
+  return data;
 }
 
 export function fileContentsQueryOptions(fileId: number, query: ContentsQuery) {

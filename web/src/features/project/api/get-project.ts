@@ -1,11 +1,13 @@
-import type { TProject } from '@portal/contract';
+import { listResponse, ZProject, type TProject } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
+
+const ZProjectAnswer = listResponse(ZProject);
 
 export async function getProject(id: number): Promise<TProject | null> {
-  const { data } = await apiClient.get<{ data: TProject[] }>(`/study-petitions/${id}`);
-  return data.data[0] ?? null;
+  const { data } = await api.get(ZProjectAnswer, `/study-petitions/${id}`);
+  return data[0] ?? null;
 }
 
 export function projectQueryOptions(id: number) {

@@ -1,6 +1,7 @@
 import type { TProjectFile } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { UNREADABLE_ANSWER } from '../../../lib/api-answer';
 import { fakeApi, type FakeReply } from '../../../test/fake-api';
 import { answerFiles, filesRoutes } from '../../../test/fake-files';
 import { aFile, aProject, aSummary } from '../../../test/fixtures';
@@ -201,6 +202,18 @@ describe('ProjectDetailPage', () => {
 });
 
 describe('ProjectDetailPage for a project that cannot be read', () => {
+  it('says in words that files of another shape cannot be read, instead of failing on them', async () => {
+    const { processing: _missing, ...withoutProcessing } = aFile({ id: 11, file: 'a.zip' });
+    fakeApi({
+      'GET /study-petitions/1': { status: 200, data: { data: [project] } },
+      'GET /study-petitions-files': { status: 200, data: { data: [withoutProcessing], page: { page: 1, per_page: 5, total: 1 } } },
+    });
+    renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');
+    expect(await screen.findByText(`Unexpected Error: ${UNREADABLE_ANSWER}`)).toBeInTheDocument();
+    expect(screen.queryByText('a.zip')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Projects' })).toBeInTheDocument();
+  });
+
   it('says the project was not found instead of an empty banner', async () => {
     fakeApi({ 'GET /study-petitions/1': { status: 404, data: { message: 'Not found' } }, 'GET /study-petitions-files': { status: 404 } });
     renderAt([{ path: '/study/:id', element: <ProjectDetailPage /> }], '/study/1');

@@ -1,14 +1,16 @@
-import type { TProject } from '@portal/contract';
+import { listResponse, ZProject, type TProject } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
 
 /** Spec §4: a new project starts valid with status 'Pendant'. */
 export const NEW_PROJECT_STATUS = 'Pendant';
 
+const ZProjectAnswer = listResponse(ZProject);
+
 export async function createProject(name: string): Promise<TProject | null> {
-  const { data } = await apiClient.post<{ data: TProject[] }>('/study-petitions', { name, valid: true, status: NEW_PROJECT_STATUS });
-  return data.data[0] ?? null;
+  const { data } = await api.post(ZProjectAnswer, '/study-petitions', { name, valid: true, status: NEW_PROJECT_STATUS });
+  return data[0] ?? null;
 }
 
 export function useCreateProject() {

@@ -1,13 +1,13 @@
 import { listResponse, ZCompany, type TCompany } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
 
 const ZCompanyAnswer = listResponse(ZCompany);
 
 /** The signed-in user's company as it is now: what it stores and its allowance. */
 export async function getCompanyStorage(companyId: number): Promise<TCompany | null> {
-  const { data } = await apiClient.get<unknown>(`/company/${companyId}`);
-  return ZCompanyAnswer.parse(data).data[0] ?? null;
+  const { data } = await api.get(ZCompanyAnswer, `/company/${companyId}`);
+  return data[0] ?? null;
 }
 
 export function companyStorageQueryOptions(companyId: number) {

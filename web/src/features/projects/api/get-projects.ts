@@ -1,11 +1,13 @@
-import type { TProject } from '@portal/contract';
+import { listResponse, ZProject, type TProject } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
+
+const ZProjects = listResponse(ZProject);
 
 export async function getProjects(): Promise<TProject[]> {
-  const { data } = await apiClient.get<{ data: TProject[] }>('/study-petitions');
-  return data.data;
+  const { data } = await api.get(ZProjects, '/study-petitions');
+  return data;
 }
 
 export function projectsQueryOptions() {

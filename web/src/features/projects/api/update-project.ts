@@ -1,11 +1,13 @@
-import type { TProject } from '@portal/contract';
+import { listResponse, ZProject, type TProject } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
+
+const ZProjectAnswer = listResponse(ZProject);
 
 export async function updateProject(project: TProject, name: string): Promise<TProject | null> {
-  const { data } = await apiClient.put<{ data: TProject[] }>(`/study-petitions/${project.id}`, { ...project, name });
-  return data.data[0] ?? null;
+  const { data } = await api.put(ZProjectAnswer, `/study-petitions/${project.id}`, { ...project, name });
+  return data[0] ?? null;
 }
 
 export function useUpdateProject() {

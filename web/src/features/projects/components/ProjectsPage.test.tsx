@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { UNREADABLE_ANSWER } from '../../../lib/api-answer';
 import { fakeApi } from '../../../test/fake-api';
 import { aProject } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
@@ -43,6 +44,19 @@ describe('ProjectsPage', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('link', { name: 'Brain MRI' })).toBeInTheDocument();
+  });
+
+  it('says in words that a list of another shape cannot be read, instead of showing it, and loads it again', async () => {
+    let answer: unknown = { data: [{ id: 1, name: 'Brain MRI' }] };
+    fakeApi({ 'GET /study-petitions': () => ({ status: 200, data: answer }) });
+    const { user } = renderWithProviders(<ProjectsPage />);
+    expect(await screen.findByText(`Unexpected Error: ${UNREADABLE_ANSWER}`)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Brain MRI' })).not.toBeInTheDocument();
+    expect(screen.queryByText('No projects found')).not.toBeInTheDocument();
+    answer = { data: [aProject({ id: 1, name: 'Brain MRI' })] };
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'Brain MRI' })).toBeInTheDocument();
+    expect(screen.queryByText(/Unexpected Error/)).not.toBeInTheDocument();
   });
 
   it("creates a project as valid and 'Pendant', then lists it", async () => {

@@ -1,24 +1,41 @@
-import type { TLoginResponse, TSsoDiscoverResponse, TSsoSettings, TUpdateSsoSettings } from '@portal/contract';
-import { apiClient } from '../../../lib/api-client';
+import {
+  listResponse,
+  ZLoginResponse,
+  ZSsoDiscoverResponse,
+  ZSsoSettings,
+  type TLoginResponse,
+  type TSsoDiscoverResponse,
+  type TSsoSettings,
+  type TUpdateSsoSettings,
+} from '@portal/contract';
+import { api, UnreadableAnswerError } from '../../../lib/api-answer';
+
+/** The settings come as the one item of a {data} list; an empty list is an answer this page cannot read. */
+const ZSsoSettingsAnswer = listResponse(ZSsoSettings);
+
+function theSettings(list: TSsoSettings[], request: string): TSsoSettings {
+  const [settings] = list;
+  if (!settings) throw new UnreadableAnswerError(request, 'no settings in the answer');
+  return settings;
+}
 
 export type DiscoveredSso = NonNullable<TSsoDiscoverResponse['data']['sso']>;
 
 export async function discoverSso(username: string): Promise<DiscoveredSso | null> {
-  const { data } = await apiClient.post<TSsoDiscoverResponse>('/sso/discover', { username });
-  return data.data.sso;
+  const { data } = await api.post(ZSsoDiscoverResponse, '/sso/discover', { username });
+  return data.sso;
 }
 
 export async function completeSso(code: string): Promise<TLoginResponse> {
-  const { data } = await apiClient.post<TLoginResponse>('/sso/complete', { code });
-  return data;
+  return api.post(ZLoginResponse, '/sso/complete', { code });
 }
 
 export async function fetchSsoSettings(companyId: number): Promise<TSsoSettings> {
-  const { data } = await apiClient.get<{ data: TSsoSettings[] }>(`/admin/companies/${companyId}/sso`);
-  return data.data[0]!;
+  const { data } = await api.get(ZSsoSettingsAnswer, `/admin/companies/${companyId}/sso`);
+  return theSettings(data, 'GET /admin/companies/{id}/sso');
 }
 
 export async function saveSsoSettings(companyId: number, body: TUpdateSsoSettings): Promise<TSsoSettings> {
-  const { data } = await apiClient.put<{ data: TSsoSettings[] }>(`/admin/companies/${companyId}/sso`, body);
-  return data.data[0]!;
+  const { data } = await api.put(ZSsoSettingsAnswer, `/admin/companies/${companyId}/sso`, body);
+  return theSettings(data, 'PUT /admin/companies/{id}/sso');
 }

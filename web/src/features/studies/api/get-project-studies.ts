@@ -1,7 +1,7 @@
 import { ZProjectStudies, type TProjectStudies, type TSortOrder, type TStudySort } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/query-keys';
-import { apiClient } from '../../../lib/api-client';
+import { api } from '../../../lib/api-answer';
 
 /** One page of the project's studies, as the server searches, sorts and pages them (docs/api.md). */
 export interface StudiesQuery {
@@ -12,9 +12,6 @@ export interface StudiesQuery {
   page: number;
   perPage: number;
 }
-
-/** Shown when the answer is not the contract's shape: a server and a page of different versions. */
-export const UNREADABLE_STUDIES = 'The server answered with studies this page cannot read; reload the page and try again';
 
 /** While any upload of the project is still being processed, its studies are read again this often. */
 export const STUDIES_POLL_MS = 3000;
@@ -31,10 +28,7 @@ function params(query: StudiesQuery): Record<string, string | number> {
 }
 
 export async function getProjectStudies(projectId: number, query: StudiesQuery): Promise<TProjectStudies> {
-  const { data } = await apiClient.get<unknown>(`/study-petitions/${projectId}/studies`, { params: params(query) });
-  const answer = ZProjectStudies.safeParse(data);
-  if (!answer.success) throw new Error(UNREADABLE_STUDIES);
-  return answer.data;
+  return api.get(ZProjectStudies, `/study-petitions/${projectId}/studies`, { params: params(query) });
 }
 
 export function projectStudiesQueryOptions(projectId: number, query: StudiesQuery, poll: boolean) {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, type FakeCall, type FakeReply } from '../../../test/fake-api';
 import { renderWithProviders } from '../../../test/render';
 import { viewportWidth } from '../../../test/viewport';
-import { UNREADABLE_STUDIES } from '../api/get-project-studies';
+import { UNREADABLE_ANSWER } from '../../../lib/api-answer';
 import { aStudy, studiesPage } from '../testing/studies-fixtures';
 import { StudiesView } from './StudiesView';
 
@@ -182,7 +182,7 @@ describe('StudiesView', () => {
 
   it('refuses an answer of another shape in words', async () => {
     serve({ status: 200, data: { data: [{ study_instance_uid: 5 }] } });
-    expect(await screen.findByText(`Unexpected Error: ${UNREADABLE_STUDIES}`)).toBeInTheDocument();
+    expect(await screen.findByText(`Unexpected Error: ${UNREADABLE_ANSWER}`)).toBeInTheDocument();
   });
 
   it('reads the studies again while uploads are processing, and stops after', async () => {

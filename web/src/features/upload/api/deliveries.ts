@@ -1,5 +1,8 @@
-import type { TDelivery } from '@portal/contract';
+import { listResponse, ZDelivery } from '@portal/contract';
+import { api } from '../../../lib/api-answer';
 import { apiClient } from '../../../lib/api-client';
+
+const ZDeliveryAnswer = listResponse(ZDelivery);
 
 /** A folder is sent as one delivery: opened before its files, completed once they have all arrived (docs/api.md). */
 export interface DeliveryApi {
@@ -11,17 +14,17 @@ export interface DeliveryApi {
 
 export const deliveryApi: DeliveryApi = {
   async open(projectId, name) {
-    const { data } = await apiClient.post<{ data: Array<{ id: number }> }>('/deliveries', { studypetitionid: projectId, name });
-    const id = data.data[0]?.id;
+    const { data } = await api.post(ZDeliveryAnswer, '/deliveries', { studypetitionid: projectId, name });
+    const id = data[0]?.id;
     if (id === undefined) throw new Error('The server did not return the delivery');
     return id;
   },
   async isOpen(deliveryId) {
     try {
-      const { data } = await apiClient.get<{ data: TDelivery[] }>(`/deliveries/${deliveryId}`);
-      return data.data[0]?.status === 'open';
+      const { data } = await api.get(ZDeliveryAnswer, `/deliveries/${deliveryId}`);
+      return data[0]?.status === 'open';
     } catch {
-      // Expired or gone (404), or not reachable: a new delivery is the safe way on.
+      // Expired or gone (404), not reachable, or an answer this page cannot read: a new delivery is the safe way on.
       return false;
     }
   },

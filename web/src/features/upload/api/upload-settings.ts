@@ -1,7 +1,7 @@
 // GET /upload-settings: the chunk size the operator chose (UPLOAD_CHUNK_BYTES), which a large file's
 // tus upload follows. Small files go whole with their creation and never ask (tus-upload.ts).
-import type { TUploadSettings } from '@portal/contract';
-import { apiClient } from '../../../lib/api-client';
+import { listResponse, ZUploadSettings } from '@portal/contract';
+import { api } from '../../../lib/api-answer';
 import { DEFAULT_CHUNK_BYTES } from './tus-chunk';
 
 /**
@@ -10,14 +10,16 @@ import { DEFAULT_CHUNK_BYTES } from './tus-chunk';
  */
 export const SETTINGS_REUSE_MS = 60_000;
 
+const ZUploadSettingsAnswer = listResponse(ZUploadSettings);
+
 /** The server's chunk size, or undefined when it cannot say (a failed call, an older server, an answer that is not a size). */
 export async function getChunkBytes(): Promise<number | undefined> {
   try {
-    const { data } = await apiClient.get<{ data?: TUploadSettings[] }>('/upload-settings');
-    const bytes: unknown = data.data?.[0]?.chunk_bytes;
-    return typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+    const { data } = await api.get(ZUploadSettingsAnswer, '/upload-settings');
+    const bytes = data[0]?.chunk_bytes;
+    return bytes !== undefined && Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
   } catch {
-    // An ended session is the upload's own first request to report, with the usual wording.
+    // An answer that is not the contract's shape leaves the default too. An ended session is the upload's own first request to report, with the usual wording.
     return undefined;
   }
 }

@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeSession } from '../../../lib/storage';
 import { renderWithProviders } from '../../../test/render';
+import { aFile } from '../../../test/fixtures';
 import { createTusTransport } from '../api/tus-upload';
 import { fakeTusServer } from '../testing/fake-tus-server';
 import UploadDialog from './UploadDialog';
@@ -226,8 +227,8 @@ describe('UploadDialog', () => {
       otherRoutes: {
         'GET /study-petitions-files': {
           data: [
-            { id: 5, file: 'original.zip', duplicate_of: null },
-            { id: 100, file: 'copy.zip', duplicate_of: 5 },
+            aFile({ id: 5, file: 'original.zip', duplicate_of: null }),
+            aFile({ id: 100, file: 'copy.zip', duplicate_of: 5 }),
           ],
         },
       },

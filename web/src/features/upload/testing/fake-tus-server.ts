@@ -1,3 +1,4 @@
+import type { TDelivery } from '@portal/contract';
 import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { answerApiWith } from '../../../test/fake-api';
 import { DEFAULT_CHUNK_BYTES } from '../api/tus-chunk';
@@ -29,6 +30,22 @@ export interface FakeDelivery {
   name: string;
   projectId: number;
   completed: boolean;
+}
+
+/** A delivery as the server answers it (contract ZDelivery); sizes and times do not matter to these tests. */
+function deliveryAnswer(delivery: FakeDelivery): TDelivery {
+  return {
+    id: delivery.id,
+    name: delivery.name,
+    status: delivery.completed ? 'completed' : 'open',
+    studypetitionid: delivery.projectId,
+    files: 0,
+    bytes: 0,
+    file_id: null,
+    expires_at: delivery.completed ? null : '2026-01-02T00:00:00.000Z',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  };
 }
 
 /** What GET /upload-settings answers: a chunk size, or any status and body, or no answer at all. */
@@ -193,13 +210,13 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
       const delivery = { id: 500 + deliveries.length, name: body.name, projectId: body.studypetitionid, completed: false };
       deliveries.push(delivery);
-      return reply(config, 201, {}, { data: [{ id: delivery.id, name: delivery.name, status: 'open' }] });
+      return reply(config, 201, {}, { data: [deliveryAnswer(delivery)] });
     }
     const shown = /^\/deliveries\/(\d+)$/.exec(url);
     if (method === 'GET' && shown) {
       const delivery = deliveries.find((d) => d.id === Number(shown[1]));
       if (!delivery) return reply(config, 404, {}, JSON.stringify({ message: 'Delivery not found' }));
-      return reply(config, 200, {}, { data: [{ id: delivery.id, name: delivery.name, status: delivery.completed ? 'completed' : 'open' }] });
+      return reply(config, 200, {}, { data: [deliveryAnswer(delivery)] });
     }
     const completion = /^\/deliveries\/(\d+)\/complete$/.exec(url);
     if (method === 'POST' && completion) {

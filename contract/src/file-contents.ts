@@ -1,0 +1,66 @@
+// What processing found in one upload: one row per entry of the archive (or the file itself).
+import { z } from 'zod';
+
+export const ZEntryKind = z.enum(['dicom', 'other', 'skipped']);
+export type TEntryKind = z.infer<typeof ZEntryKind>;
+
+export const ZDicomFields = z.object({
+  sop_instance_uid: z.string().nullable(),
+  sop_class_uid: z.string().nullable(),
+  study_instance_uid: z.string().nullable(),
+  series_instance_uid: z.string().nullable(),
+  modality: z.string().nullable(),
+  study_date: z.string().nullable(),
+  study_description: z.string().nullable(),
+  series_description: z.string().nullable(),
+  transfer_syntax_uid: z.string().nullable(),
+  rows: z.number().int().nullable(),
+  columns: z.number().int().nullable(),
+  /**
+   * NumberOfFrames (0028,0008), an IS: a number when it is an integer, else the text as written
+   * ('1A'), as dcmtk shows it; null when absent or empty.
+   */
+  // null made part of the number, not of the union: OpenAPI 3.0 has `nullable` only beside a `type`.
+  number_of_frames: z.union([z.number().int().nullable(), z.string()]),
+  /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
+  patient_name: z.string().nullable(),
+  patient_id: z.string().nullable(),
+});
+export type TDicomFields = z.infer<typeof ZDicomFields>;
+
+export const ZFileEntry = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  size: z.number().int(),
+  sha256: z.string().nullable(),
+  kind: ZEntryKind,
+  /** Why an entry was skipped, or why a DICOM-looking entry could not be read. */
+  reason: z.string().nullable(),
+  dicom: ZDicomFields.nullable(),
+});
+export type TFileEntry = z.infer<typeof ZFileEntry>;
+
+export const ZSeriesNode = z.object({
+  series_instance_uid: z.string(),
+  modality: z.string().nullable(),
+  series_description: z.string().nullable(),
+  instances: z.number().int(),
+});
+export const ZStudyNode = z.object({
+  study_instance_uid: z.string(),
+  study_date: z.string().nullable(),
+  study_description: z.string().nullable(),
+  series: z.array(ZSeriesNode),
+});
+export type TStudyNode = z.infer<typeof ZStudyNode>;
+
+/** GET /study-petitions-files/{fileId}/contents?offset=&limit=&kind= */
+export const ZFileContents = z.object({
+  entries: z.array(ZFileEntry),
+  page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+  studies: z.array(ZStudyNode),
+});
+export type TFileContents = z.infer<typeof ZFileContents>;
+/** The contents travel wrapped in {data} like every other answer; this is the only shape sent. */
+export const ZFileContentsResponse = z.object({ data: ZFileContents });
+export type TFileContentsResponse = z.infer<typeof ZFileContentsResponse>;

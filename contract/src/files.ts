@@ -1,0 +1,80 @@
+// A project's files (study-petitions-files): what was uploaded, what processing made of it, and how
+// the files table searches, sorts, filters and pages them.
+import { z } from 'zod';
+import { listParams, ZListPage } from './common.js';
+import { oneOf } from './fields.js';
+
+export const ZProcessingStatus = z.enum(['pending', 'processing', 'ready', 'failed']);
+export type TProcessingStatus = z.infer<typeof ZProcessingStatus>;
+
+export const ZProcessingSummary = z.object({
+  studies: z.number().int(),
+  series: z.number().int(),
+  instances: z.number().int(),
+  other: z.number().int(),
+  skipped: z.number().int(),
+  skipped_reasons: z.record(z.string(), z.number().int()).optional(),
+  // Issue 14: every entry counted once, in one of five buckets (in_project is shown apart).
+  entries: z.number().int().describe('Every entry seen: instances + duplicates + other + unreadable + skipped'),
+  duplicates: z.number().int().describe('DICOM instances whose SOP Instance UID was already counted in the same upload'),
+  in_project: z
+    .number()
+    .int()
+    .describe("Of this upload's instances, how many another live upload of the project already held when it was processed (not part of the sum)"),
+  dicomdirs: z.number().int().describe('DICOMDIR files (media directories), counted within other'),
+  unreadable: z.number().int().describe('DICOM files whose header could not be read or that lack a SOP Instance UID'),
+  unreadable_reasons: z.record(z.string(), z.number().int()).optional(),
+});
+export type TProcessingSummary = z.infer<typeof ZProcessingSummary>;
+
+export const ZProjectFile = z.object({
+  id: z.number().int(),
+  file: z.string(),
+  filesize: z.number().int(),
+  studypetitionid: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  sha256: z.string(),
+  kind: z.enum(['dicom', 'archive', 'folder']).describe("'folder': a delivery, a folder sent as one unit (its files are its entries)"),
+  duplicate_of: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The oldest earlier live file of the same project with the same SHA-256 (accepted, but already there), or null'),
+  processing: z.object({
+    status: ZProcessingStatus,
+    error: z.string().nullable(),
+    summary: ZProcessingSummary.nullable(),
+  }),
+});
+export type TProjectFile = z.infer<typeof ZProjectFile>;
+
+/** Columns of the files table the server sorts by; without `sort`, newest first. */
+export const FILE_SORT_KEYS = ['file', 'filesize', 'created_at', 'updated_at'] as const;
+export const ZFileSort = oneOf(FILE_SORT_KEYS, `must be one of ${FILE_SORT_KEYS.join(', ')}`);
+export type TFileSort = z.infer<typeof ZFileSort>;
+
+const STATUSES = ZProcessingStatus.options;
+/** One processing status or several, comma-separated ('pending,processing'). */
+const STATUS_MESSAGE = `must be one or more of ${STATUSES.join(', ')}, separated by commas`;
+export const ZStatusFilter = z
+  .custom<string>((value) => typeof value === 'string' && value.split(',').every((s) => (STATUSES as readonly string[]).includes(s.trim())), {
+    error: STATUS_MESSAGE,
+  })
+  .transform((value) => [...new Set(value.split(',').map((s) => s.trim()))] as TProcessingStatus[])
+  .meta({ type: 'string', example: 'pending,processing', description: `${STATUSES.join(', ')}, or several separated by commas` });
+
+/**
+ * GET /study-petitions-files?study_petition_id=&q=&sort=&order=&status=&page=&per_page=. Without
+ * any of the finding parameters the answer is the spec's: every file, newest first, and no `page`.
+ * Other parameters are ignored, as they always were here.
+ */
+export const ZFilesQuery = z.object({
+  ...listParams,
+  sort: ZFileSort.optional(),
+  status: ZStatusFilter.optional(),
+});
+export type TFilesQuery = z.infer<typeof ZFilesQuery>;
+
+export const ZFilesList = z.object({ data: z.array(ZProjectFile), page: ZListPage.optional() });
+export type TFilesList = z.infer<typeof ZFilesList>;

@@ -9,7 +9,7 @@ import { webBoundaries } from './web/eslint-boundaries.js';
 // The server's layout (docs/architecture.md). Features own a slice of the API and reach each other
 // only through an index.ts; engines (ingest/, jobs/) know no feature; infrastructure serves all.
 const server = (p) => `server/src/${p}`;
-const FEATURES = ['admin', 'audit', 'auth', 'companies', 'files', 'health', 'metrics', 'projects', 'studies', 'users'];
+const FEATURES = ['admin', 'audit', 'auth', 'companies', 'deidentification', 'files', 'health', 'metrics', 'projects', 'studies', 'users'];
 /** Engines and the files others may import; the limits let config read them without loading the engine. */
 const ENGINES = { ingest: ['index.ts', 'limits.ts'], jobs: ['index.ts'] };
 const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'mail', 'openapi', 'storage'];

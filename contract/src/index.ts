@@ -508,3 +508,4 @@ export type TAuditQuery = z.infer<typeof ZAuditQuery>;
 export const ZAuditList = z.object({ data: z.array(ZAuditEntry), page: ZListPage });
 export * from './sso.js';
 export * from './delivery-bundle.js';
+export * from './deidentification.js';

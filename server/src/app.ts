@@ -11,6 +11,7 @@ import { ssoPlugin } from './sso/index.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { deidentificationRoutes } from './deidentification/index.js';
 import { filesRoutes } from './files/files.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './files/tus.routes.js';
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(authRoutes(services.auth, services.passwordLinks));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
+      await api.register(deidentificationRoutes(services.deidentification));
       await api.register(filesRoutes(services.files, services.storage, { idleTimeoutMs: config.uploadIdleTimeoutMs }, services.deliveries));
       await api.register(deliveriesRoutes(services.deliveries));
       await api.register(contentsRoutes(services.contents, services.storage));

@@ -41,7 +41,8 @@ import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
-import { passwordLoginPolicy, SsoSettingsRepository } from './sso/index.js';
+import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
+import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 
 export interface Services {
@@ -63,6 +64,8 @@ export interface Services {
     ssoSettings: SsoSettingsRepository;
     /** Companies' storage allowances and what they use (quota/). */
     quota: QuotaRepository;
+    /** Projects' de-identification policies and sealed keys (deidentification/). */
+    deidentification: DeidentificationRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -74,6 +77,8 @@ export interface Services {
   auth: AuthService;
   companies: CompaniesService;
   projects: ProjectsService;
+  /** Projects' de-identification policies, and their keys (keyOfProject) for the server's own de-identification. */
+  deidentification: DeidentificationService;
   files: FilesService;
   /** Resumable uploads (tus) in progress. */
   tusUploads: TusUploadsService;
@@ -124,10 +129,13 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     passwordLinks: new PasswordLinksRepository(db),
     ssoSettings: new SsoSettingsRepository(db),
     quota: new QuotaRepository(db),
+    deidentification: new DeidentificationRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
-  const projects = new ProjectsService(repos.projects, audit);
+  const projects = new ProjectsService(repos.projects, audit, config.newProjectDeidentification);
+  // Sealed with the same key as the single sign-on client secrets (its own instance reads the same key).
+  const projectKeys = new ProjectKeys(repos.deidentification, new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }));
   const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];
   const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace, !config.s3), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
   const files = new FilesService(repos.files, repos.pendingUploads, repos.jobs, projects, storage, {
@@ -168,6 +176,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     }, warn),
     companies: new CompaniesService(repos.companies, allowance.quotas),
     projects,
+    deidentification: new DeidentificationService(projects, repos.deidentification, projectKeys, audit),
     storage,
     files,
     tusUploads: new TusUploadsService(repos.tusUploads, files, projects, {

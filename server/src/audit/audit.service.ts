@@ -28,6 +28,7 @@ export type AuditAction =
   | 'project.created'
   | 'project.renamed'
   | 'project.deleted'
+  | 'project.deidentification_changed'
   | 'upload.completed'
   | 'file.downloaded'
   | 'entry.downloaded'

@@ -16,6 +16,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     delete: [true, false],
     manageUsers: [false, false],
     manageCompanies: [false, false],
+    setDeidentification: [false, false],
+    receiveProjectKey: [true, false],
   },
   [ROLES.CompanyAdmin]: {
     read: [true, false],
@@ -25,6 +27,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     delete: [true, false],
     manageUsers: [true, false],
     manageCompanies: [false, false],
+    setDeidentification: [false, false],
+    receiveProjectKey: [true, false],
   },
   [ROLES.SysUser]: {
     read: [true, true],
@@ -34,6 +38,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     delete: [false, false],
     manageUsers: [false, false],
     manageCompanies: [false, false],
+    setDeidentification: [false, false],
+    receiveProjectKey: [false, false],
   },
   [ROLES.SysAdmin]: {
     read: [true, true],
@@ -43,6 +49,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     delete: [true, true],
     manageUsers: [true, true],
     manageCompanies: [true, true],
+    setDeidentification: [true, true],
+    receiveProjectKey: [false, false],
   },
 };
 

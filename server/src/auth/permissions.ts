@@ -14,7 +14,12 @@ export type Action =
   | 'update'
   | 'delete'
   | 'manageUsers'
-  | 'manageCompanies';
+  | 'manageCompanies'
+  // How a project's uploads are de-identified (issue 33): the operator decides, for every company.
+  | 'setDeidentification'
+  // The project's de-identification key, which its pseudonyms are made with: only the people of the
+  // company that sends the data (the hospital) hold it, never the operator's SysUser or SysAdmin.
+  | 'receiveProjectKey';
 
 const isSys = (actor: Actor) => actor.role === ROLES.SysUser || actor.role === ROLES.SysAdmin;
 
@@ -36,12 +41,12 @@ export function can(actor: Actor, action: Action, companyId: number): boolean {
   const own = companyId === actor.companyId;
   switch (actor.role) {
     case ROLES.SysAdmin:
-      return true;
+      return action !== 'receiveProjectKey';
     case ROLES.SysUser:
       return action === 'read' || action === 'download';
     case ROLES.CompanyAdmin:
-      return own && action !== 'manageCompanies';
+      return own && action !== 'manageCompanies' && action !== 'setDeidentification';
     case ROLES.User:
-      return own && action !== 'manageUsers' && action !== 'manageCompanies';
+      return own && action !== 'manageUsers' && action !== 'manageCompanies' && action !== 'setDeidentification';
   }
 }

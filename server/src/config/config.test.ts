@@ -204,4 +204,16 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig(env)).toThrow(name);
     expect(() => loadConfig(env)).not.toThrow(value);
   });
+
+  it('creates new projects with de-identification off unless DEIDENTIFICATION_DEFAULT says basic, with the options given', () => {
+    expect(loadConfig({}).newProjectDeidentification).toEqual({ profile: 'off', options: [] });
+    expect(
+      loadConfig({ DEIDENTIFICATION_DEFAULT: 'basic', DEIDENTIFICATION_DEFAULT_OPTIONS: ' retainUIDs,cleanDescriptors,retainUIDs ' }).newProjectDeidentification,
+    ).toEqual({ profile: 'basic', options: ['cleanDescriptors', 'retainUIDs'] });
+    expect(() => loadConfig({ DEIDENTIFICATION_DEFAULT: 'strict' })).toThrow('DEIDENTIFICATION_DEFAULT: must be off or basic');
+    expect(() => loadConfig({ DEIDENTIFICATION_DEFAULT: 'basic', DEIDENTIFICATION_DEFAULT_OPTIONS: 'retainUIDs,keepNames' })).toThrow(
+      'DEIDENTIFICATION_DEFAULT_OPTIONS: must be options separated by commas, of retainLongitudinalModifiedDates',
+    );
+    expect(() => loadConfig({ DEIDENTIFICATION_DEFAULT_OPTIONS: 'retainUIDs' })).toThrow('DEIDENTIFICATION_DEFAULT_OPTIONS needs DEIDENTIFICATION_DEFAULT=basic');
+  });
 });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEIDENTIFICATION_OPTIONS, DEIDENTIFICATION_PROFILES, type TDeidentificationOption, type TDeidentificationProfile } from '@portal/contract';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
@@ -104,6 +105,15 @@ const ZEnv = z.object({
     .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'may hold only letters, digits and - . _ ~ + / (and = at its end)')
     .optional(),
   METRICS_PORT: int(0, 65535).optional(),
+  // What a new project is created with (docs/deidentification-policy.md); existing ones keep theirs.
+  DEIDENTIFICATION_DEFAULT: z.enum(DEIDENTIFICATION_PROFILES, { error: `must be ${DEIDENTIFICATION_PROFILES.join(' or ')}` }).default('off'),
+  DEIDENTIFICATION_DEFAULT_OPTIONS: z
+    .string()
+    .transform((v) => [...new Set(v.split(',').map((o) => o.trim()).filter(Boolean))])
+    .refine((list) => list.every((o) => (DEIDENTIFICATION_OPTIONS as readonly string[]).includes(o)), {
+      error: `must be options separated by commas, of ${DEIDENTIFICATION_OPTIONS.join(', ')}`,
+    })
+    .optional(),
 });
 
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_WORK_DIR', 'S3_WORK_MAX_BYTES'] as const;
@@ -207,6 +217,8 @@ export interface Config {
     maxPerAddress: number;
     windowMs: number;
   };
+  /** The de-identification policy a new project is created with (DEIDENTIFICATION_DEFAULT, _OPTIONS). */
+  newProjectDeidentification: { profile: TDeidentificationProfile; options: TDeidentificationOption[] };
   metrics: {
     /** A bearer that may read metrics besides a SysAdmin's session; the only one a worker's METRICS_PORT accepts. */
     token: string | undefined;
@@ -271,6 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_TOKEN === undefined) {
     throw new ConfigError('Invalid configuration:\n  METRICS_PORT needs METRICS_TOKEN: a worker’s metrics answer only that token');
+  }
+  const deidOptions = (e.DEIDENTIFICATION_DEFAULT_OPTIONS ?? []) as TDeidentificationOption[];
+  if (deidOptions.length > 0 && e.DEIDENTIFICATION_DEFAULT === 'off') {
+    throw new ConfigError('Invalid configuration:\n  DEIDENTIFICATION_DEFAULT_OPTIONS needs DEIDENTIFICATION_DEFAULT=basic: the options belong to the basic profile');
   }
   const root = baseDir(env);
   const dataDir = path.resolve(root, e.DATA_DIR);
@@ -361,6 +377,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: e.SSO_SECRET_KEY === undefined ? undefined : Buffer.from(e.SSO_SECRET_KEY, 'base64'),
       maxPerAddress: e.SSO_DISCOVER_MAX_PER_ADDRESS,
       windowMs: e.SSO_DISCOVER_WINDOW_MINUTES * 60_000,
+    },
+    newProjectDeidentification: {
+      profile: e.DEIDENTIFICATION_DEFAULT,
+      // In the order of the standard's table, as every answer lists them.
+      options: DEIDENTIFICATION_OPTIONS.filter((o) => deidOptions.includes(o)),
     },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };

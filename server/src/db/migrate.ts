@@ -25,6 +25,7 @@ import * as m020 from './migrations/020-storage-quotas.js';
 import * as m021 from './migrations/021-purged-files.js';
 import * as m022 from './migrations/022-frames-as-written.js';
 import * as m023 from './migrations/023-finished-tus-uploads.js';
+import * as m024 from './migrations/024-deidentification.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -55,6 +56,7 @@ const steps: Record<string, Step> = {
   '021-purged-files': m021,
   '022-frames-as-written': m022,
   '023-finished-tus-uploads': m023,
+  '024-deidentification': m024,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

@@ -55,6 +55,19 @@ export interface ProjectTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The de-identification profile (migration 024): 'off' or 'basic'. */
+  deid_profile: Generated<string>;
+  /** Its options, a JSON array of the contract's option names. */
+  deid_options: Generated<string>;
+  /** When the policy was last set; null: never, it holds since the project's creation. */
+  deid_updated_at: string | null;
+}
+
+/** A project's de-identification key (migration 024), made at first use; only ever sealed (sso/secret-box.ts). */
+export interface ProjectKeyTable {
+  project_id: number;
+  key_sealed: string;
+  created_at: string;
 }
 
 export interface ProjectFileTable {
@@ -319,6 +332,7 @@ export interface Database {
   sessions: SessionTable;
   login_throttle: LoginThrottleTable;
   projects: ProjectTable;
+  project_keys: ProjectKeyTable;
   project_files: ProjectFileTable;
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;

@@ -37,11 +37,16 @@ export class ProjectsRepository {
     return query.orderBy('id', 'desc').execute();
   }
 
-  create(row: { company_id: number; name: string; created_by: number | null }): Promise<ProjectRow> {
+  /** Without a de-identification policy the project takes the column's default, 'off'. */
+  create(
+    row: { company_id: number; name: string; created_by: number | null },
+    deidentification?: { profile: string; options: readonly string[] },
+  ): Promise<ProjectRow> {
     const now = nowIso();
+    const policy = deidentification ? { deid_profile: deidentification.profile, deid_options: JSON.stringify(deidentification.options) } : {};
     return this.db
       .insertInto('projects')
-      .values({ ...row, valid: 1, status: 'Pendant', created_at: now, updated_at: now, deleted_at: null })
+      .values({ ...row, ...policy, valid: 1, status: 'Pendant', created_at: now, updated_at: now, deleted_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

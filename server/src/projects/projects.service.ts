@@ -1,4 +1,11 @@
-import { checkProjectName, type TCreateProject, type TProject, type TUpdateProject } from '@portal/contract';
+import {
+  checkProjectName,
+  type TCreateProject,
+  type TDeidentificationOption,
+  type TDeidentificationProfile,
+  type TProject,
+  type TUpdateProject,
+} from '@portal/contract';
 import { can, companyScope, type Action, type Actor } from '../auth/index.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { ProjectRow } from '../db/schema.js';
@@ -20,6 +27,8 @@ export class ProjectsService {
   constructor(
     private readonly projects: ProjectsRepository,
     private readonly audit: AuditTrail,
+    /** The de-identification policy a new project takes (DEIDENTIFICATION_DEFAULT). */
+    private readonly newProjectDeidentification: { profile: TDeidentificationProfile; options: readonly TDeidentificationOption[] },
   ) {}
 
   /** Work about a project's contents (the files feature's processing) stops when it is deleted. */
@@ -49,7 +58,7 @@ export class ProjectsService {
   async create(actor: Actor, body: TCreateProject): Promise<TProject> {
     if (!can(actor, 'create', actor.companyId)) throw forbidden();
     const name = validName(body.name);
-    const project = await this.projects.create({ company_id: actor.companyId, name, created_by: actor.userId });
+    const project = await this.projects.create({ company_id: actor.companyId, name, created_by: actor.userId }, this.newProjectDeidentification);
     await this.audit.record({ action: 'project.created', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { name } });
     return presentProject(project);
   }

@@ -13,7 +13,7 @@ import { ssoRoutes } from './sso.routes.js';
 import { SsoSettingsAdministration } from './sso-settings.service.js';
 
 export { passwordLoginPolicy } from './password-login-policy.js';
-export { KEY_FILE_NAME } from './secret-box.js';
+export { KEY_FILE_NAME, SecretBox } from './secret-box.js';
 export { SsoSettingsRepository } from './sso-settings.repository.js';
 export type { NewSsoUser } from './sso-users.js';
 

@@ -226,6 +226,12 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('GET /study-petitions/{id}', { id: project }, { token: userToken });
     await send('PUT /study-petitions/{id}', { id: project }, { token: adminToken, json: { name: 'Conformance cohort, renamed' } });
     await send('PUT /study-petitions/{id}', { id: project }, { token: adminToken, json: { name: '' } });
+    await send('GET /study-petitions/{id}/deidentification', { id: project }, { token: userToken });
+    await send('PUT /study-petitions/{id}/deidentification', { id: project }, { token: sysToken, json: { profile: 'basic', options: ['retainUIDs'] } });
+    await send('PUT /study-petitions/{id}/deidentification', { id: project }, { token: adminToken, json: { profile: 'off', options: [] } });
+    await send('PUT /study-petitions/{id}/deidentification', { id: project }, { token: sysToken, json: { profile: 'off', options: [] } });
+    await send('GET /study-petitions/{id}/deidentification/key', { id: project }, { token: userToken });
+    await send('GET /study-petitions/{id}/deidentification/key', { id: project }, { token: sysToken });
     const doomed = await makeProject(server.services, company, 'To be deleted');
     await send('PUT /study-petitions-delete/{id}', { id: doomed.id }, { token: adminToken });
     await send('PUT /study-petitions-delete/{id}', { id: doomed.id }, { token: adminToken });

@@ -1,5 +1,6 @@
-// The companies' single sign-on client secrets are sealed with SSO_SECRET_KEY or, unset, with the
-// key file in DATA_DIR (sso/secret-box.ts). Rows copied without that key would never open again.
+// The companies' single sign-on client secrets, and the projects' de-identification keys, are sealed
+// with SSO_SECRET_KEY or, unset, with the key file in DATA_DIR (sso/secret-box.ts). Rows copied
+// without that key would never open again.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/config.js';
@@ -18,17 +19,19 @@ function readKey(file: string): Buffer | undefined {
  * for the report, or null when no secret is sealed.
  */
 export async function carrySsoKey(source: { db: Db; dataDir: string }, config: Pick<Config, 'dataDir' | 'sso'>): Promise<string | null> {
-  const sealed = await source.db.selectFrom('company_sso').select('company_id').where('client_secret_enc', 'is not', null).executeTakeFirst();
+  const sealed =
+    (await source.db.selectFrom('company_sso').select('company_id').where('client_secret_enc', 'is not', null).executeTakeFirst()) ??
+    (await source.db.selectFrom('project_keys').select('project_id').executeTakeFirst());
   if (sealed === undefined) return null;
   const key = readKey(path.join(source.dataDir, KEY_FILE_NAME));
   if (key === undefined) {
     // The old install ran with SSO_SECRET_KEY: the operator carries that setting over.
-    return 'The companies’ single sign-on secrets were sealed with the old install’s SSO_SECRET_KEY: give the new servers the same one.';
+    return 'The companies’ single sign-on secrets and the projects’ de-identification keys were sealed with the old install’s SSO_SECRET_KEY: give the new servers the same one.';
   }
   if (config.sso.secretKey !== undefined) {
     if (!config.sso.secretKey.equals(key)) {
       throw new MoveError(
-        `SSO_SECRET_KEY is not the key the old install sealed its single sign-on secrets with (the one in ${KEY_FILE_NAME} of the old DATA_DIR): set SSO_SECRET_KEY to that file's content, or unset it, and run the move again.`,
+        `SSO_SECRET_KEY is not the key the old install sealed its single sign-on secrets with (the one in ${KEY_FILE_NAME} of the old DATA_DIR), which seals its projects’ de-identification keys too: set SSO_SECRET_KEY to that file's content, or unset it, and run the move again.`,
       );
     }
     return null;
@@ -40,5 +43,5 @@ export async function carrySsoKey(source: { db: Db; dataDir: string }, config: P
   }
   if (existing === undefined) fs.copyFileSync(path.join(source.dataDir, KEY_FILE_NAME), target, fs.constants.COPYFILE_EXCL);
   fs.chmodSync(target, 0o600);
-  return `The single sign-on key (${KEY_FILE_NAME}) was copied into the new DATA_DIR. Several API nodes must share it: set SSO_SECRET_KEY on each to that file's content.`;
+  return `The single sign-on key (${KEY_FILE_NAME}) was copied into the new DATA_DIR. Several API nodes must share it: set SSO_SECRET_KEY on each to that file's content. It seals the projects’ de-identification keys too.`;
 }

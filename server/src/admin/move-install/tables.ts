@@ -18,6 +18,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'sessions', key: 'id', serial: true },
   { name: 'login_throttle', key: 'key', serial: false },
   { name: 'projects', key: 'id', serial: true },
+  { name: 'project_keys', key: 'project_id', serial: false },
   { name: 'project_files', key: 'id', serial: true },
   { name: 'deliveries', key: 'id', serial: true },
   { name: 'delivery_files', key: 'id', serial: true },

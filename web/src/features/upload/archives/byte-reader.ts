@@ -47,3 +47,19 @@ export class ByteReader {
     void this.reader.cancel().catch(() => undefined);
   }
 }
+
+/** A Blob as a stream of 1 MiB slices: the same in every browser and in jsdom (whose Blob has no stream()). */
+export function sliceStream(blob: Blob, sliceBytes = 1024 * 1024): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (at >= blob.size) {
+        controller.close();
+        return;
+      }
+      const end = Math.min(blob.size, at + sliceBytes);
+      controller.enqueue(new Uint8Array(await blob.slice(at, end).arrayBuffer()));
+      at = end;
+    },
+  });
+}

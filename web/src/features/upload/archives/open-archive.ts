@@ -1,5 +1,6 @@
 import type { KeptFile, LeftOutFile } from '../file-filters';
 import { openableFormat, safeEntryPath } from './archive-format';
+import { sliceStream } from './byte-reader';
 import { markDeflated } from './entry-source';
 import { readTarStream, TarError } from './read-tar-stream';
 import { readZip, ZipError } from './read-zip';
@@ -34,14 +35,15 @@ async function membersOf(archive: File): Promise<Member[]> {
   }
   if (format === 'tar') {
     // A plain tar's members are slices of it: nothing is read but the headers.
-    return (await readTarStream(archive.stream(), false)).map((m) => ({
+    return (await readTarStream(sliceStream(archive), false)).map((m) => ({
       path: m.path,
       dicom: m.dicom,
       file: new File([archive.slice(m.offset, m.offset + m.size)], m.path.split('/').pop() ?? m.path, { lastModified: m.mtimeMs }),
     }));
   }
   if (format === 'tar.gz') {
-    const tar = archive.stream().pipeThrough(new DecompressionStream('gzip'));
+    // lib.dom types the gzip writer as BufferSource: the bytes are Uint8Array either way.
+    const tar = sliceStream(archive).pipeThrough(new DecompressionStream('gzip') as ReadableWritablePair<Uint8Array, Uint8Array>);
     return (await readTarStream(tar, true)).map((m) => ({
       path: m.path,
       dicom: m.dicom,

@@ -1,6 +1,6 @@
 import type { Policy } from '@portal/deid';
 import { compressionOf } from '../archives/entry-source';
-import { runDeidTask, type DeidOutcome } from './deid-work';
+import type { DeidOutcome } from './deid-work';
 import type { WorkerAnswer, WorkerRequest } from './deid.worker';
 
 /** De-identifies one file (a picked file, or an entry of an archive). */
@@ -83,5 +83,9 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
 
 /** The same work on the calling thread: for tests, and for a browser without module workers. */
 export function inlineDeidentifier(policy: Policy, key: Uint8Array): Deidentifier {
-  return { run: (file) => runDeidTask({ file, compression: compressionOf(file), policy, key }), dispose: () => undefined };
+  return {
+    // Loaded when first used, so the engine never weighs on the dialog's own chunk.
+    run: async (file) => (await import('./deid-work')).runDeidTask({ file, compression: compressionOf(file), policy, key }),
+    dispose: () => undefined,
+  };
 }

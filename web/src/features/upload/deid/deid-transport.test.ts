@@ -14,11 +14,12 @@ const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dico
 const SERVER_FIXTURES = path.resolve(__dirname, '../../../../../server/test/fixtures/dicom');
 const bytesOf = (name: string, dir = FIXTURES) => new Uint8Array(readFileSync(path.join(dir, name)));
 const ct = bytesOf('s01_CT_small.dcm');
+const EDITION = 'DICOM PS3.15 2025b';
 const KEY = new Uint8Array(32).map((_, i) => i + 7);
 const POLICY: Policy = { profile: 'basic', options: ['retainLongitudinalModifiedDates'] };
 const noCallbacks = { onProgress: () => undefined, onResume: () => undefined };
 const tus = createTusTransport({ chunkSize: 8 * 1024, retryDelays: [0] });
-const transport = deidentifyingTransport(tus, inlineDeidentifier(POLICY, KEY), POLICY);
+const transport = deidentifyingTransport(tus, inlineDeidentifier(POLICY, KEY), POLICY, EDITION);
 
 const picked = (bytes: Uint8Array, name = 'IM000001') => new File([bytes as Uint8Array<ArrayBuffer>], name, { lastModified: 1_700_000_000_000 });
 const has = (haystack: Uint8Array, text: string) => Buffer.from(haystack).includes(Buffer.from(text, 'latin1'));
@@ -57,7 +58,7 @@ describe('sending through de-identification', () => {
   it('keys a resume by the picked file and the policy: another policy is another upload', () => {
     const file = picked(ct);
     const made = picked(deidentify(ct, POLICY, KEY).bytes);
-    const job = (p: Policy): UploadJob => ({ projectId: 7, path: 'IM000001', file: made, variant: { made: policyTag(p), original: file } });
+    const job = (p: Policy): UploadJob => ({ projectId: 7, path: 'IM000001', file: made, variant: { made: policyTag(p, EDITION), original: file } });
     expect(fingerprintOf(job(POLICY))).toContain(String(file.size));
     expect(fingerprintOf(job(POLICY))).not.toBe(fingerprintOf(job({ profile: 'basic', options: [] })));
     expect(fingerprintOf({ projectId: 7, path: 'IM000001', file })).not.toBe(fingerprintOf(job(POLICY)));

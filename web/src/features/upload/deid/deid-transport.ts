@@ -1,11 +1,15 @@
-import { EDITION, type Policy } from '@portal/deid';
+import type { Policy } from '@portal/deid';
 import { packBundle, type BundleFile } from '../api/bundle';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
 import type { Deidentifier } from './deid-pool';
 
-/** Names a policy in resume keys: another policy (or engine edition) makes other bytes. */
-export function policyTag(policy: Policy): string {
-  return `deid:${policy.profile}:${policy.options.join('+')}:${EDITION}`;
+/**
+ * Names a policy in resume keys: another policy or edition makes other bytes. The edition is the
+ * server's (the page and the engine come from the same build); the engine itself is loaded only
+ * in the workers, so the dialog does not carry it.
+ */
+export function policyTag(policy: Policy, edition: string): string {
+  return `deid:${policy.profile}:${policy.options.join('+')}:${edition}`;
 }
 
 /** The bytes as a File like the original (name, time), so a bundle's tar headers say the same. */
@@ -49,8 +53,8 @@ async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promis
  * upload sends the same bytes again. Progress is reported in the picked files' bytes, which the
  * dialog shows.
  */
-export function deidentifyingTransport(inner: Transport, deid: Deidentifier, policy: Policy): Transport {
-  const made = policyTag(policy);
+export function deidentifyingTransport(inner: Transport, deid: Deidentifier, policy: Policy, edition: string): Transport {
+  const made = policyTag(policy, edition);
   return (job, callbacks) => {
     let stopped = false;
     let running: RunningUpload | undefined;

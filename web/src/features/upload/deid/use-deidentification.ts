@@ -62,7 +62,7 @@ export function useDeidentification(projectId: number, transport: Transport, loa
   const sending = useMemo<Transport>(() => {
     if (failure) return refusing(failure);
     if (!loaded?.deidentifier || !deidentifiesHere(loaded.policy)) return transport;
-    return deidentifyingTransport(transport, loaded.deidentifier, { profile: 'basic', options: loaded.policy.options });
+    return deidentifyingTransport(transport, loaded.deidentifier, { profile: 'basic', options: loaded.policy.options }, loaded.policy.edition);
   }, [loaded, failure, transport]);
   return {
     /** Nothing is sent until the policy is known (or known to be unreadable: then nothing is sent at all). */

@@ -24,6 +24,12 @@ export interface UploadJob {
   delivery?: { id: number; relativePath: string };
   /** Set for a bundle of a folder's small files: `file` is their tar (bundle.ts), `path` its name. */
   bundle?: { deliveryId: number; members: readonly BundleFile[] };
+  /**
+   * Set when `file` is made from the picked file (or, for a bundle, its members) in a way named by
+   * `made` (a de-identification policy): a resume must find the upload of the same picked files
+   * made the same way, whatever size the made file has.
+   */
+  variant?: { made: string; original: File };
 }
 
 export interface UploadResult {
@@ -38,6 +44,16 @@ export class UploadFailure extends Error {
     readonly retryable: boolean,
   ) {
     super(`${reason.message}: ${reason.details}`);
+  }
+}
+
+/**
+ * Files of a send that must not be sent at all (their identity cannot be removed), by their path
+ * inside the folder (or name, alone), each with the reason in words. The send's other files go on.
+ */
+export class LeftOutFailure extends UploadFailure {
+  constructor(readonly leftOut: ReadonlyMap<string, string>) {
+    super({ message: 'Left out', details: [...leftOut].map(([path, reason]) => `${path}: ${reason}`).join('; ') }, false);
   }
 }
 
@@ -70,11 +86,14 @@ export interface TusOptions {
  */
 export function fingerprintOf(job: UploadJob): string {
   const userId = readStoredUser()?.id ?? null;
+  // Only a job made another way says so, so that every resume entry written before stays valid.
+  const variant = job.variant === undefined ? [] : [job.variant.made];
+  const file = job.variant?.original ?? job.file;
   // A bundle is known by its members, not by its tar (made anew at every pick): the same files in
   // the same delivery are the same upload, so it resumes after a reload.
-  if (job.bundle) return `portal-upload:${JSON.stringify([userId, job.projectId, 'bundle', job.bundle.deliveryId, signatureOf(job.bundle.members)])}`;
+  if (job.bundle) return `portal-upload:${JSON.stringify([userId, job.projectId, 'bundle', job.bundle.deliveryId, signatureOf(job.bundle.members), ...variant])}`;
   // A file of a folder resumes only into the same delivery: another delivery's upload belongs elsewhere.
-  const key = [userId, job.projectId, job.path, job.file.size, job.file.lastModified, ...(job.delivery ? [job.delivery.id] : [])];
+  const key = [userId, job.projectId, job.path, file.size, file.lastModified, ...(job.delivery ? [job.delivery.id] : []), ...variant];
   return `portal-upload:${JSON.stringify(key)}`;
 }
 

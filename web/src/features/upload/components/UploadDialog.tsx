@@ -14,14 +14,17 @@ import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { useProgressReset } from '../../../lib/use-progress-reset';
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
-import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type LeftOutFile } from '../file-filters';
+import { selectForDeidentification, type SendGroup } from '../deid/deid-selection';
+import { deidentifiesHere, useDeidentification, type PolicyLoader } from '../deid/use-deidentification';
+import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type KeptFile, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
 import { useLeaveGuard, useUploadQueue } from '../use-upload-queue';
 import { FolderInfo, LeftOutNotice } from './FolderInfo';
@@ -54,9 +57,18 @@ interface UploadDialogProps {
   onUploaded: () => void | Promise<void>;
   transport?: Transport;
   deliveries?: DeliveryApi;
+  /** Reads the project's de-identification policy and key (tests answer it themselves). */
+  loadPolicy?: PolicyLoader;
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi }: UploadDialogProps) {
+/** What a pick becomes: the groups of files to add (a folder, archives opened here), left out, refused. */
+interface Picked {
+  groups: SendGroup[];
+  leftOut: LeftOutFile[];
+  refused: string[];
+}
+
+export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -67,6 +79,17 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const [notes, setNotes] = useState<ReadonlyMap<string, RowNote>>(new Map());
   const [askingToStop, setAskingToStop] = useState(false);
   const [reading, setReading] = useState(false);
+  const [refused, setRefused] = useState<string[]>([]);
+  const deid = useDeidentification(projectId, transport, loadPolicy);
+  // The queue is made once; it sends through whatever the policy asks for once that is known.
+  const sendingRef = useRef(deid.transport);
+  useEffect(() => {
+    sendingRef.current = deid.transport;
+  }, [deid.transport]);
+  const [sending] = useState<Transport>(() => {
+    const relay: Transport = (job, callbacks) => sendingRef.current(job, callbacks);
+    return relay;
+  });
   // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
@@ -110,9 +133,20 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const { queue, snapshot } = useUploadQueue(projectId, transport, deliveries, (rows, all) => void settled(rows, all));
+  const { queue, snapshot } = useUploadQueue(projectId, sending, deliveries, (rows, all) => void settled(rows, all));
   const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
+
+  /**
+   * In a project that de-identifies here, a pick's DICOMDIR is left out and its archives are opened
+   * (or refused); otherwise what was kept goes as it is, a folder's files as one delivery.
+   */
+  const prepare = async (kept: KeptFile[], folderName: string | null): Promise<Picked> => {
+    const policy = await deid.policy().catch(() => null);
+    // Unknown (the dialog says so), the files are listed as picked, and Upload Files stays off.
+    if (policy && deidentifiesHere(policy)) return selectForDeidentification(kept, folderName);
+    return { groups: [{ folder: folderName, kept }], leftOut: [], refused: [] };
+  };
 
   const pickFiles = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
@@ -120,9 +154,11 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (files.length === 0) return;
     setReading(true);
     const selection = await selectAccepted(files);
+    const picked = await prepare(selection.kept, null);
     setReading(false);
-    setLeftOut(selection.leftOut);
-    queue.add(selection.kept);
+    setLeftOut([...selection.leftOut, ...picked.leftOut]);
+    setRefused(picked.refused);
+    for (const group of picked.groups) queue.add(group.kept, group.folder);
   };
 
   const pickFolder = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -131,12 +167,14 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (files.length === 0) return;
     setReading(true);
     const selection = await filterFolder(files);
+    const picked = await prepare(selection.kept, selection.folderName);
     setReading(false);
-    setFolder(selection);
+    setFolder({ ...selection, leftOut: [...selection.leftOut, ...picked.leftOut] });
     setLeftOut([]);
+    setRefused(picked.refused);
     setFolderError(selection.kept.length === 0 ? NO_COMPRESSED_FILES : null);
-    // A folder is sent as one delivery named after it; picked files stay one row each.
-    queue.add(selection.kept, selection.folderName);
+    // A folder is sent as one delivery named after it (an archive opened here, after the archive); picked files stay one row each.
+    for (const group of picked.groups) queue.add(group.kept, group.folder);
   };
 
   const upload = () => {
@@ -167,6 +205,18 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
         <DialogContentText variant="body2" sx={{ mb: 2 }}>
           {`Select files or a whole folder: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
         </DialogContentText>
+        {deid.line && (
+          <Alert severity="info" icon={<PrivacyTipOutlined fontSize="inherit" />} sx={{ mb: 2 }} data-testid="deidentification-line">
+            {deid.line}
+          </Alert>
+        )}
+        {deid.failure && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            <AlertTitle>Nothing can be sent yet</AlertTitle>
+            {`Whether this project removes patient identity before upload could not be read: ${deid.failure.message}: ${deid.failure.details}`}
+            <Box sx={{ mt: 1 }}>Close this dialog and open it again.</Box>
+          </Alert>
+        )}
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
           <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={active || reading} onClick={() => filesInput.current?.click()}>
             Select Files
@@ -204,6 +254,13 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
           </Alert>
         )}
         {leftOut.length > 0 && <LeftOutNotice leftOut={leftOut} />}
+        {refused.length > 0 && (
+          <Alert severity="warning" sx={{ mb: 2, wordBreak: 'break-word' }}>
+            {refused.map((line) => (
+              <Box key={line}>{line}</Box>
+            ))}
+          </Alert>
+        )}
         {failure && (
           <Alert severity="error" sx={{ mb: 2 }} onClose={() => setFailure(null)}>
             <AlertTitle>{failure.title}</AlertTitle>
@@ -245,7 +302,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
       )}
       <DialogActions>
         <Button onClick={cancel}>Cancel</Button>
-        <Button variant="contained" onClick={upload} disabled={active || reading || checkedCount === 0}>
+        <Button variant="contained" onClick={upload} disabled={active || reading || !deid.ready || checkedCount === 0}>
           Upload Files
         </Button>
       </DialogActions>

@@ -2,7 +2,7 @@ import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { packBundle, BUNDLE_NAME } from '../api/bundle';
 import { pathInFolder, type DeliveryApi } from '../api/deliveries';
 import type { DeliveryMemory } from '../api/delivery-memory';
-import { UploadFailure, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
+import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
 import type { KeptFile } from '../file-filters';
 import { arrivedBefore, bundleFileOf, FolderDeliveries } from './folder-deliveries';
 import { planAlone, planFolder } from './plan-sends';
@@ -271,6 +271,10 @@ export class UploadQueue {
    * the others go again in a new bundle. Any other failure is every file's.
    */
   private failed(entry: Running, rows: readonly UploadRow[], failure: UploadFailure): void {
+    if (failure instanceof LeftOutFailure) {
+      this.leftOut(entry, rows, failure);
+      return;
+    }
     const named = entry.send.bundle && !failure.retryable ? namedMember(rows, failure.reason) : undefined;
     const fail = (r: UploadRow): UploadRow => ({ ...r, status: 'failed', error: failure.reason, retryable: failure.retryable });
     if (!named) {
@@ -280,6 +284,18 @@ export class UploadQueue {
     if (this.running.get(entry.send.id) !== entry) return;
     this.requeue(entry.send.keys.filter((k) => k !== named.key));
     this.finish(entry, [named.key], fail);
+  }
+
+  /**
+   * Files whose identity could not be removed are never sent: they end unchecked with their reason
+   * (so the folder's delivery completes without them), and the send's other files go again.
+   */
+  private leftOut(entry: Running, rows: readonly UploadRow[], failure: LeftOutFailure): void {
+    if (this.running.get(entry.send.id) !== entry) return;
+    const named = (r: UploadRow) => failure.leftOut.get(r.folder === null ? r.path : pathInFolder(r.path));
+    const out = rows.filter((r) => named(r) !== undefined);
+    this.requeue(rows.filter((r) => named(r) === undefined).map((r) => r.key));
+    this.finish(entry, out.map((r) => r.key), (r) => ({ ...r, status: 'failed', checked: false, retryable: false, error: { message: 'Left out', details: named(r) ?? '' } }));
   }
 
   private finish(entry: Running, keys: readonly string[], change: (row: UploadRow) => UploadRow): void {

@@ -1,0 +1,91 @@
+import type { Policy } from '@portal/deid';
+import { compressionOf } from '../archives/entry-source';
+import type { DeidOutcome } from './deid-work';
+import type { WorkerAnswer, WorkerRequest } from './deid.worker';
+
+/** De-identifies one file (a picked file, or an entry of an archive). */
+export interface Deidentifier {
+  run(file: Blob): Promise<DeidOutcome>;
+  dispose(): void;
+}
+
+/**
+ * Two workers: the machine keeps a core for the page and the uploads, and with four sends at a
+ * time two de-identified files are usually ready before a send needs them.
+ */
+export const DEID_WORKERS = 2;
+
+interface Task {
+  file: Blob;
+  resolve: (outcome: DeidOutcome) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * A small pool of Web Workers. A waiting file is not read until a worker takes it (the worker reads
+ * the Blob itself), so what is in memory is bounded by the workers' files, not the queue's.
+ */
+export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_WORKERS): Deidentifier {
+  const waiting: Task[] = [];
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, Task>();
+  let made = 0;
+  let nextId = 1;
+
+  const make = (): Worker => {
+    const worker = new Worker(new URL('./deid.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+      const task = busy.get(worker);
+      busy.delete(worker);
+      task?.resolve('refused' in event.data ? { refused: event.data.refused } : { bytes: event.data.bytes });
+      idle.push(worker);
+      next();
+    };
+    worker.onerror = (event) => {
+      // A worker that failed to load or crashed is replaced; its file fails as a retryable error.
+      event.preventDefault();
+      busy.get(worker)?.reject(new Error('The de-identification of this file stopped unexpectedly; try again.'));
+      busy.delete(worker);
+      worker.terminate();
+      made -= 1;
+      next();
+    };
+    made += 1;
+    return worker;
+  };
+
+  const next = () => {
+    while (waiting.length > 0) {
+      const worker = idle.pop() ?? (made < size ? make() : undefined);
+      if (!worker) return;
+      const task = waiting.shift() as Task;
+      busy.set(worker, task);
+      const request: WorkerRequest = { id: nextId++, file: task.file, compression: compressionOf(task.file), policy, key };
+      worker.postMessage(request);
+    }
+  };
+
+  return {
+    run: (file) =>
+      new Promise<DeidOutcome>((resolve, reject) => {
+        waiting.push({ file, resolve, reject });
+        next();
+      }),
+    dispose: () => {
+      for (const worker of [...idle, ...busy.keys()]) worker.terminate();
+      for (const task of [...waiting, ...busy.values()]) task.reject(new Error('The upload dialog was closed.'));
+      waiting.length = 0;
+      idle.length = 0;
+      busy.clear();
+    },
+  };
+}
+
+/** The same work on the calling thread: for tests, and for a browser without module workers. */
+export function inlineDeidentifier(policy: Policy, key: Uint8Array): Deidentifier {
+  return {
+    // Loaded when first used, so the engine never weighs on the dialog's own chunk.
+    run: async (file) => (await import('./deid-work')).runDeidTask({ file, compression: compressionOf(file), policy, key }),
+    dispose: () => undefined,
+  };
+}

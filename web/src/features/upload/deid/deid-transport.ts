@@ -1,0 +1,89 @@
+import type { Policy } from '@portal/deid';
+import { packBundle, type BundleFile } from '../api/bundle';
+import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
+import type { Deidentifier } from './deid-pool';
+
+/**
+ * Names a policy in resume keys: another policy or edition makes other bytes. The edition is the
+ * server's (the page and the engine come from the same build); the engine itself is loaded only
+ * in the workers, so the dialog does not carry it.
+ */
+export function policyTag(policy: Policy, edition: string): string {
+  return `deid:${policy.profile}:${policy.options.join('+')}:${edition}`;
+}
+
+/** The bytes as a File like the original (name, time), so a bundle's tar headers say the same. */
+function madeFile(bytes: Uint8Array, like: File): File {
+  return new File([bytes as Uint8Array<ArrayBuffer>], like.name, { lastModified: like.lastModified });
+}
+
+/** Member paths of a bundle; a file alone is named by its path inside its folder, or its name. */
+function nameOf(job: UploadJob): string {
+  return job.delivery?.relativePath ?? job.path;
+}
+
+async function deidentifyMembers(members: readonly BundleFile[], deid: Deidentifier): Promise<BundleFile[]> {
+  const outcomes = await Promise.all(members.map((m) => deid.run(m.file)));
+  const leftOut = new Map<string, string>();
+  const made: BundleFile[] = [];
+  outcomes.forEach((outcome, i) => {
+    const member = members[i] as BundleFile;
+    if ('refused' in outcome) leftOut.set(member.path, outcome.refused);
+    else made.push({ path: member.path, file: madeFile(outcome.bytes, member.file) });
+  });
+  if (leftOut.size > 0) throw new LeftOutFailure(leftOut);
+  return made;
+}
+
+/** The job with its bytes de-identified: a file alone, or the bundle's tar packed from de-identified members. */
+async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promise<UploadJob> {
+  if (job.bundle) {
+    const members = await deidentifyMembers(job.bundle.members, deid);
+    // The original members name the upload (its resume key and the delivery's memory); the tar carries the made ones.
+    return { ...job, file: packBundle(members), variant: { made, original: job.file } };
+  }
+  const outcome = await deid.run(job.file);
+  if ('refused' in outcome) throw new LeftOutFailure(new Map([[nameOf(job), outcome.refused]]));
+  return { ...job, file: madeFile(outcome.bytes, job.file), variant: { made, original: job.file } };
+}
+
+/**
+ * Sends every file de-identified: each just before its upload starts, so a folder of gigabytes is
+ * never held (the queue's few sends at a time bound it). The engine is deterministic, so a resumed
+ * upload sends the same bytes again. Progress is reported in the picked files' bytes, which the
+ * dialog shows.
+ */
+export function deidentifyingTransport(inner: Transport, deid: Deidentifier, policy: Policy, edition: string): Transport {
+  const made = policyTag(policy, edition);
+  return (job, callbacks) => {
+    let stopped = false;
+    let running: RunningUpload | undefined;
+    const result = (async (): Promise<UploadResult> => {
+      let prepared: UploadJob;
+      try {
+        prepared = await prepare(job, deid, made);
+      } catch (error) {
+        if (error instanceof UploadFailure) throw error;
+        throw new UploadFailure({ message: 'Unexpected Error', details: error instanceof Error ? error.message : String(error) }, true);
+      }
+      if (stopped) throw new UploadFailure({ message: 'Cancelled', details: 'The upload was stopped.' }, true);
+      const scale = prepared.file.size > 0 ? job.file.size / prepared.file.size : 1;
+      running = inner(prepared, {
+        onResume: callbacks.onResume,
+        onProgress: (sent) => callbacks.onProgress(sent >= prepared.file.size ? job.file.size : Math.floor(sent * scale)),
+      });
+      return running.result;
+    })();
+    return {
+      result,
+      cancel: async () => {
+        stopped = true;
+        await running?.cancel();
+      },
+      abandon: () => {
+        stopped = true;
+        running?.abandon();
+      },
+    };
+  };
+}

@@ -144,9 +144,15 @@ export async function processUpload(
 
 type FileToProcess = NonNullable<Awaited<ReturnType<UploadsToProcess['findForProcessing']>>>;
 
-/** The key of an upload's de-identified copy: fixed, so a rerun after a crash writes the same one. */
-export function deidentifiedKey(fileId: number): string {
-  return `deidentified/${fileId}`;
+const DEIDENTIFIED_SUFFIX = '-deidentified';
+
+/**
+ * The key of an upload's de-identified copy: fixed, so a rerun after a crash writes the same one,
+ * and derived from the original's, so a rerun that finds the copy named by the row still knows
+ * which original to delete.
+ */
+export function deidentifiedKey(originalKey: string): string {
+  return `${originalKey}${DEIDENTIFIED_SUFFIX}`;
 }
 
 /**
@@ -174,9 +180,13 @@ async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, ac
   if (checked.outcome === 'refused') return refuse(checked.reason);
   const outcome = new OutcomeBuilder(active);
   outcome.add(file.file, checked);
-  // A rerun finds the server's own copy already named by the row: what the first run found stands.
-  if (checked.outcome === 'kept') return { file, outcome: file.deid_outcome ?? outcome.json() };
-  const key = deidentifiedKey(file.id);
+  if (checked.outcome === 'kept') {
+    // A rerun finds the server's own copy already named by the row: what the first run found
+    // stands, and the original is deleted again (that run may have died before it was).
+    if (file.storage_key.endsWith(DEIDENTIFIED_SUFFIX)) await deps.storage.delete(file.storage_key.slice(0, -DEIDENTIFIED_SUFFIX.length));
+    return { file, outcome: file.deid_outcome ?? outcome.json() };
+  }
+  const key = deidentifiedKey(file.storage_key);
   try {
     await deps.storage.putBytes(key, checked.bytes);
   } catch (err) {

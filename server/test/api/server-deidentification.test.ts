@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { processUpload } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -171,6 +172,24 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
     expectNothingPlanted(got.bytes, 'the download');
     expect(dcmdumpReads(got.bytes, scratch)).toContain(`[${pseudonymOf(PLANTED.id, key)}]`);
     expect((await contentsOf(fileId)).body.data.entries[0].dicom.patient_id).toBe(pseudonymOf(PLANTED.id, key));
+  });
+
+  it('deletes the original on a rerun of a job that died after naming the copy and before deleting it', async () => {
+    const { id: projectId } = await basicProject();
+    const original = planted.get('s06_CT_series5N_3023.dcm')!;
+    const sent = await upload(server.api, token, { name: 'rerun.dcm', data: original }, projectId);
+    const row = await waitProcessed(projectId, sent.body.data[0].id);
+    const { storage_key: copyKey } = await server.services.handle.db.selectFrom('project_files').select('storage_key').where('id', '=', row.id).executeTakeFirstOrThrow();
+    expect(copyKey).toMatch(/-deidentified$/);
+    // As the crash left it: the original still stored beside the copy the row names.
+    const originalKey = copyKey.slice(0, -'-deidentified'.length);
+    await server.services.storage.putBytes(originalKey, original);
+    const workDir = fs.mkdtempSync(path.join(scratch, 'job-'));
+    const deps = { files: server.services.repos.files, entries: server.services.repos.entries, storage: server.services.storage, limits: {}, policies: server.services.deidentification };
+    await processUpload(deps, { fileId: row.id, companyId: company.id }, { signal: new AbortController().signal, workDir: () => Promise.resolve(workDir), attempt: 2 });
+    expect(await server.services.storage.stat(originalKey)).toBeNull();
+    expect(await outcomeOf(row.id)).toMatchObject({ deidentified_by: 'server' });
+    expect(sha256((await download(server.api, token, row.id)).bytes)).toBe(row.sha256);
   });
 
   it('keeps a file the browser de-identified with the project’s key byte for byte', async () => {

@@ -13,6 +13,7 @@ const S3_PASS = [
   'test/api/download-links.test.ts',
   'test/api/upload-hardening.test.ts',
   'test/api/purge.test.ts',
+  'test/api/server-deidentification.test.ts',
 ];
 
 export default defineConfig({

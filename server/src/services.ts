@@ -217,6 +217,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       entries: services.repos.entries,
       storage: services.storage,
       limits: config.processing.limits,
+      policies: services.deidentification,
     }),
     processDeliveryJob({
       files: services.repos.files,
@@ -224,6 +225,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       entries: services.repos.entries,
       storage: services.storage,
       limits: config.processing.limits,
+      policies: services.deidentification,
     }),
     purgeDeletedJob(services.purge),
   ];

@@ -27,6 +27,7 @@ import * as m021 from './migrations/021-purged-files.js';
 import * as m022 from './migrations/022-frames-as-written.js';
 import * as m023 from './migrations/023-finished-tus-uploads.js';
 import * as m024 from './migrations/024-deidentification.js';
+import * as m025 from './migrations/025-deidentification-outcome.js';
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
 const steps: Record<string, Step> = {
@@ -53,6 +54,7 @@ const steps: Record<string, Step> = {
   '022-frames-as-written': m022,
   '023-finished-tus-uploads': m023,
   '024-deidentification': m024,
+  '025-deidentification-outcome': m025,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

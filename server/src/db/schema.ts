@@ -90,6 +90,8 @@ export interface ProjectFileTable {
   processing_summary: string | null;
   /** When a deleted file's bytes were removed (migration 021); the row itself stays. */
   purged_at: string | null;
+  /** JSON of the server's de-identification outcome (processing/deidentify-outcome.ts; migration 025). */
+  deid_outcome: Generated<string | null>;
 }
 
 export interface PendingUploadTable {

@@ -301,6 +301,31 @@ export class DeliveriesRepository {
   }
 
   /** The files of the delivery shown as file `fileId`, by path (empty for any other file). */
+  /** A de-identified delivery's instances as processing kept them (their own objects, or files kept where they arrived), by path. */
+  keptInstancesOf(fileId: number): Promise<{ relative_path: string; size: number | string; storage_key: string; storage_offset: number | string | null }[]> {
+    return this.db
+      .selectFrom('file_entries')
+      .select(['path as relative_path', 'size', 'storage_key', 'storage_offset'])
+      .where('file_id', '=', fileId)
+      .where('kind', '=', 'dicom')
+      .where('storage_key', 'is not', null)
+      .orderBy('path')
+      .execute() as Promise<{ relative_path: string; size: number | string; storage_key: string; storage_offset: number | string | null }[]>;
+  }
+
+  /**
+   * Forgets the files (and bundles) of the delivery shown as `fileId` stored under `keys`: their
+   * objects were deleted once de-identified copies of them were durable (processing).
+   */
+  async forgetObjects(fileId: number, keys: readonly string[]): Promise<void> {
+    const deliveryIds = this.db.selectFrom('deliveries').select('id').where('file_id', '=', fileId);
+    for (let at = 0; at < keys.length; at += 500) {
+      const some = keys.slice(at, at + 500);
+      await this.db.deleteFrom('delivery_files').where('delivery_id', 'in', deliveryIds).where('storage_key', 'in', some).execute();
+      await this.db.deleteFrom('delivery_bundles').where('delivery_id', 'in', deliveryIds).where('storage_key', 'in', some).execute();
+    }
+  }
+
   membersOfFile(fileId: number): Promise<DeliveryFileRow[]> {
     return this.db
       .selectFrom('delivery_files')

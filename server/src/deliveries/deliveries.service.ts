@@ -9,7 +9,7 @@ import { can, companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
-import type { FolderMembers } from '../files/index.js';
+import type { FolderFile, FolderMembers } from '../files/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
@@ -302,7 +302,9 @@ export class DeliveriesService implements FolderMembers {
   }
 
   /** The files of a completed delivery shown as `file` (whose access the caller checked), by path. */
-  filesOf(file: ProjectFileRow): Promise<DeliveryFileRow[]> {
+  async filesOf(file: ProjectFileRow): Promise<FolderFile[]> {
+    // The files as they arrived were deleted once de-identified (processing/process-delivery.job.ts).
+    if (file.deid_outcome !== null) return (await this.deliveries.keptInstancesOf(file.id)).map((entry) => ({ ...entry, created_at: file.created_at }));
     return this.deliveries.membersOfFile(file.id);
   }
 

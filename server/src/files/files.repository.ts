@@ -218,6 +218,24 @@ export class FilesRepository {
     );
   }
 
+  /**
+   * The file's object replaced by its de-identified copy (processing, issue 33): the row names the
+   * new object, its size and SHA-256, and what de-identification found. The old object is the
+   * caller's to delete once this is written.
+   */
+  async replaceObject(id: number, object: { storageKey: string; size: number; sha256: string }, outcome: string): Promise<void> {
+    await this.db
+      .updateTable('project_files')
+      .set({ storage_key: object.storageKey, filesize: object.size, sha256: object.sha256, deid_outcome: outcome })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** What de-identification found for a file row (JSON), in the job's last transaction. */
+  async setDeidOutcome(id: number, outcome: string, db: Db = this.db): Promise<void> {
+    await db.updateTable('project_files').set({ deid_outcome: outcome }).where('id', '=', id).execute();
+  }
+
   /** Every file the project ever had, deleted or not: what its deletion must stop working on. */
   async idsInProject(projectId: number): Promise<number[]> {
     const rows = await this.db.selectFrom('project_files').select('id').where('project_id', '=', projectId).execute();

@@ -6,12 +6,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { ZipFile } from 'yazl';
-import type { DeliveryFileRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { attachmentHeader } from './download-response.js';
 import { removeDisguisingCharactersFromPath } from './file-name.js';
+import type { FolderFile } from './folder-members.js';
 
-export function sendFolderZip(reply: FastifyReply, storage: Storage, name: string, members: readonly DeliveryFileRow[]): FastifyReply {
+export function sendFolderZip(reply: FastifyReply, storage: Storage, name: string, members: readonly FolderFile[]): FastifyReply {
   const zip = new ZipFile();
   for (const member of members) {
     zip.addReadStreamLazy(removeDisguisingCharactersFromPath(member.relative_path), { size: Number(member.size), compress: false, mtime: new Date(member.created_at) }, (done) => {
@@ -36,7 +36,7 @@ export function sendFolderZip(reply: FastifyReply, storage: Storage, name: strin
 }
 
 /** A file of a delivery: its own object, or its range of its bundle's. */
-function readMember(storage: Storage, member: DeliveryFileRow): Promise<Readable> {
+function readMember(storage: Storage, member: FolderFile): Promise<Readable> {
   if (member.storage_offset === null) return storage.get(member.storage_key);
   const start = Number(member.storage_offset);
   const size = Number(member.size);

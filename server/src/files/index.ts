@@ -17,5 +17,5 @@ export {
 export { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
 export { presentFile } from './file.presenter.js';
 export { FilesRepository, type CommitOptions, type FileRow, type NewFile } from './files.repository.js';
-export type { FolderMembers } from './folder-members.js';
+export type { FolderFile, FolderMembers } from './folder-members.js';
 export { cleanFileName } from './download-response.js';

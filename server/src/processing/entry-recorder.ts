@@ -55,6 +55,20 @@ export class EntryRecorder {
     if (this.unflushedBytes >= FLUSH_EVERY_BYTES && this.flushing === null) this.flushInBackground();
   }
 
+  /** `store` for bytes in memory (a de-identified copy): not yet durable either. */
+  async storeBytes(key: string, bytes: Uint8Array): Promise<void> {
+    this.mustFlush = true;
+    try {
+      await this.storage.putBytes(key, bytes, { durable: false });
+    } catch (err) {
+      if (!(err instanceof ObjectExistsError)) throw err;
+      await this.storage.delete(key);
+      await this.storage.putBytes(key, bytes, { durable: false });
+    }
+    this.unflushedBytes += bytes.length;
+    if (this.unflushedBytes >= FLUSH_EVERY_BYTES && this.flushing === null) this.flushInBackground();
+  }
+
   /** Rows are written in order, after the objects they point to were stored. */
   async record(row: NewFileEntry): Promise<void> {
     this.rows.push(row);

@@ -6,11 +6,12 @@
 // are read in place: each bundle's object is opened once and read a window of 1 MiB at a time, and
 // each file's head and DICOM header are taken from it at its offset.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DeliveryFileRow } from '../db/schema.js';
 import {
+  describeStoredBytes,
   describeStoredFile,
   describeStoredMember,
   MEMBER_FIRST_READ,
@@ -26,14 +27,19 @@ import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../j
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
+import { activePolicy, ARCHIVE_REFUSED, checkInstance, NOT_DICOM_LEFT_OUT, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
 export interface ProcessDeliveryDeps {
   files: UploadsToProcess;
-  members: { membersOfFile(fileId: number): Promise<DeliveryFileRow[]> };
+  members: { membersOfFile(fileId: number): Promise<DeliveryFileRow[]>; forgetObjects(fileId: number, keys: readonly string[]): Promise<void> };
   entries: EntriesRepository;
   storage: Storage;
   limits: Partial<IngestLimits>;
+  /** The projects' de-identification policies and keys; without it nothing is de-identified. */
+  policies?: ProjectPolicies;
 }
+
+type Leaf = Exclude<StoredFileKind, { archive: true }>;
 
 export async function processDelivery(
   deps: ProcessDeliveryDeps,
@@ -50,6 +56,12 @@ export async function processDelivery(
   const summary = new SummaryBuilder();
   const window = new BundleWindow();
   let seq = 0;
+  // In a project that removes patient identity (issue 33): every DICOM instance is checked and kept
+  // only de-identified, in an object of its own; nothing else is kept. The objects that arrived
+  // (files sent alone, bundles) are deleted once the row is ready: by then every kept copy is durable.
+  const active = await activePolicy(deps.policies, file.project_id);
+  const outcome = active && new OutcomeBuilder(active);
+  const identified = new Set<string>();
 
   const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
     seq += 1;
@@ -71,7 +83,11 @@ export async function processDelivery(
       try {
         const described = await describeStoredFile(local.path, limits.maxDicomHeaderBytes);
         if (!described.archive) {
-          await recordLeaf(member, described, null);
+          await recordLeaf(member, described, null, () => readFile(local.path));
+          continue;
+        }
+        if (active) {
+          await refuseMember(member, ARCHIVE_REFUSED);
           continue;
         }
         await openArchiveMember(member, local.path, 0);
@@ -85,12 +101,40 @@ export async function processDelivery(
   await recorder.finish();
   const built = summary.build();
   built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
+  if (outcome) await deps.files.setDeidOutcome(file.id, outcome.json());
   await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
+  // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
+  // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
+  for (const key of identified) await deps.storage.delete(key);
+  if (identified.size > 0) await deps.members.forgetObjects(file.id, [...identified]);
 
-  async function recordLeaf(member: DeliveryFileRow, described: Exclude<StoredFileKind, { archive: true }>, offset: number | null): Promise<void> {
+  async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
     const { kind, reason, dicom } = described;
     const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom, inUploadAt: null };
-    await record(entry, member.storage_key, offset);
+    if (!active || !outcome) return record(entry, member.storage_key, offset);
+    if (kind !== 'dicom') return refuseMember(member, kind === 'skipped' && reason !== null ? reason : NOT_DICOM_LEFT_OUT);
+    const checked = checkInstance(await bytesOf(), active);
+    outcome.add(member.relative_path, checked);
+    if (checked.outcome === 'refused') return refuseMember(member, checked.reason);
+    // A file sent alone and already de-identified stays where it is; a bundle's file gets an object
+    // of its own, so that the bundle, which may hold identified files too, can go.
+    if (checked.outcome === 'kept' && offset === null) return record(entry, member.storage_key, null);
+    identified.add(member.storage_key);
+    const key = entryKey(fileId, seq + 1);
+    if (checked.outcome === 'kept') {
+      await recorder.storeBytes(key, await bytesOf());
+      return record(entry, key, null);
+    }
+    const rewritten = describeStoredBytes(checked.bytes, limits.maxDicomHeaderBytes);
+    if (rewritten.archive) throw new Error('a de-identified instance read as an archive');
+    await recorder.storeBytes(key, checked.bytes);
+    await record({ ...entry, size: checked.bytes.length, sha256: checked.sha256, kind: rewritten.kind, reason: rewritten.reason, dicom: rewritten.dicom }, key, null);
+  }
+
+  /** A file of the delivery not kept in a de-identifying project: listed as skipped with the reason, its bytes deleted with the rest. */
+  async function refuseMember(member: DeliveryFileRow, reason: string): Promise<void> {
+    identified.add(member.storage_key);
+    await record({ path: member.relative_path, size: Number(member.size), sha256: null, kind: 'skipped', reason, dicom: null, inUploadAt: null }, null, null);
   }
 
   /**
@@ -103,7 +147,8 @@ export async function processDelivery(
     const size = Number(member.size);
     const first = await window.read(member.storage_key, bundle.handle, offset, Math.min(size, MEMBER_FIRST_READ));
     const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, first);
-    if (!described.archive) return recordLeaf(member, described, offset);
+    if (!described.archive) return recordLeaf(member, described, offset, () => window.read(member.storage_key, bundle.handle, offset, size).then((b) => new Uint8Array(b)));
+    if (active) return refuseMember(member, ARCHIVE_REFUSED);
     const copy = path.join(await workDir(), `member-${seq + 1}`);
     await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));
     try {

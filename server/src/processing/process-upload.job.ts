@@ -1,5 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
+import { readFile } from 'node:fs/promises';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
@@ -15,14 +16,18 @@ import {
   type StoredFileKind,
 } from '../ingest/index.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
+import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
+import { activePolicy, ARCHIVE_REFUSED, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {
   findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined>;
   setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }, db?: Db): Promise<void>;
+  replaceObject(id: number, object: { storageKey: string; size: number; sha256: string }, outcome: string): Promise<void>;
+  setDeidOutcome(id: number, outcome: string, db?: Db): Promise<void>;
 }
 
 export interface ProcessUploadDeps {
@@ -31,6 +36,8 @@ export interface ProcessUploadDeps {
   storage: Storage;
   /** Scratch space on the same filesystem as storage, so kept entries are renamed, not copied. */
   limits: Partial<IngestLimits>;
+  /** The projects' de-identification policies and keys; without it (the ingest benchmark) nothing is de-identified. */
+  policies?: ProjectPolicies;
 }
 
 /** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
@@ -60,13 +67,26 @@ async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<num
 
 export async function processUpload(
   deps: ProcessUploadDeps,
-  { fileId, described }: TProcessUploadPayload,
+  payload: TProcessUploadPayload,
   { signal, workDir, attempt, complete }: Pick<JobContext, 'signal' | 'workDir' | 'attempt'> & Partial<Pick<JobContext, 'complete'>>,
 ): Promise<void> {
-  const file = await deps.files.findForProcessing(fileId);
-  if (!file || file.deleted_at !== null || file.project_deleted_at !== null) {
+  const { fileId } = payload;
+  const found = await deps.files.findForProcessing(fileId);
+  if (!found || found.deleted_at !== null || found.project_deleted_at !== null) {
     throw new JobCancelled('the file was deleted');
   }
+  const active = await activePolicy(deps.policies, found.project_id);
+  // Such a project's uploads carry no header in their payload (uploads.service.ts); one queued
+  // before its policy changed is read again from the file the server de-identified.
+  const described = active ? undefined : payload.described;
+  let deidOutcome: string | null = null;
+  let current = found;
+  if (active) {
+    const checked = await deidentifyUpload(deps, found, active);
+    if (checked === null) return;
+    ({ file: current, outcome: deidOutcome } = checked);
+  }
+  const file = current;
   // A single DICOM file is indexed in one short step: saying 'processing' first (one more write of
   // the row and its indexes) would be seen by no one, unless an earlier attempt failed.
   if (file.kind !== 'dicom' || attempt > 1) await deps.files.setProcessing(file.id, { status: 'processing' });
@@ -111,6 +131,7 @@ export async function processUpload(
     // only row): one write instead of three, and a crash leaves all of them or none.
     const finish = async (trx?: Db) => {
       await recorder.writeRows(trx);
+      if (deidOutcome !== null) await deps.files.setDeidOutcome(file.id, deidOutcome, trx);
       if (result.status === 'ready') result.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id, trx);
       await deps.files.setProcessing(file.id, result, trx);
     };
@@ -119,6 +140,65 @@ export async function processUpload(
   } finally {
     await local.release();
   }
+}
+
+type FileToProcess = NonNullable<Awaited<ReturnType<UploadsToProcess['findForProcessing']>>>;
+
+const DEIDENTIFIED_SUFFIX = '-deidentified';
+
+/**
+ * The key of an upload's de-identified copy: fixed, so a rerun after a crash writes the same one,
+ * and derived from the original's, so a rerun that finds the copy named by the row still knows
+ * which original to delete.
+ */
+export function deidentifiedKey(originalKey: string): string {
+  return `${originalKey}${DEIDENTIFIED_SUFFIX}`;
+}
+
+/**
+ * In a project that removes patient identity: an upload already de-identified with its policy and
+ * key is kept as it is; one that still carries identity is replaced by its de-identified copy (made
+ * durable, named by the row, and only then the original deleted); an archive, or a file the engine
+ * cannot read, is not kept: its bytes are deleted and the row fails with the reason. Null when the
+ * upload was refused (the job is over).
+ */
+async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, active: ActivePolicy): Promise<{ file: FileToProcess; outcome: string } | null> {
+  const refuse = async (reason: string) => {
+    await deps.storage.delete(file.storage_key);
+    await deps.files.setProcessing(file.id, { status: 'failed', error: reason, summary: null });
+    return null;
+  };
+  if (file.kind !== 'dicom') return refuse(ARCHIVE_REFUSED);
+  const local = await deps.storage.openLocal(file.storage_key);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(local.path);
+  } finally {
+    await local.release();
+  }
+  const checked = checkInstance(bytes, active);
+  if (checked.outcome === 'refused') return refuse(checked.reason);
+  const outcome = new OutcomeBuilder(active);
+  outcome.add(file.file, checked);
+  if (checked.outcome === 'kept') {
+    // A rerun finds the server's own copy already named by the row: what the first run found
+    // stands, and the original is deleted again (that run may have died before it was).
+    if (file.storage_key.endsWith(DEIDENTIFIED_SUFFIX)) await deps.storage.delete(file.storage_key.slice(0, -DEIDENTIFIED_SUFFIX.length));
+    return { file, outcome: file.deid_outcome ?? outcome.json() };
+  }
+  const key = deidentifiedKey(file.storage_key);
+  try {
+    await deps.storage.putBytes(key, checked.bytes);
+  } catch (err) {
+    if (!(err instanceof ObjectExistsError)) throw err;
+    // A run that died before naming its copy in the row: that copy is written again.
+    await deps.storage.delete(key);
+    await deps.storage.putBytes(key, checked.bytes);
+  }
+  const json = outcome.json();
+  await deps.files.replaceObject(file.id, { storageKey: key, size: checked.bytes.length, sha256: checked.sha256 }, json);
+  await deps.storage.delete(file.storage_key);
+  return { file: { ...file, storage_key: key, filesize: checked.bytes.length, sha256: checked.sha256, deid_outcome: json }, outcome: json };
 }
 
 /**

@@ -253,7 +253,9 @@ export class UploadsService {
       const row = await this.#commitStartingJob(file, {
         // In the file row's transaction: one write fewer per upload, and no upload without its record.
         andThen: (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
-        described: upload.described,
+        // The header read on arrival holds the patient's identity: in a project that removes it, the
+        // job's payload (a database row) must not carry it; the job reads the file it de-identified.
+        described: project.deid_profile === 'off' ? upload.described : undefined,
       });
       for (const listener of this.#uploadListeners) listener(row, upload.via);
       return presentFile(row);

@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    // Each file starts its own server and browser; running them one at a time keeps two cores
-    // free enough for processing and Chromium, and keeps the timings (and so the waits) steady.
-    fileParallelism: false,
+    // Each file starts its own server (its own port and DATA_DIR) and browser, so files share
+    // nothing: two at a time, as most of a file's time is the browser and the server waiting on each
+    // other (Vitest would run one on 2 cores).
+    maxWorkers: 2,
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 90_000,

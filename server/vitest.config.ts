@@ -23,6 +23,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time, even on 2 cores (Vitest's default there is one): much of a file's time is
+    // spent waiting on child processes, PostgreSQL and the disk. Each file has its own databases,
+    // DATA_DIRs and ports (0), so none shares anything with another.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       {

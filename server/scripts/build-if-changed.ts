@@ -15,6 +15,8 @@ export interface BuildTarget {
   /** Where the fingerprint is kept: inside the output, so a clean or a wiped output rebuilds. */
   stamp: string;
   command: string[];
+  /** Environment variables that shape the output: a build made with other values is stale. */
+  settings?: string[];
 }
 
 export const PORTAL_TARGETS: BuildTarget[] = [
@@ -24,6 +26,8 @@ export const PORTAL_TARGETS: BuildTarget[] = [
     product: 'web/dist/index.html',
     stamp: 'web/dist/.build-fingerprint',
     command: ['npm', 'run', 'build', '-w', 'web'],
+    // The e2e build's faster brotli must not be what `npm start` serves afterwards.
+    settings: ['WEB_BROTLI_QUALITY'],
   },
   {
     name: 'server',
@@ -49,6 +53,7 @@ function listFiles(root: string, entry: string): string[] {
 
 export function fingerprint(root: string, target: BuildTarget): string {
   const hash = createHash('sha256');
+  for (const name of target.settings ?? []) hash.update(`${name}=${process.env[name] ?? ''}`).update('\0');
   for (const file of [...new Set(target.inputs.flatMap((entry) => listFiles(root, entry)))].sort()) {
     hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
   }

@@ -57,6 +57,26 @@ describe('npm start builds only what changed', () => {
     expect(fs.existsSync(path.join(root, 'out', '.build-fingerprint'))).toBe(false);
   });
 
+  it('rebuilds when a setting that shapes the output differs from the last build, as after the e2e build', () => {
+    const shaped = { ...target(root), settings: ['PORTAL_TEST_BUILD_SETTING'] };
+    const withSetting = (value: string | undefined) => {
+      const before = process.env.PORTAL_TEST_BUILD_SETTING;
+      if (value === undefined) delete process.env.PORTAL_TEST_BUILD_SETTING;
+      else process.env.PORTAL_TEST_BUILD_SETTING = value;
+      try {
+        return buildIfChanged(root, [shaped], false, quiet);
+      } finally {
+        if (before === undefined) delete process.env.PORTAL_TEST_BUILD_SETTING;
+        else process.env.PORTAL_TEST_BUILD_SETTING = before;
+      }
+    };
+    expect(withSetting('5')).toEqual(['app']);
+    expect(withSetting('5')).toEqual([]);
+    expect(withSetting(undefined)).toEqual(['app']);
+    expect(withSetting(undefined)).toEqual([]);
+    expect(runs()).toBe(2);
+  });
+
   it('watches every source folder and lock file of the real portal build', () => {
     const repo = path.resolve(import.meta.dirname, '..', '..');
     for (const t of PORTAL_TARGETS) {

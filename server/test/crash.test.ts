@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { passDeadlines } from './clock.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
 import { startServerProcess } from './processes.js';
@@ -76,8 +77,8 @@ describe.each(dialects())('a server killed in the middle of an upload, on %s', (
     slow.stop();
     // The killed process left its traces: the half-written temp file and the pending record.
     expect(storedFiles(database.dataDir).some((f) => f.startsWith('.tmp/'))).toBe(true);
-    // Longer than the lease, so a PostgreSQL node also judges the upload abandoned.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Past the lease, so a PostgreSQL node also judges the upload abandoned.
+    await passDeadlines(database, 'pending_uploads', 'lease_until');
 
     const second = await startServerProcess(env);
     try {

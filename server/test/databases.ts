@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Dialect } from '../src/db/database.js';
+import { sqliteFile, type Dialect } from '../src/db/database.js';
 
 export interface TestDatabase {
   dialect: Dialect;
@@ -33,13 +33,22 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/**
+ * An empty database, or with `migrated` one at the latest migration: a copy of the one the global
+ * setup migrated, for tests that would only run every migration first (a server, a repository).
+ */
+export async function createTestDatabase(dialect: Dialect, opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const removeDir = () => fs.promises.rm(dataDir, { recursive: true, force: true });
-  if (dialect === 'sqlite') return { dialect, dataDir, databaseUrl: undefined, drop: removeDir };
+  if (dialect === 'sqlite') {
+    if (opts.migrated) fs.copyFileSync(inject('sqliteTemplate'), sqliteFile(dataDir));
+    return { dialect, dataDir, databaseUrl: undefined, drop: removeDir };
+  }
 
   const name = `portal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  await adminQuery(opts.migrated ? `create database ${name} template ${inject('postgresTemplate')!}` : `create database ${name}`);
+  // A test's commits need not wait for the disk: nothing here survives a crash of PostgreSQL itself.
+  await adminQuery(`alter database ${name} set synchronous_commit = off`);
   const url = new URL(inject('postgresAdminUrl')!);
   url.pathname = `/${name}`;
   return {

@@ -19,7 +19,7 @@ describe.each(dialects())('the files table of a 10,000-file project on %s', (dia
   let companyId: number;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     handle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     await migrateToLatest(handle);
     const { db } = handle;

@@ -5,9 +5,11 @@ import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { bundleServer } from '../scripts/bundle.js';
 import { readStartCommand } from '../scripts/start-command.js';
+import { inject } from 'vitest';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
-const TSX = ['--import', 'tsx'];
+/** An entry point of src/, bundled for this run by the global setup (as `npm run build` bundles it). */
+const entry = (name: 'main' | 'worker' | 'cli') => path.join(inject('entryBundleDir'), `${name}.js`);
 
 function baseEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   // INIT_CWD from the outer npm would redirect relative paths; tests pass absolute ones.
@@ -23,7 +25,7 @@ export interface CliResult {
 
 /** Runs the admin CLI; `input`, when given, is its standard input (otherwise stdin is closed). */
 export async function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
-  const child = spawn(process.execPath, [...TSX, 'src/admin/cli.ts', ...args], { cwd: SERVER_DIR, env: baseEnv(env) });
+  const child = spawn(process.execPath, [entry('cli'), ...args], { cwd: SERVER_DIR, env: baseEnv(env) });
   child.stdin.end(input);
   let stdout = '';
   let stderr = '';
@@ -38,7 +40,7 @@ export async function runCli(args: string[], env: Record<string, string | undefi
  * typing `lines` at its prompts. Answers everything the terminal showed.
  */
 export async function runCliOnTerminal(args: string[], env: Record<string, string | undefined>, lines: string[]): Promise<CliResult> {
-  const command = [process.execPath, ...TSX, 'src/admin/cli.ts', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = [process.execPath, entry('cli'), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: SERVER_DIR, env: baseEnv(env) });
   let stdout = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -93,20 +95,20 @@ async function startEntry(
   return { process: { child, logs: () => output, waitForExit: () => exited }, match };
 }
 
-/** Starts src/main.ts and resolves once it logs that it listens. */
+/** Starts src/main.ts (bundled) and resolves once it logs that it listens. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const { process: server, match } = await startEntry(
     'server',
-    [...TSX, 'src/main.ts'],
+    [entry('main')],
     baseEnv({ PORT: '0', HOST: '127.0.0.1', ...env }),
     /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
   );
   return { ...server, url: match[1]! };
 }
 
-/** Starts src/worker.ts (`npm run worker`) and resolves once it logs that it runs. */
+/** Starts src/worker.ts (bundled; `npm run worker`) and resolves once it logs that it runs. */
 export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const { process: worker } = await startEntry('worker', [...TSX, 'src/worker.ts'], baseEnv(env), /processing worker started/);
+  const { process: worker } = await startEntry('worker', [entry('worker')], baseEnv(env), /processing worker started/);
   return { ...worker, url: '' };
 }
 

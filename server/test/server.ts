@@ -41,7 +41,7 @@ export async function startTestServer(
   env: Record<string, string> = {},
   opts: { jobs?: boolean; clock?: () => number; storage?: TestStorageBackend; freeSpace?: FreeSpaceReader } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, { migrated: true });
   const config = loadConfig({
     DATA_DIR: database.dataDir,
     LOG_LEVEL: 'silent',

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { passDeadlines } from './clock.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
 import { startServerProcess, type ServerProcess } from './processes.js';
@@ -128,7 +129,7 @@ describe.each(dialects())('resumable uploads and server restarts, on %s', (diale
     expect((await patchUpload(url, token, 0, data.subarray(0, 10_000))).status).toBe(204);
     await stop(first, 'SIGKILL');
     expect(tusFiles(database.dataDir).length).toBe(1);
-    await new Promise((r) => setTimeout(r, 2500));
+    await passDeadlines(database, 'tus_uploads', 'expires_at');
 
     const second = await startServerProcess(env({ UPLOAD_EXPIRY_SECONDS: '2' }));
     try {

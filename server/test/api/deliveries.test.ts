@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { agoIso } from '../clock.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -400,13 +401,14 @@ describe.each(dialects())('deliveries without a running worker, on %s', (dialect
     const data = dicomFixture('s01_CT_small.dcm');
     expect((await deliveries.send(token, id, 'IM1', data)).status).toBe(201);
     expect((await deliveries.send(token, id, 'IM2', data, 1000)).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 1100));
+    const db = server.services.handle.db;
+    await db.updateTable('deliveries').set({ expires_at: agoIso(100) }).where('id', '=', id).execute();
+    await db.updateTable('tus_uploads').set({ expires_at: agoIso(100) }).execute();
     expect(await deliveries.get(token, id)).toMatchObject({ status: 404 });
     expect(await deliveries.complete(token, id)).toMatchObject({ status: 404 });
     expect(await deliveries.send(token, id, 'IM3', data)).toMatchObject({ status: 404 });
 
     expect(await server.services.deliveries.sweepExpired((upload) => server.services.tusUploads.remove(upload))).toBe(1);
-    const db = server.services.handle.db;
     expect(await db.selectFrom('deliveries').selectAll().where('state', '=', 'open').execute()).toEqual([]);
     expect(await db.selectFrom('delivery_files').selectAll().where('delivery_id', '=', id).execute()).toEqual([]);
     expect(await db.selectFrom('tus_uploads').selectAll().execute()).toEqual([]);

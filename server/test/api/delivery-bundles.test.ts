@@ -10,6 +10,7 @@ import { bundleSize, TAR_END, tarMemberHeader, tarPadding } from '@portal/contra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Dialect } from '../../src/db/database.js';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { passDeadlines } from '../clock.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -341,7 +342,8 @@ describe.each(dialects())('a bundle when the server is killed, on %s', (dialect)
     expect(storedFiles(database.dataDir)).toHaveLength(1);
     first.child.kill('SIGKILL');
     await first.waitForExit();
-    await new Promise((r) => setTimeout(r, 2100));
+    await passDeadlines(database, 'deliveries', 'expires_at');
+    await passDeadlines(database, 'tus_uploads', 'expires_at');
 
     const second = await startServerProcess(env);
     try {

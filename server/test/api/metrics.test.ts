@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../src/services.js';
+import { agoIso } from '../clock.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -169,7 +170,8 @@ describe.each(dialects())('metrics on %s', (dialect) => {
     const queued = await server.services.handle.db.selectFrom('jobs').select(['id', 'name']).where('status', '=', 'queued').execute();
     const ofKind = (kind: string) => queued.filter((job) => job.name === kind).length;
     expect(queued.length).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 1100));
+    // Waiting for over a second, as far as the queue can tell.
+    await server.services.handle.db.updateTable('jobs').set({ run_at: agoIso(1100) }).where('status', '=', 'queued').execute();
     const waiting = await scrape();
     expect(value(waiting, 'portal_job_queue_depth', { state: 'waiting' })).toBe(queued.length);
     expect(value(waiting, 'portal_job_queue_depth', { state: 'running' })).toBe(0);

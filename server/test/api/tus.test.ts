@@ -5,6 +5,7 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { agoIso } from '../clock.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
@@ -436,7 +437,7 @@ describe.each(dialects())('resumable uploads that expire, on %s', (dialect) => {
     const created = await createUpload(server.api, token, { name: 'slice.dcm', projectId, size: CT.length, body: CT.subarray(0, 5000) });
     const url = uploadUrl(server.api, created);
     expect(new Date(created.headers.get('upload-expires')!).getTime()).toBeLessThanOrEqual(Date.now() + 2000);
-    await new Promise((r) => setTimeout(r, 1100));
+    await server.services.handle.db.updateTable('tus_uploads').set({ expires_at: agoIso(100) }).execute();
     expect((await headUpload(url, token)).status).toBe(404);
     expect(await patchUpload(url, token, 5000, CT.subarray(5000))).toMatchObject({ status: 404 });
     expect(tusFiles(server.config.dataDir)).not.toEqual([]);

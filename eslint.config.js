@@ -12,8 +12,9 @@ import { webBoundaries } from './web/eslint-boundaries.js';
 const server = (p) => `server/src/${p}`;
 /** Engines and the files others may import; the limits let config read them without loading the engine. */
 const ENGINES = { ingest: ['index.ts', 'limits.ts'], jobs: ['index.ts'] };
-// quota/ (free space, allowances, the storage-full answer) is read by the error handler too.
-const INFRASTRUCTURE = ['config', 'db', 'errors', 'http', 'mail', 'openapi', 'quota', 'storage'];
+// quota/ (free space, allowances, the storage-full answer) is read by the error handler too;
+// events/ is the typed announcer the rooms receive, knowing no event of theirs.
+const INFRASTRUCTURE = ['config', 'db', 'errors', 'events', 'http', 'mail', 'openapi', 'quota', 'storage'];
 const ROOT_FILES = ['app.ts', 'main.ts', 'serve.ts', 'services.ts', 'source-maps.ts', 'work.ts', 'worker.ts'];
 // Every other folder of server/src is a feature, read from the disk as the web app's are
 // (web/eslint-boundaries.js): a new folder is held to the rules without editing this file.

@@ -15,14 +15,18 @@ import { CompaniesRepository } from './companies/companies.repository.js';
 import { CompaniesService } from './companies/companies.service.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { Events } from './events/events.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
+import type { ProjectEvents } from './projects/index.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { UsersRepository } from './users/users.repository.js';
 import { FilesRepository } from './files/files.repository.js';
 import { FilesService } from './files/files.service.js';
+import type { FileEvents } from './files/index.js';
 import { resolveLimits } from './ingest/index.js';
 import { PendingUploadsRepository } from './uploads/pending-uploads.repository.js';
 import { UploadsService } from './uploads/uploads.service.js';
+import type { UploadEvents } from './uploads/index.js';
 import { TusUploadsRepository } from './tus/tus-uploads.repository.js';
 import { TusUploadsService } from './tus/tus-uploads.service.js';
 import { createSharedTus } from './tus/tus-shared.js';
@@ -34,6 +38,7 @@ import { PROCESS_DELIVERY } from './files/file-jobs.js';
 import { processDeliveryJob } from './processing/process-delivery.job.js';
 import { DeliveriesRepository } from './deliveries/deliveries.repository.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
+import type { DeliveryEvents } from './deliveries/index.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
 import { purgeDeletedJob } from './processing/purge-deleted.job.js';
@@ -46,6 +51,9 @@ import { StudiesService } from './studies/studies.service.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
+
+/** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
+export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents;
 
 export interface Services {
   handle: DatabaseHandle;
@@ -99,6 +107,8 @@ export interface Services {
   purge: PurgeService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
+  /** The rooms' announcements; who reacts is decided in this file (createServices, wakeOnUpload) and nowhere else. */
+  events: Events<PortalEvents>;
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
   sweepThrottle: () => Promise<number>;
 }
@@ -138,23 +148,23 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
-  const projects = new ProjectsService(repos.projects, audit, config.newProjectDeidentification);
+  const events = new Events<PortalEvents>();
+  const projects = new ProjectsService(repos.projects, audit, config.newProjectDeidentification, events);
   // Sealed with the same key as the single sign-on client secrets (its own instance reads the same key).
   const projectKeys = new ProjectKeys(repos.deidentification, new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }));
   const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];
   const allowance = new UploadAllowance(new StorageHeadroom(storageDirs, config.storageLimits.minFree, options.freeSpace, !config.s3), new CompanyQuotas(repos.quota, config.storageLimits.defaultCompanyQuotaBytes));
-  const files = new FilesService(repos.files, repos.jobs, projects, audit);
+  const files = new FilesService(repos.files, repos.jobs, projects, audit, events);
   const uploads = new UploadsService(repos.files, repos.pendingUploads, projects, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
     maxDicomHeaderBytes: resolveLimits(config.processing.limits).maxDicomHeaderBytes,
-  }, audit, allowance);
+  }, audit, events, allowance);
   const deliveries = new DeliveriesService(repos.deliveries, repos.pendingUploads, projects, uploads, storage, {
     maxUploadBytes: config.maxUploadBytes,
     uploadLeaseMs: config.uploadLeaseMs,
     expiryMs: config.resumable.expiryMs,
-  });
-  uploads.onUploaded((row, via) => metrics.uploaded(via, Number(row.filesize)));
+  }, events);
   metrics.watchQueue(() => repos.jobs.depth(QUEUE_COUNT_CAP), (err) => warn(err, 'reading the job queue for metrics failed'));
   const contents = new ContentsService(files, repos.entries);
   const throttleRepo = new LoginThrottleRepository(db, options.clock);
@@ -165,8 +175,18 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     leaseMs: config.processing.leaseMs,
     clock,
   });
-  files.onRemoved(() => purge.deleted());
-  projects.onRemoved(() => purge.deleted());
+  const downloadLinks = new DownloadLinksService(repos.downloadLinks, repos.users, files, contents, {
+    startMs: config.downloads.linkStartMs,
+    resumeMs: config.downloads.linkResumeMs,
+  }, options.clock);
+  // Who reacts to what, in the order they run. Each deletion's audit row is written before these,
+  // so the purge a reaction queues (with no retention) is recorded after it.
+  events.on('file.uploaded', (row, via) => metrics.uploaded(via, Number(row.filesize)));
+  events.on('delivery.completed', (row) => metrics.uploaded('delivery', Number(row.filesize)));
+  events.on('file.removed', () => purge.deleted());
+  events.on('file.removed', (fileId) => downloadLinks.fileRemoved(fileId));
+  events.on('project.removed', (projectId) => files.projectRemoved(projectId));
+  events.on('project.removed', () => purge.deleted());
   return {
     handle,
     repos,
@@ -198,12 +218,10 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     studies: new StudiesService(projects, new StudiesRepository(db)),
     deliveries,
     allowance,
-    downloadLinks: new DownloadLinksService(repos.downloadLinks, repos.users, files, contents, {
-      startMs: config.downloads.linkStartMs,
-      resumeMs: config.downloads.linkResumeMs,
-    }, options.clock),
+    downloadLinks,
     purge,
     metrics,
+    events,
     // The password throttle and single sign-on's per-address limit share the table: the longer
     // window decides.
     sweepThrottle: () => throttleRepo.sweep(clock() - Math.max(config.loginThrottle.windowMs, config.sso.windowMs)),
@@ -231,7 +249,6 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
   ];
 }
 
-/** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
 /**
  * Each committed upload starts its job on an idle upload lane (queued already claimed, in the
  * upload's transaction), or wakes one to claim it; a delivery's completion wakes one idle delivery
@@ -239,11 +256,10 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
  */
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
   services.uploads.runJobsOn(runner);
-  services.uploads.onUploaded((_file, via) => {
-    if (via === 'delivery') runner.nudge(PROCESS_DELIVERY.name);
-  });
+  services.events.on('delivery.completed', () => runner.nudge(PROCESS_DELIVERY.name));
 }
 
+/** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
 export async function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): Promise<JobRunner> {
   const runner = new JobRunner(
     services.repos.jobs,

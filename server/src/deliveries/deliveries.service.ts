@@ -8,6 +8,7 @@ import type { TCreateDelivery, TDelivery } from '@portal/contract';
 import { can, companyScope, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
+import type { Announcer } from '../events/events.js';
 import { parseId } from '../http/params.js';
 import type { FolderFile, FolderMembers } from '../files/index.js';
 import type { ProjectsService } from '../projects/index.js';
@@ -15,6 +16,7 @@ import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import type { DeliveriesRepository, DeliveryWithTotals, NewMember } from './deliveries.repository.js';
 import { GroupCommit } from './deliveries-group-commit.js';
+import type { DeliveryEvents } from './delivery-events.js';
 import { readBundle } from './delivery-bundle.js';
 import { checkRelativePath, pathTaken } from './delivery-paths.js';
 import { checkFileName, storeLocalFile, type PendingUploadsRepository, type UploadsService } from '../uploads/index.js';
@@ -75,6 +77,7 @@ export class DeliveriesService implements FolderMembers {
     private readonly uploads: UploadsService,
     private readonly storage: Storage,
     private readonly options: DeliveriesOptions,
+    private readonly events: Announcer<DeliveryEvents>,
   ) {
     this.#members = new GroupCommit(MEMBER_BATCH, (batch) => this.deliveries.addMembers(batch, this.#expiry()));
   }
@@ -297,7 +300,7 @@ export class DeliveriesService implements FolderMembers {
     });
     if (!row) throw conflict('This delivery is already complete');
     await this.uploads.recordUpload(row, 'delivery');
-    this.uploads.announce(row);
+    await this.events.emit('delivery.completed', row);
     return presentDelivery(await this.#require(actor, id));
   }
 

@@ -54,8 +54,11 @@ export class DownloadLinksService {
     private readonly contents: ContentsService,
     private readonly options: DownloadLinkOptions,
     private readonly clock: () => number = Date.now,
-  ) {
-    files.onRemoved((fileId) => this.links.revokeFiles([fileId]));
+  ) {}
+
+  /** A deleted file's links stop working (its 'file.removed'). */
+  async fileRemoved(fileId: number): Promise<void> {
+    await this.links.revokeFiles([fileId]);
   }
 
   /** Authorised exactly like the download itself: 404 outside the actor's companies or for a deleted file or a skipped entry. */

@@ -5,8 +5,10 @@ import { can, companyScope, type Actor } from '../auth/index.js';
 import type { AuditActor, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
+import type { Announcer } from '../events/events.js';
 import type { JobsRepository } from '../jobs/index.js';
 import type { ProjectsService } from '../projects/index.js';
+import type { FileEvents } from './file-events.js';
 import { presentFile } from './file.presenter.js';
 import { uploadSubject } from './file-jobs.js';
 import type { FilesRepository } from './files.repository.js';
@@ -14,20 +16,17 @@ import type { FilesRepository } from './files.repository.js';
 const NOT_FOUND = 'File not found';
 
 export class FilesService {
-  readonly #removedListeners: ((fileId: number) => Promise<void>)[] = [];
-
   constructor(
     private readonly files: FilesRepository,
     private readonly jobs: JobsRepository,
     private readonly projects: ProjectsService,
     private readonly audit: AuditTrail,
-  ) {
-    projects.onRemoved(async (projectId) => this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject)));
-  }
+    private readonly events: Announcer<FileEvents>,
+  ) {}
 
-  /** Called once a file is deleted (its download links are revoked there). */
-  onRemoved(listener: (fileId: number) => Promise<void>): void {
-    this.#removedListeners.push(listener);
+  /** A deleted project's files are processed no further (its 'project.removed'). */
+  async projectRemoved(projectId: number): Promise<void> {
+    await this.jobs.cancel((await this.files.idsInProject(projectId)).map(uploadSubject));
   }
 
   async list(actor: Actor, projectId: number): Promise<TProjectFile[]> {
@@ -92,7 +91,7 @@ export class FilesService {
     const row = await this.require(actor, fileId, 'delete');
     const deleted = await this.files.softDelete(row.id);
     await this.jobs.cancel([uploadSubject(row.id)]);
-    // Recorded before the listeners run: with no retention one of them queues the purge, whose
+    // Recorded before the reactions run: with no retention one of them queues the purge, whose
     // own row must follow this one.
     await this.audit.record({
       action: row.kind === 'folder' ? 'delivery.deleted' : 'file.deleted',
@@ -100,7 +99,7 @@ export class FilesService {
       object: { type: 'file', id: row.id },
       details: { name: row.file, project_id: row.project_id },
     });
-    for (const listener of this.#removedListeners) await listener(row.id);
+    await this.events.emit('file.removed', row.id);
     return presentFile(deleted);
   }
 }

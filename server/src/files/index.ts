@@ -1,5 +1,6 @@
 // What the rooms built on the catalogue (uploads/, deliveries/, tus/, processing/) and the
-// composition may use of files/: the file rows, their names' rules, and the job definitions.
+// composition may use of files/: the file rows, their names' rules, the job definitions, and the
+// events it announces.
 export { EntriesRepository } from './entries.repository.js';
 export {
   describedForJob,
@@ -14,6 +15,7 @@ export {
   type TProcessUploadPayload,
   type TPurgePayload,
 } from './file-jobs.js';
+export type { FileEvents } from './file-events.js';
 export { baseName, removeDisguisingCharacters, removeDisguisingCharactersFromPath } from './file-name.js';
 export { presentFile } from './file.presenter.js';
 export { FilesRepository, type CommitOptions, type FileRow, type NewFile } from './files.repository.js';

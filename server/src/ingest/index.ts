@@ -1,4 +1,4 @@
-// The engine's public surface: what the files feature, the config and the tests import.
+// The engine's public surface: what the upload rooms (files/, uploads/, deliveries/, processing/), the config and the tests import.
 export { ingestUpload } from './ingest-upload.js';
 export type { OnEntry, IngestedEntry, IngestResult, IngestSummary, IngestInput } from './ingest-types.js';
 export { DEFAULT_LIMITS, resolveLimits, type IngestLimits } from './limits.js';

@@ -9,7 +9,9 @@ import {
 import { can, companyScope, type Action, type Actor } from '../auth/index.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { ProjectRow } from '../db/schema.js';
+import type { Announcer } from '../events/events.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
+import type { ProjectEvents } from './project-events.js';
 import { presentProject } from './project.presenter.js';
 import type { ProjectsRepository } from './projects.repository.js';
 
@@ -22,19 +24,13 @@ function validName(raw: string): string {
 }
 
 export class ProjectsService {
-  readonly #removedListeners: ((projectId: number) => Promise<void>)[] = [];
-
   constructor(
     private readonly projects: ProjectsRepository,
     private readonly audit: AuditTrail,
     /** The de-identification policy a new project takes (DEIDENTIFICATION_DEFAULT). */
     private readonly newProjectDeidentification: { profile: TDeidentificationProfile; options: readonly TDeidentificationOption[] },
+    private readonly events: Announcer<ProjectEvents>,
   ) {}
-
-  /** Work about a project's contents (the files feature's processing) stops when it is deleted. */
-  onRemoved(listener: (projectId: number) => Promise<void>): void {
-    this.#removedListeners.push(listener);
-  }
 
   /**
    * The project if the actor may do `action` on it: outside the actor's companies it does not
@@ -76,10 +72,10 @@ export class ProjectsService {
   async remove(actor: Actor, id: number): Promise<TProject> {
     const project = await this.require(actor, id, 'delete');
     const deleted = await this.projects.softDelete(project.id);
-    // Recorded before the listeners run: with no retention one of them queues the purge of its
+    // Recorded before the reactions run: with no retention one of them queues the purge of its
     // files, whose rows must follow this one.
     await this.audit.record({ action: 'project.deleted', companyId: project.company_id, object: { type: 'project', id: project.id }, details: { name: project.name } });
-    for (const listener of this.#removedListeners) await listener(project.id);
+    await this.events.emit('project.removed', project.id);
     return presentProject(deleted);
   }
 }

@@ -7,6 +7,7 @@ import { can, type Actor } from '../auth/index.js';
 import type { AuditEvent, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden } from '../errors/app-error.js';
+import type { Announcer } from '../events/events.js';
 import { describedForJob, presentFile, PROCESS_UPLOAD, type CommitOptions, type FileRow, type FilesRepository, type NewFile, type TDescribedFile } from '../files/index.js';
 import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
 import type { LaneReservation } from '../jobs/index.js';
@@ -15,6 +16,7 @@ import { explainStorageFull, type UploadAllowance } from '../quota/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
+import type { UploadEvents } from './upload-events.js';
 import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
 import { checkContent, checkUploadName } from './upload-rules.js';
 import { WholeFileMemory } from './whole-file-memory.js';
@@ -77,7 +79,6 @@ function uploadEvent(row: ProjectFileRow, via: UploadPath): AuditEvent {
 }
 
 export class UploadsService {
-  readonly #uploadListeners = new Set<(file: ProjectFileRow, via: UploadPath) => void>();
   /** Bodies of uploads read whole, held at once by all requests together (past it they stream). */
   readonly #wholeMemory = new WholeFileMemory();
   readonly #maxDicomHeaderBytes: number;
@@ -90,14 +91,10 @@ export class UploadsService {
     private readonly storage: Storage,
     private readonly options: UploadsOptions,
     private readonly audit: AuditTrail,
+    private readonly events: Announcer<UploadEvents>,
     private readonly allowance?: UploadAllowance,
   ) {
     this.#maxDicomHeaderBytes = options.maxDicomHeaderBytes ?? resolveLimits({}).maxDicomHeaderBytes;
-  }
-
-  /** The in-process job runner listens here, to start processing without waiting for its poll; metrics count uploads by path. */
-  onUploaded(listener: (file: ProjectFileRow, via: UploadPath) => void): void {
-    this.#uploadListeners.add(listener);
   }
 
   /**
@@ -106,11 +103,6 @@ export class UploadsService {
    */
   runJobsOn(runner: UploadJobRunner): void {
     this.#runner = runner;
-  }
-
-  /** A file row that appeared another way (a completed delivery): its job may start at once. */
-  announce(row: ProjectFileRow): void {
-    for (const listener of this.#uploadListeners) listener(row, 'delivery');
   }
 
   /**
@@ -257,7 +249,7 @@ export class UploadsService {
         // job's payload (a database row) must not carry it; the job reads the file it de-identified.
         described: project.deid_profile === 'off' ? upload.described : undefined,
       });
-      for (const listener of this.#uploadListeners) listener(row, upload.via);
+      await this.events.emit('file.uploaded', row, upload.via);
       return presentFile(row);
     } catch (err) {
       await this.discard(upload);

@@ -22,7 +22,7 @@ export interface BuildTarget {
 export const PORTAL_TARGETS: BuildTarget[] = [
   {
     name: 'web app',
-    inputs: ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'web/package.json', 'contract/src', 'package-lock.json'],
+    inputs: ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/tsconfig.json', 'web/package.json', 'contract/src', 'deid/src', 'package-lock.json'],
     product: 'web/dist/index.html',
     stamp: 'web/dist/.build-fingerprint',
     command: ['npm', 'run', 'build', '-w', 'web'],
@@ -31,7 +31,7 @@ export const PORTAL_TARGETS: BuildTarget[] = [
   },
   {
     name: 'server',
-    inputs: ['server/src', 'server/scripts/build.ts', 'server/scripts/bundle.ts', 'server/package.json', 'contract/src', 'package-lock.json'],
+    inputs: ['server/src', 'server/scripts/build.ts', 'server/scripts/bundle.ts', 'server/package.json', 'contract/src', 'deid/src', 'package-lock.json'],
     product: 'server/dist/main.js',
     stamp: 'server/dist/.build-fingerprint',
     command: ['npm', 'run', 'build', '-w', 'server'],

@@ -1,15 +1,28 @@
 // How the server is bundled, for `npm start` (build.ts) and for the ingest benchmark, which must
-// time the same JavaScript a server runs. Dependencies stay external; the shared contract is
-// bundled in. Each 7-Zip worker is its own entry: sevenzip-client starts sevenzip-worker.js from
+// time the same JavaScript a server runs. Dependencies stay external; the workspace packages (the
+// shared contract, the de-identification engine) are TypeScript sources, so they are bundled in,
+// their own dependencies staying external too. Each 7-Zip worker is its own entry: sevenzip-client starts sevenzip-worker.js from
 // beside the bundle that spawns it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const pkgFile = path.resolve(import.meta.dirname, '..', 'package.json');
+const WORKSPACE_SCOPE = '@portal/';
+
+function dependenciesOf(file: string): string[] {
+  return Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+}
+
+/** Every npm dependency the bundle reaches, its workspace packages' included; not the workspace packages. */
+function externalDependencies(): string[] {
+  const own = dependenciesOf(pkgFile);
+  const workspaces = own.filter((name) => name.startsWith(WORKSPACE_SCOPE));
+  const theirs = workspaces.flatMap((name) => dependenciesOf(path.resolve(import.meta.dirname, '../..', name.slice(WORKSPACE_SCOPE.length), 'package.json')));
+  return [...new Set([...own, ...theirs])].filter((name) => !name.startsWith(WORKSPACE_SCOPE));
+}
 
 export async function bundleServer(options: { absWorkingDir: string; entryPoints: string[]; outdir: string }): Promise<void> {
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { dependencies: Record<string, string> };
   await build({
     ...options,
     entryNames: '[name]',
@@ -21,7 +34,7 @@ export async function bundleServer(options: { absWorkingDir: string; entryPoints
     splitting: true,
     target: 'node22.13',
     sourcemap: true,
-    external: Object.keys(pkg.dependencies).filter((name) => name !== '@portal/contract'),
+    external: externalDependencies(),
     logLevel: 'warning',
   });
 }

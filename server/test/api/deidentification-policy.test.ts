@@ -3,12 +3,11 @@
 // database in clear, any file under DATA_DIR, the OpenAPI document, or the server's log.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { DEIDENTIFICATION_EDITION, ROLES, type TRole } from '@portal/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { openDatabase, type Db } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/database.js';
 import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { ProjectKeys } from '../../src/deidentification/index.js';
@@ -20,6 +19,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startServerProcess, type ServerProcess } from '../processes.js';
 import { startTestServer, type TestServer } from '../server.js';
+import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -33,21 +33,6 @@ function spellings(keyText: string): Buffer[] {
 function holdsKey(haystack: Buffer | string, keyText: string): boolean {
   const bytes = typeof haystack === 'string' ? Buffer.from(haystack) : haystack;
   return spellings(keyText).some((needle) => bytes.includes(needle));
-}
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
-}
-
-/** Every row of every table, as the database itself prints it. */
-async function everyRowAsText(db: Db, dialect: string): Promise<string> {
-  const tables =
-    dialect === 'postgres'
-      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db)).rows
-      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows;
-  const texts: string[] = [];
-  for (const { name } of tables) texts.push(JSON.stringify((await sql`select * from ${sql.table(name)}`.execute(db)).rows));
-  return texts.join('\n');
 }
 
 describe.each(dialects())('a project’s de-identification policy and key on %s', (dialect) => {

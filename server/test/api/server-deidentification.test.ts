@@ -10,9 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { deidentify, pseudonymOf } from '@portal/deid';
 import { ROLES, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/db/database.js';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { processUpload } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
@@ -21,6 +19,7 @@ import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
 import { dicomFixture, download, FIXTURES, makeArchive, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const PLANTED = {
   name: 'PLANTED^NAMEXQ',
@@ -58,20 +57,6 @@ function dcmdumpReads(bytes: Buffer, scratch: string): string {
   const file = path.join(scratch, `check-${sha256(bytes)}.dcm`);
   fs.writeFileSync(file, bytes);
   return execFileSync('dcmdump', ['-q', file]).toString();
-}
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
-}
-
-async function everyRowAsText(db: Db, dialect: string): Promise<string> {
-  const tables =
-    dialect === 'postgres'
-      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(db)).rows
-      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)).rows;
-  const texts: string[] = [];
-  for (const { name } of tables) texts.push(JSON.stringify((await sql`select * from ${sql.table(name)}`.execute(db)).rows));
-  return texts.join('\n');
 }
 
 function pack(files: Record<string, Buffer>): Buffer {

@@ -83,12 +83,16 @@ export default function DeidentificationDialog({ projectId, policy, onClose }: D
               <FormControlLabel value="basic" control={<Radio />} label="Basic: identity is removed with the Basic Application Level Confidentiality Profile" />
             </RadioGroup>
           </FormControl>
-          <FormControl component="fieldset" disabled={busy || profile === 'off'} sx={{ mt: 2, display: 'block' }}>
-            <FormLabel component="legend">Options of the basic profile</FormLabel>
+          {/* The legend stays readable while Off (a disabled legend fails contrast): only the boxes are disabled. */}
+          <FormControl component="fieldset" sx={{ mt: 2, display: 'block' }}>
+            <FormLabel component="legend" focused={false} sx={{ color: 'text.primary' }}>
+              {profile === 'off' ? 'Options of the basic profile (choose Basic to use them)' : 'Options of the basic profile'}
+            </FormLabel>
             <FormGroup>
               {DEIDENTIFICATION_OPTIONS.map((option) => (
                 <FormControlLabel
                   key={option}
+                  disabled={busy || profile === 'off'}
                   sx={{ alignItems: 'flex-start', mt: 0.5 }}
                   control={<Checkbox checked={options.has(option)} onChange={(event) => toggle(option, event.target.checked)} sx={{ pt: 0.25 }} />}
                   label={

@@ -35,7 +35,7 @@ export function DeidentificationLine({ projectId }: { projectId: number }) {
         sx={{ mb: 2, alignItems: 'center' }}
         action={
           sysAdmin && (
-            <Button color="inherit" size="small" aria-haspopup="dialog" onClick={() => setEditing(true)}>
+            <Button color="inherit" size="small" aria-haspopup="dialog" onClick={() => setEditing(true)} sx={{ whiteSpace: 'nowrap' }}>
               De-identification
             </Button>
           )

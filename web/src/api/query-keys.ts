@@ -12,6 +12,8 @@ export const queryKeys = {
   // studies, and invalidating the files' key refreshes both.
   projectStudies: (projectId: number) => ['project-files', projectId, 'studies'] as const,
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
+  /** A project's de-identification policy: the project page shows it, the upload dialog follows it. */
+  deidentification: (projectId: number) => ['deidentification', projectId] as const,
   // Administration (issue 15): every list under one root, so a change can refresh what it touches.
   admin: ['admin'] as const,
   adminCompanies: ['admin', 'companies'] as const,

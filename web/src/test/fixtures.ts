@@ -1,4 +1,4 @@
-import type { TProcessingSummary, TProject, TProjectFile } from '@portal/contract';
+import type { TDeidentificationPolicy, TProcessingSummary, TProject, TProjectFile } from '@portal/contract';
 import type { SessionUser } from '../lib/storage';
 
 export function aProject(overrides: Partial<TProject> = {}): TProject {
@@ -47,4 +47,8 @@ export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {
     company: { id: 7, companyname: 'Acme Imaging', created_at: '2026-01-01', updated_at: '2026-01-01', quota_bytes: null, used_bytes: 0 },
     ...overrides,
   };
+}
+
+export function aPolicy(overrides: Partial<TDeidentificationPolicy> = {}): TDeidentificationPolicy {
+  return { profile: 'basic', options: [], edition: 'DICOM PS3.15 2024b', updated_at: '2026-11-01T10:00:00.000Z', ...overrides };
 }

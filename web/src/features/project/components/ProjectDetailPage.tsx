@@ -25,6 +25,7 @@ import { useDeleteFiles } from '../api/delete-file';
 import { useProject } from '../api/get-project';
 import { useProjectFilesPage } from '../api/get-project-files';
 import { BulkDeleteNames } from './BulkDeleteNames';
+import { DeidentificationLine } from './DeidentificationLine';
 import { FilesTable } from './FilesTable';
 import { useFilesQuery } from './use-files-query';
 import { isInProgress } from '../processing-summary';
@@ -164,6 +165,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         )}
       </Paper>
 
+      {/* Above the tabs: the same line heads the files and the studies, where patient names show. */}
+      {project && <DeidentificationLine projectId={project.id} />}
       <ProjectViewTabs view={view} onChange={setView} />
       <ProjectViewPanel name="files" view={view}>
       <Paper variant="outlined">

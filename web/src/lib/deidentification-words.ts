@@ -13,6 +13,8 @@ export const OPTION_SHORT_WORDS: Record<TDeidentificationOption, string> = {
 };
 
 /** 'Basic profile' with its options in the standard's order, or null for `off` (nothing is removed). */
+export function deidentificationWords(policy: Pick<TDeidentificationPolicy, 'profile' | 'options'> & { profile: 'basic' }): string;
+export function deidentificationWords(policy: Pick<TDeidentificationPolicy, 'profile' | 'options'>): string | null;
 export function deidentificationWords(policy: Pick<TDeidentificationPolicy, 'profile' | 'options'>): string | null {
   if (policy.profile === 'off') return null;
   const options = DEIDENTIFICATION_OPTIONS.filter((option) => policy.options.includes(option));

@@ -1,8 +1,11 @@
 // The project's de-identification policy and, for its own company's users, its key (issue 33):
 // what the upload dialog needs to remove patient identity before any byte is sent.
-import type { TDeidentificationOption, TDeidentificationPolicy, TProjectKey } from '@portal/contract';
+import { listResponse, ZProjectKey, type TDeidentificationOption, type TDeidentificationPolicy } from '@portal/contract';
 import { isAxiosError } from 'axios';
-import { apiClient } from '../../../lib/api-client';
+import { getDeidentificationPolicy } from '../../../api/deidentification-policy';
+import { api } from '../../../lib/api-answer';
+
+const ZProjectKeyAnswer = listResponse(ZProjectKey);
 
 export type UploadDeidentification =
   | { profile: 'off' }
@@ -23,10 +26,9 @@ const statusOf = (error: unknown): number | undefined => (isAxiosError(error) ? 
  * Any other failure is thrown, so that nothing is sent without knowing whether it must be changed.
  */
 export async function getUploadDeidentification(projectId: number): Promise<UploadDeidentification> {
-  let policy: TDeidentificationPolicy | undefined;
+  let policy: TDeidentificationPolicy | null;
   try {
-    const { data } = await apiClient.get<{ data: TDeidentificationPolicy[] }>(`/study-petitions/${projectId}/deidentification`);
-    policy = data.data[0];
+    policy = await getDeidentificationPolicy(projectId);
   } catch (error) {
     if (statusOf(error) === 404) return { profile: 'off' };
     throw error;
@@ -35,8 +37,8 @@ export async function getUploadDeidentification(projectId: number): Promise<Uplo
   if (policy.profile === 'off') return { profile: 'off' };
   let key: Uint8Array | null = null;
   try {
-    const { data } = await apiClient.get<{ data: TProjectKey[] }>(`/study-petitions/${projectId}/deidentification/key`);
-    const text = data.data[0]?.key;
+    const { data } = await api.get(ZProjectKeyAnswer, `/study-petitions/${projectId}/deidentification/key`);
+    const text = data[0]?.key;
     if (!text) throw new Error('The server did not return the project key');
     key = fromBase64Url(text);
   } catch (error) {

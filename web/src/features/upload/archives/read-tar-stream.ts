@@ -1,10 +1,8 @@
 import { looksLikeDicom, DICOM_SNIFF_BYTES } from '../dicom-sniff';
 import { ByteReader } from './byte-reader';
+import { TAR_BLOCK as BLOCK, tarChecksumOk as checksumOk, tarOctal as octal, tarText as text } from './tar-header';
 
-const BLOCK = 512;
 const decoder = new TextDecoder();
-const text = (bytes: Uint8Array) => decoder.decode(bytes).replace(/\0.*$/s, '');
-const octal = (bytes: Uint8Array) => parseInt(text(bytes).trim() || '0', 8);
 
 export interface TarMember {
   path: string;
@@ -19,12 +17,6 @@ export interface TarMember {
 }
 
 export class TarError extends Error {}
-
-function checksumOk(header: Uint8Array): boolean {
-  let sum = 0;
-  header.forEach((b, i) => (sum += i >= 148 && i < 156 ? 0x20 : b));
-  return sum === octal(header.subarray(148, 156));
-}
 
 /**
  * Lists a tar's regular files from a stream, one header at a time. With `keep`, the bytes of DICOM

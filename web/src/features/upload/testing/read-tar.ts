@@ -1,3 +1,5 @@
+import { TAR_BLOCK as BLOCK, tarChecksumOk as checksumOk, tarOctal as octal, tarText as text } from '../archives/tar-header';
+
 /** One member of a tar as read back: its name (a pax `path` wins over ustar's name) and its bytes. */
 export interface TarEntry {
   path: string;
@@ -8,9 +10,6 @@ export interface TarEntry {
   bytes: Uint8Array;
 }
 
-const BLOCK = 512;
-const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes).replace(/\0.*$/s, '');
-const octal = (bytes: Uint8Array) => parseInt(text(bytes).trim() || '0', 8);
 
 /**
  * A small ustar/pax reader for the fake tus server (the real server has its own): it checks each
@@ -23,10 +22,7 @@ export function readTar(tar: Uint8Array): TarEntry[] {
   while (at + BLOCK <= tar.length) {
     const header = tar.subarray(at, at + BLOCK);
     if (header.every((b) => b === 0)) break;
-    const stored = octal(header.subarray(148, 156));
-    let sum = 0;
-    header.forEach((b, i) => (sum += i >= 148 && i < 156 ? 0x20 : b));
-    if (sum !== stored) throw new Error(`Bad tar header checksum at byte ${at}`);
+    if (!checksumOk(header)) throw new Error(`Bad tar header checksum at byte ${at}`);
     const size = octal(header.subarray(124, 136));
     const type = String.fromCharCode(header[156] ?? 0);
     const body = tar.subarray(at + BLOCK, at + BLOCK + size);

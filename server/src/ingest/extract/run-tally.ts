@@ -47,7 +47,7 @@ export class RunTally {
     return this.#written;
   }
 
-  /** A run ended in a crash or with an error code: not everything was read. */
+  /** A run ended in a crash or with an error code of its own (not stopped by the guard): not everything was read. */
   get truncated(): boolean {
     return this.#truncated;
   }
@@ -64,8 +64,10 @@ export class RunTally {
     const { names: failed } = failedNames(result.errors);
     for (const p of failed) decide(p, { state: 'skipped', reason: SKIP.corruptData });
     for (const p of result.completed) decide(p, { state: 'done', sha256: null, analysis: null, inPlaceAt: null });
-    if (result.crash !== null || result.exitCode !== 0) this.#truncated = true;
     const stop = result.stop;
+    // A run the guard stopped is killed, so it ends without an exit code: that is the budget's
+    // doing (reported as such below), not an archive that ends early.
+    if (stop === null && (result.crash !== null || result.exitCode !== 0)) this.#truncated = true;
     if (stop === null) return null;
     if (stop.path !== null) {
       // The file the guard stopped is part written: it must not be taken for an entry.

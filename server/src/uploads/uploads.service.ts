@@ -168,15 +168,16 @@ export class UploadsService {
   ): Promise<ReceivedUpload> {
     const { projectId, reserve, via } = input;
     const fileName = checkUploadName(input.fileName);
-    if (projectId !== undefined) await this.projects.require(actor, projectId, 'create');
+    const project = projectId === undefined ? undefined : await this.projects.require(actor, projectId, 'create');
     // A role that may upload to no project at all (SysUser) is known from the token alone.
-    else if (!can(actor, 'create', actor.companyId)) throw forbidden();
+    if (!project && !can(actor, 'create', actor.companyId)) throw forbidden();
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     const begin = (companyId: number | null) => this.pending.begin(key, uploadLeaseMs, companyId === null || !reserve ? undefined : { companyId, bytes: reserve.bytes });
-    // A file sent before its project is weighed against the caller's own company, the one a company
-    // user can add to; a role that may write elsewhere is weighed again once the project is known (commit).
-    const target = projectId === undefined ? { companyId: actor.companyId } : { projectId };
+    // The company the project check found (its allowance is then read by the company's key). A file
+    // sent before its project is weighed against the caller's own company, the one a company user can
+    // add to; a role that may write elsewhere is weighed again once the project is known (commit).
+    const target = { companyId: project?.company_id ?? actor.companyId };
     await (reserve ? this.admit(target, reserve.bytes, begin) : begin(null));
     const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
     renewal.unref();

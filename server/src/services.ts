@@ -212,7 +212,6 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       expiryMs: config.resumable.expiryMs,
       maxOpenPerUser: config.resumable.maxOpenPerUser,
       shared: createSharedTus(handle, storage, config),
-      allowance,
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),

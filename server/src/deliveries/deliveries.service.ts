@@ -19,7 +19,7 @@ import { GroupCommit } from './deliveries-group-commit.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { readBundle } from './delivery-bundle.js';
 import { checkRelativePath, pathTaken } from './delivery-paths.js';
-import { checkFileName, storeLocalFile, type PendingUploadsRepository, type UploadsService } from '../uploads/index.js';
+import { checkFileName, storeArriving, type ArrivingBytes, type PendingUploadsRepository, type UploadsService } from '../uploads/index.js';
 
 export interface DeliveriesOptions {
   maxUploadBytes: number;
@@ -160,9 +160,8 @@ export class DeliveriesService implements FolderMembers {
     await this.pending.begin(key, this.options.uploadLeaseMs);
     let added = false;
     try {
-      // The SHA-256 taken while the bytes arrived, when tus had one for exactly them; else computed here.
-      const sha256 = input.sha256 !== undefined ? { sha256: input.sha256 } : {};
-      const stored = await storeLocalFile({ path: input.path, storage: this.storage, key, maxBytes: this.options.maxUploadBytes, durable: false, ...sha256 });
+      // The SHA-256 taken while the bytes arrived, when tus had one for exactly them; else computed there.
+      const stored = await this.#store({ from: 'file', path: input.path, sha256: input.sha256 }, key, { durable: false });
       if (stored.size !== input.size) throw unprocessable('The file ended with a different size than announced; send it again');
       const outcome = await this.deliveries.addMember(
         { delivery_id: input.deliveryId, relative_path: input.relativePath, size: stored.size, sha256: stored.sha256, storage_key: key },
@@ -199,7 +198,7 @@ export class DeliveriesService implements FolderMembers {
       // Durable as it is stored, unlike a small file sent alone: one sync per bundle of up to
       // 16 MiB costs little, overlaps with the other bundles still arriving, and leaves completion
       // nothing to wait for (its one sync of everything dirty took seconds on a busy disk).
-      const stored = await this.storage.putFile(key, input.path, { durable: true });
+      const stored = await this.#store({ from: 'file', path: input.path, sha256, size: input.size }, key, { durable: true });
       if (stored.size !== input.size) throw unprocessable('The bundle ended with a different size than announced; send it again');
       const rows = members.map((m) => ({ delivery_id: input.deliveryId, relative_path: m.relativePath, size: m.size, sha256: m.sha256, storage_key: key, storage_offset: m.offset }));
       const outcome = await this.deliveries.addBundle(rows, { size: input.size, sha256 }, this.#expiry(), uploadId).catch((err: unknown) => this.#explainBundleFailure(input.deliveryId, members, err));
@@ -213,6 +212,14 @@ export class DeliveriesService implements FolderMembers {
         await this.pending.end(key);
       }
     }
+  }
+
+  /**
+   * A delivery's bytes by the byte rules every upload passes (uploads/arriving-bytes.ts): size
+   * limit, SHA-256 once, durability as asked; no content check, as a folder holds what it holds.
+   */
+  #store(bytes: ArrivingBytes, key: string, opts: { durable: boolean }) {
+    return storeArriving(bytes, { storage: this.storage, key, maxBytes: this.options.maxUploadBytes, durable: opts.durable });
   }
 
   /**
@@ -268,7 +275,7 @@ export class DeliveriesService implements FolderMembers {
       throw conflict(COMPLETED_MESSAGE);
     }
     try {
-      await this.storage.putFile(member.storage_key, file.path, { durable: false });
+      await this.#store({ from: 'file', path: file.path, sha256: file.sha256, size: file.size }, member.storage_key, { durable: false });
     } catch (err) {
       await this.deliveries.removeMemberByKey(member.storage_key);
       await rm(file.path, { force: true });

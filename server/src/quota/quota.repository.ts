@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { PreparedQueries } from '../db/prepared-queries.js';
 
 /**
  * The columns `files` and `delivered`: what a company keeps, its live files (a completed
@@ -15,22 +16,30 @@ function keptBytes(companyId: RawBuilder<unknown>): RawBuilder<unknown> {
 }
 
 export class QuotaRepository {
-  constructor(private readonly db: Db) {}
+  // Every upload reads its company's allowance: built once (db/prepared-queries.ts), not by Kysely each time.
+  readonly #prepared: PreparedQueries;
+
+  constructor(private readonly db: Db) {
+    this.#prepared = new PreparedQueries(db);
+  }
 
   /** The company a project belongs to and its allowance (null: unlimited); undefined for no such project. */
   async allowanceOfProject(projectId: number): Promise<{ companyId: number; quotaBytes: number | null } | undefined> {
-    const row = await this.db
-      .selectFrom('projects')
-      .innerJoin('companies', 'companies.id', 'projects.company_id')
-      .select(['projects.company_id', 'companies.quota_bytes'])
-      .where('projects.id', '=', projectId)
-      .executeTakeFirst();
+    const [row] = await this.#prepared.rows<{ company_id: number; quota_bytes: number | string | null }>('allowanceOfProject', [projectId], ([id]) =>
+      this.db
+        .selectFrom('projects')
+        .innerJoin('companies', 'companies.id', 'projects.company_id')
+        .select(['projects.company_id', 'companies.quota_bytes'])
+        .where('projects.id', '=', id as unknown as number),
+    );
     return row && { companyId: row.company_id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
   }
 
   /** A company's allowance (null: unlimited); undefined for no such company. */
   async allowanceOfCompany(companyId: number): Promise<{ companyId: number; quotaBytes: number | null } | undefined> {
-    const row = await this.db.selectFrom('companies').select(['id', 'quota_bytes']).where('id', '=', companyId).executeTakeFirst();
+    const [row] = await this.#prepared.rows<{ id: number; quota_bytes: number | string | null }>('allowanceOfCompany', [companyId], ([id]) =>
+      this.db.selectFrom('companies').select(['id', 'quota_bytes']).where('id', '=', id as unknown as number),
+    );
     return row && { companyId: row.id, quotaBytes: row.quota_bytes === null ? null : Number(row.quota_bytes) };
   }
 

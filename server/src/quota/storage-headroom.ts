@@ -26,34 +26,82 @@ export function requiredFree(minFree: MinFree, total: number): number {
   return Math.min(minFree.bytes ?? Infinity, share);
 }
 
+/** How long an upload's admission reuses a statfs reading (the readiness check always reads afresh). */
+export const FREE_SPACE_READING_MS = 1000;
+
+/** A reading kept for admissions, and the bytes admitted since it was taken (they count as written). */
+interface KeptReading {
+  at: number;
+  space: Promise<FreeSpace | undefined>;
+  admitted: number;
+}
+
 export class StorageHeadroom {
+  readonly #kept = new Map<string, KeptReading>();
+
   constructor(
     private readonly directories: readonly string[],
     private readonly minFree: MinFree,
     private readonly read: FreeSpaceReader = readFreeSpace,
     /** Whether uploads are stored in these folders (files under DATA_DIR), or elsewhere (S3: only the work area is local). */
     private readonly uploadsStoredHere = true,
+    /**
+     * How long an admission reuses a reading: statfs per upload was a trip to the thread pool for
+     * each of a CD export's thousands of small files. Each admitted upload's bytes are taken off
+     * the kept reading, so uploads of this process never pass the headroom by it; only what others
+     * write within that second is seen late. An injected reading (tests) is read every time.
+     */
+    private readonly keepReadingMs = read === readFreeSpace ? FREE_SPACE_READING_MS : 0,
   ) {}
 
   /**
    * Why new uploads are refused, in words for an operator; undefined while there is room for
    * `bytes` more (an upload's announced size) above MIN_FREE_BYTES.
    */
-  async shortage(bytes = 0): Promise<string | undefined> {
-    for (const directory of this.directories) {
-      const space = await this.read(directory).catch(() => undefined);
-      // A folder that cannot be read is the readiness check's storage question, not this one.
-      if (!space) continue;
-      const needed = requiredFree(this.minFree, space.total);
-      if (space.free - (this.uploadsStoredHere ? bytes : 0) < needed) {
-        return `Low on storage: ${describeBytes(space.free)} free where the portal keeps its data, below MIN_FREE_BYTES (${describeBytes(needed)}); new uploads are refused until space is freed or added`;
-      }
-    }
-    return undefined;
+  shortage(bytes = 0): Promise<string | undefined> {
+    return this.#shortage(bytes, (directory) => this.read(directory).catch(() => undefined));
   }
 
   /** Refuses (507) a new upload of `bytes` that would leave less free space than MIN_FREE_BYTES. */
   async requireRoom(bytes: number): Promise<void> {
-    if ((await this.shortage(bytes)) !== undefined) throw new LowStorageError();
+    if (this.keepReadingMs <= 0) {
+      if ((await this.shortage(bytes)) !== undefined) throw new LowStorageError();
+      return;
+    }
+    const kept = this.directories.map((directory) => this.#keptReading(directory));
+    const readings = await Promise.all(kept.map(async (k) => ({ k, space: await k.space })));
+    // Less what was admitted since each reading, checked and counted with no await in between.
+    for (const { k, space } of readings) {
+      if (space && this.#lacking({ free: space.free - k.admitted, total: space.total }, bytes) !== undefined) throw new LowStorageError();
+    }
+    if (this.uploadsStoredHere) for (const k of kept) k.admitted += bytes;
+  }
+
+  /** A reading at most keepReadingMs old. */
+  #keptReading(directory: string): KeptReading {
+    const now = performance.now();
+    let kept = this.#kept.get(directory);
+    if (!kept || now - kept.at > this.keepReadingMs) {
+      kept = { at: now, space: this.read(directory).catch(() => undefined), admitted: 0 };
+      this.#kept.set(directory, kept);
+    }
+    return kept;
+  }
+
+  async #shortage(bytes: number, reading: (directory: string) => Promise<FreeSpace | undefined>): Promise<string | undefined> {
+    for (const directory of this.directories) {
+      const space = await reading(directory);
+      // A folder that cannot be read is the readiness check's storage question, not this one.
+      const lacking = space && this.#lacking(space, bytes);
+      if (lacking !== undefined) return lacking;
+    }
+    return undefined;
+  }
+
+  /** Why `bytes` more do not fit above MIN_FREE_BYTES in `space`, or undefined. */
+  #lacking(space: FreeSpace, bytes: number): string | undefined {
+    const needed = requiredFree(this.minFree, space.total);
+    if (space.free - (this.uploadsStoredHere ? bytes : 0) >= needed) return undefined;
+    return `Low on storage: ${describeBytes(space.free)} free where the portal keeps its data, below MIN_FREE_BYTES (${describeBytes(needed)}); new uploads are refused until space is freed or added`;
   }
 }

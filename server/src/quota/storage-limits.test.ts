@@ -19,6 +19,27 @@ describe('the free space uploads leave', () => {
     await expect(new StorageHeadroom(['/data'], minFree, read, false).requireRoom(2 * GiB)).resolves.toBeUndefined();
   });
 
+  it('reuses a reading for a second at most, taking off each admitted upload, never a refused one', async () => {
+    let reads = 0;
+    let free = 3 * GiB;
+    const read = () => {
+      reads += 1;
+      return Promise.resolve({ free, total: 100 * GiB });
+    };
+    const headroom = new StorageHeadroom(['/data'], { bytes: 2 * GiB, percent: undefined }, read, true, 1000);
+    await headroom.requireRoom(GiB / 2);
+    // A refusal takes nothing off: the next upload that fits is still admitted.
+    await expect(headroom.requireRoom(GiB)).rejects.toMatchObject({ status: 507 });
+    await headroom.requireRoom(GiB / 4);
+    // 3 GiB less the 0.75 GiB admitted since the reading: another 0.5 GiB would pass the 2 GiB kept free.
+    await expect(headroom.requireRoom(GiB / 2)).rejects.toMatchObject({ status: 507 });
+    expect(reads).toBe(1);
+    // The readiness check reads afresh.
+    free = GiB;
+    expect(await headroom.shortage()).toMatch(/^Low on storage/);
+    expect(reads).toBe(2);
+  });
+
   it('passes a folder whose free space cannot be read (the readiness check reports that storage)', async () => {
     const headroom = new StorageHeadroom(['/nowhere'], { bytes: GiB, percent: undefined }, () => Promise.reject(new Error('ENOENT')));
     expect(await headroom.shortage()).toBeUndefined();

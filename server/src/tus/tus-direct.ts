@@ -17,7 +17,6 @@
 // HEAD, DELETE, creations without the whole body, files over WHOLE_FILE_MAX_BYTES) and every
 // request with the shared store (TUS_STORE=shared, where a delivery's files may arrive at several
 // API nodes, which this path's in-process bookkeeping cannot see) stays with @tus/server.
-import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -25,6 +24,7 @@ import { promisify } from 'node:util';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../auth/index.js';
 import { AppError, badRequest } from '../errors/app-error.js';
+import { sha256Of } from '../uploads/index.js';
 import type { TusUploadsService } from './tus-uploads.service.js';
 
 // The callback form works on a plain descriptor, without the FileHandle the promise form makes.
@@ -90,7 +90,7 @@ export async function receiveWholeDeliveryFile(
     }
     // Content-Length bounds what Node reads as this request's body, so only fewer bytes can come.
     if (body.length !== file.size) throw badRequest('The upload was interrupted before the end of the file; send it again');
-    sha256 = createHash('sha256').update(body).digest('hex');
+    sha256 = sha256Of(body);
     // Private to the service account, as stored objects are: storage then only links it. Not
     // synced (completion syncs the delivery). In the thread pool, not at once: creating a file
     // waits for the filesystem's journal, which other writers to the disk can keep busy (0.7 ms

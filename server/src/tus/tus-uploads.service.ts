@@ -5,7 +5,7 @@
 // checks and the commit of the multipart call (UploadsService.receiveLocalFile and commit).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE, type TProjectFile } from '@portal/contract';
 import { Metadata, type DataStore } from '@tus/utils';
@@ -14,9 +14,8 @@ import type { TusUploadRow } from '../db/schema.js';
 import { AppError, badRequest, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
 import type { ProjectsService } from '../projects/index.js';
-import type { UploadAllowance } from '../quota/index.js';
 import type { DeliveriesService } from '../deliveries/index.js';
-import { checkContent, checkUploadName, startSha256, UPLOAD_HEAD_BYTES, UploadTooLargeError, type Sha256Job, type UploadsService } from '../uploads/index.js';
+import { checkContent, checkUploadName, readFileHead, startSha256, UPLOAD_HEAD_BYTES, UploadTooLargeError, type Sha256Job, type UploadsService } from '../uploads/index.js';
 import { DirectFileStore } from './tus-file-store.js';
 import type { SharedTus } from './tus-shared.js';
 import { isWorkFile } from './tus-shared-store.js';
@@ -33,8 +32,6 @@ export interface TusUploadsOptions {
   maxOpenPerUser: number;
   /** TUS_STORE=shared: bytes and offsets where every API node finds them (tus-shared.ts); `directory` is then only a work area. */
   shared?: SharedTus;
-  /** Free space and company allowances, weighed before an upload is created (quota/). */
-  allowance?: UploadAllowance;
 }
 
 /** Upload-Metadata longer than this is refused: four short values need far less. */
@@ -205,8 +202,9 @@ export class TusUploadsService {
     return { inDelivery, projectId, fileName, size };
   }
 
+  /** Free space and the company's allowance, weighed by the uploads entry as for every path (UploadsService.admit). */
   #admit<T>(projectId: number, size: number, hold: () => Promise<T>): Promise<T> {
-    return this.options.allowance ? this.options.allowance.admit({ projectId }, size, hold) : hold();
+    return this.files.admit({ projectId }, size, hold);
   }
 
   /** The metadata kept with a new upload: the keys the portal knows, nothing else. */
@@ -444,14 +442,7 @@ export class TusUploadsService {
 
   async #readHead(id: string): Promise<Buffer> {
     if (this.options.shared) return this.options.shared.store.readHead(id, UPLOAD_HEAD_BYTES);
-    const file = await open(this.#dataPath(id), 'r');
-    try {
-      const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
-      const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await file.close();
-    }
+    return (await readFileHead(this.#dataPath(id))).head;
   }
 
   #dataPath(id: string): string {

@@ -3,7 +3,8 @@
 // it announces.
 export { PendingUploadsRepository } from './pending-uploads.repository.js';
 export { startSha256, type Sha256Job } from './sha256-worker.js';
-export { storeLocalFile, UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
+export { sha256Of, storeArriving, type ArrivingBytes } from './arriving-bytes.js';
+export { readFileHead, UPLOAD_HEAD_BYTES, UploadTooLargeError } from './upload-pipeline.js';
 export { checkContent, checkFileName, checkUploadName } from './upload-rules.js';
 export type { UploadEvents } from './upload-events.js';
 export { UploadsService, type ReceivedUpload, type UploadPath } from './uploads.service.js';

@@ -106,6 +106,8 @@ export interface StoreLocalFileInput extends Omit<StoreUploadInput, 'source'> {
   sha256?: string;
   /** false: moved in without an fsync of its own; the caller flushes storage before anyone can see it. */
   durable?: boolean;
+  /** The file's size when its writer knows it (with `sha256` and no `checkHead`, the file is then not even looked at). */
+  size?: number;
 }
 
 /**
@@ -133,26 +135,30 @@ export async function storeLocalFile(input: StoreLocalFileInput): Promise<Stored
 async function storeMeasuredFile(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
   // Nothing to check in its first bytes (a file of a delivery): it is not opened at all.
   if (input.checkHead === undefined) return storeUnread(input, sha256);
-  const file = await open(input.path, 'r');
-  let head: Buffer;
-  try {
-    const { size } = await file.stat();
-    if (size > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
-    const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
-    const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
-    head = buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-  input.checkHead?.(head);
+  const { size: length, head } = await readFileHead(input.path);
+  if (length > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
+  input.checkHead(head);
   const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256, head };
 }
 
 async function storeUnread(input: StoreLocalFileInput, sha256: string): Promise<StoredUpload> {
-  if ((await stat(input.path)).size > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
+  if ((input.size ?? (await stat(input.path)).size) > input.maxBytes) throw new UploadTooLargeError(input.maxBytes);
   const { size } = await input.storage.putFile(input.key, input.path, { ...(input.signal ? { signal: input.signal } : {}), durable: input.durable ?? true });
   return { key: input.key, size, sha256, head: Buffer.alloc(0) };
+}
+
+/** A local file's size and first UPLOAD_HEAD_BYTES bytes (fewer for a shorter file): what the content check reads. */
+export async function readFileHead(path: string): Promise<{ size: number; head: Buffer }> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const buffer = Buffer.alloc(UPLOAD_HEAD_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, UPLOAD_HEAD_BYTES, 0);
+    return { size, head: buffer.subarray(0, bytesRead) };
+  } finally {
+    await file.close();
+  }
 }
 
 class UploadMeter extends Transform {

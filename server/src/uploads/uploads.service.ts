@@ -1,6 +1,5 @@
 // How bytes become a file of a project (DESIGN §4, §10): the checks before a byte is stored, the
 // bytes made durable, and the commit that shows the file row with its processing job.
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { TProjectFile } from '@portal/contract';
 import { can, type Actor } from '../auth/index.js';
@@ -12,12 +11,13 @@ import { describedForJob, presentFile, PROCESS_UPLOAD, type CommitOptions, type 
 import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
 import type { LaneReservation } from '../jobs/index.js';
 import type { ProjectsService } from '../projects/index.js';
-import { explainStorageFull, type UploadAllowance } from '../quota/index.js';
+import { explainStorageFull, type QuotaTarget, type UploadAllowance } from '../quota/index.js';
 import { newUploadKey } from '../storage/object-key.js';
 import type { Storage } from '../storage/storage.js';
 import type { PendingUploadsRepository } from './pending-uploads.repository.js';
 import type { UploadEvents } from './upload-events.js';
-import { storeLocalFile, storeUpload, UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
+import { storeArriving, storeInMemory, type ArrivingBytes, type ByteRules } from './arriving-bytes.js';
+import { UPLOAD_HEAD_BYTES, type StoredUpload } from './upload-pipeline.js';
 import { checkContent, checkUploadName } from './upload-rules.js';
 import { WholeFileMemory } from './whole-file-memory.js';
 import { readWholeSource } from './whole-source.js';
@@ -119,52 +119,16 @@ export class UploadsService {
     const { expectedBytes } = input;
     // Without a length the upload announces nothing to hold: it is admitted while the allowance has room.
     const reserve = { bytes: expectedBytes ?? 0 };
-    if (expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes)) {
-      return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
-        this.#storeWhole(key, input.source, checkHead, input.signal),
-      reserve).finally(() => this.#wholeMemory.giveBack(expectedBytes));
-    }
-    return this.#receive(actor, input.fileName, input.projectId, 'multipart', (key, checkHead) =>
-      storeUpload({
-        source: input.source,
-        storage: this.storage,
-        key,
-        maxBytes: this.options.maxUploadBytes,
-        checkHead,
-        ...(input.signal ? { signal: input.signal } : {}),
-        ...(input.expectedBytes !== undefined ? { expectedBytes: input.expectedBytes } : {}),
-      }),
-      reserve,
-    );
-  }
-
-  /**
-   * storeUpload's checks and answers for a small body read whole: the size limit, the first bytes'
-   * check, then the SHA-256 and (for DICOM) the header's description taken from memory, and one
-   * write. Nothing is stored when any of them refuses.
-   */
-  async #storeWhole(key: string, source: Readable, checkHead: (head: Buffer) => 'dicom' | 'archive', signal: AbortSignal | undefined): Promise<StoredWhole> {
-    const bytes = await readWholeSource(source, this.options.maxUploadBytes, signal);
-    const kind = checkHead(bytes.subarray(0, UPLOAD_HEAD_BYTES));
-    if (kind !== 'dicom') {
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const { size } = await this.storage.putBytes(key, bytes, signal ? { signal } : {});
-      return { key, size, sha256 };
-    }
-    // A DICOM file is hashed and described on another thread while its bytes are stored: the
-    // checks that may refuse it are done, and what it is decides nothing about keeping it.
-    const [stored, facts] = await Promise.allSettled([
-      this.storage.putBytes(key, bytes, signal ? { signal } : {}),
-      describeBytesOffThread(bytes, this.#maxDicomHeaderBytes),
-    ]);
-    if (stored.status === 'rejected') throw stored.reason;
-    if (facts.status === 'rejected') {
-      // Not known what it is: not kept, as when describing it failed before it was stored.
-      await this.storage.delete(key);
-      throw facts.reason;
-    }
-    const described = describedForJob(facts.value.described);
-    return { key, size: stored.value.size, sha256: facts.value.sha256, ...(described ? { described } : {}) };
+    const whole = expectedBytes !== undefined && expectedBytes <= WHOLE_UPLOAD_MAX_BYTES && this.#wholeMemory.take(expectedBytes);
+    const bytes: ArrivingBytes = {
+      from: 'stream',
+      source: input.source,
+      whole,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(expectedBytes !== undefined ? { expectedBytes } : {}),
+    };
+    const received = this.admitAndStore(actor, { fileName: input.fileName, projectId: input.projectId, bytes, via: 'multipart', reserve });
+    return whole ? received.finally(() => this.#wholeMemory.giveBack(expectedBytes)) : received;
   }
 
   /**
@@ -176,43 +140,50 @@ export class UploadsService {
     actor: Actor,
     input: { fileName: string; path: string; projectId: number; sha256?: string },
   ): Promise<ReceivedUpload> {
-    return this.#receive(actor, input.fileName, input.projectId, 'tus', (key, checkHead) =>
-      storeLocalFile({
-        path: input.path,
-        storage: this.storage,
-        key,
-        maxBytes: this.options.maxUploadBytes,
-        checkHead,
-        ...(input.sha256 !== undefined ? { sha256: input.sha256 } : {}),
-      }),
-    );
+    return this.admitAndStore(actor, { fileName: input.fileName, projectId: input.projectId, bytes: { from: 'file', path: input.path, sha256: input.sha256 }, via: 'tus' });
   }
 
-  async #receive(
+  /**
+   * Weighs an upload of `bytes` against the server's free space and the target's company allowance
+   * (507, 413), then runs `hold`, which records it with its size: the one admission every path
+   * makes before it stores a byte (this entry for multipart, tus creation for tus and deliveries).
+   */
+  admit<T>(target: QuotaTarget, bytes: number, hold: (companyId: number | null) => Promise<T>): Promise<T> {
+    return this.allowance ? this.allowance.admit(target, bytes, hold) : hold(null);
+  }
+
+  /**
+   * The one entry every upload's bytes pass, whichever way they arrived: the name, the actor's role
+   * and the project (before a byte is read, so a refused upload stores nothing, issue 12 item 8),
+   * the admission with its pending record, then the byte rules (storeArriving: size, content,
+   * SHA-256, durable), and on any refusal nothing kept. `commit` then shows the row with its audit
+   * and job. Without `projectId` (a form whose file comes before its project field) only the name
+   * and the role are checked first; the project is then checked by `commit` alone, which removes
+   * the bytes if refused. `reserve`: a new upload's announced size, weighed against the storage
+   * limits; none for bytes admitted already (a finished tus upload was weighed at its creation).
+   */
+  async admitAndStore(
     actor: Actor,
-    rawName: string | undefined,
-    projectId: number | undefined,
-    via: ReceivedUpload['via'],
-    store: (key: string, checkHead: (head: Buffer) => 'dicom' | 'archive') => Promise<StoredUpload | StoredWhole>,
-    /** A new upload's announced size, weighed against the storage limits; none for bytes already admitted (a finished tus upload). */
-    reserve?: { bytes: number },
+    input: { fileName: string | undefined; projectId: number | undefined; bytes: ArrivingBytes; via: ReceivedUpload['via']; reserve?: { bytes: number } },
   ): Promise<ReceivedUpload> {
-    const fileName = checkUploadName(rawName);
-    if (projectId !== undefined) await this.projects.require(actor, projectId, 'create');
+    const { projectId, reserve, via } = input;
+    const fileName = checkUploadName(input.fileName);
+    const project = projectId === undefined ? undefined : await this.projects.require(actor, projectId, 'create');
     // A role that may upload to no project at all (SysUser) is known from the token alone.
-    else if (!can(actor, 'create', actor.companyId)) throw forbidden();
+    if (!project && !can(actor, 'create', actor.companyId)) throw forbidden();
     const key = newUploadKey();
     const { uploadLeaseMs } = this.options;
     const begin = (companyId: number | null) => this.pending.begin(key, uploadLeaseMs, companyId === null || !reserve ? undefined : { companyId, bytes: reserve.bytes });
-    // A file sent before its project is weighed against the caller's own company, the one a company
-    // user can add to; a role that may write elsewhere is weighed again once the project is known (commit).
-    const target = projectId === undefined ? { companyId: actor.companyId } : { projectId };
-    await (reserve && this.allowance ? this.allowance.admit(target, reserve.bytes, begin) : begin(null));
+    // The company the project check found (its allowance is then read by the company's key). A file
+    // sent before its project is weighed against the caller's own company, the one a company user can
+    // add to; a role that may write elsewhere is weighed again once the project is known (commit).
+    const target = { companyId: project?.company_id ?? actor.companyId };
+    await (reserve ? this.admit(target, reserve.bytes, begin) : begin(null));
     const renewal = setInterval(() => void this.pending.renew(key, uploadLeaseMs).catch(() => undefined), uploadLeaseMs / 3);
     renewal.unref();
     let kind: 'dicom' | 'archive' = 'archive';
     try {
-      const stored = await store(key, (head) => (kind = checkContent(fileName, head)));
+      const stored = await this.#store(input.bytes, key, (head) => (kind = checkContent(fileName, head)));
       const described = 'described' in stored ? stored.described : undefined;
       return {
         key, fileName, kind, size: stored.size, sha256: stored.sha256, via,
@@ -225,6 +196,37 @@ export class UploadsService {
     } finally {
       clearInterval(renewal);
     }
+  }
+
+  #store(bytes: ArrivingBytes, key: string, checkHead: (head: Buffer) => 'dicom' | 'archive'): Promise<StoredUpload | StoredWhole> {
+    const rules = { storage: this.storage, key, maxBytes: this.options.maxUploadBytes, checkHead };
+    if (bytes.from === 'stream' && bytes.whole) return this.#storeWhole(bytes.source, rules, checkHead, bytes.signal);
+    return storeArriving(bytes, rules);
+  }
+
+  /**
+   * A small body read whole. A separate path for DICOM only, because single uploads missed their
+   * target (faster than Orthanc, docs/performance.md "Single uploads read whole") until its header
+   * was described here, on another thread, while its bytes are stored; anything else takes the
+   * shared byte rules (storeInMemory).
+   */
+  async #storeWhole(source: Readable, rules: ByteRules, checkHead: (head: Buffer) => 'dicom' | 'archive', signal: AbortSignal | undefined): Promise<StoredUpload | StoredWhole> {
+    const bytes = await readWholeSource(source, rules.maxBytes, signal);
+    const kind = checkHead(bytes.subarray(0, UPLOAD_HEAD_BYTES));
+    if (kind !== 'dicom') return storeInMemory(bytes, { ...rules, checkHead: undefined }, signal);
+    // The checks that may refuse it are done, and what it is decides nothing about keeping it.
+    const [stored, facts] = await Promise.allSettled([
+      this.storage.putBytes(rules.key, bytes, signal ? { signal } : {}),
+      describeBytesOffThread(bytes, this.#maxDicomHeaderBytes),
+    ]);
+    if (stored.status === 'rejected') throw stored.reason;
+    if (facts.status === 'rejected') {
+      // Not known what it is: not kept, as when describing it failed before it was stored.
+      await this.storage.delete(rules.key);
+      throw facts.reason;
+    }
+    const described = describedForJob(facts.value.described);
+    return { key: rules.key, size: stored.value.size, sha256: facts.value.sha256, ...(described ? { described } : {}) };
   }
 
   /** Makes a received upload visible as a file of the project, or removes its bytes. */

@@ -98,5 +98,8 @@ export default defineConfig({
     css: false,
     // MUI in jsdom is slow to query by role; the default 5 s is too tight on a loaded machine.
     testTimeout: 20_000,
+    // Two files at a time on CI's 2 cores (Vitest's default there is one): each file's own jsdom
+    // and module imports cost more than its tests, and no file shares state with another.
+    maxWorkers: 2,
   },
 });

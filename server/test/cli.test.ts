@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
-import { runCli, runCliOnTerminal, startServerProcess } from './processes.js';
+import { runCli } from './admin-cli.js';
+import { runCliOnTerminal, spawnCli, startServerProcess } from './processes.js';
 
 describe.each(dialects())('admin CLI on %s', (dialect) => {
   let database: TestDatabase;
@@ -28,12 +29,13 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
   }
 
   it('makes a company and a user who can sign in through the server', async () => {
-    const company = await cli('create-company', '--name', 'St. Mary’s Radiology');
+    // The first two as an operator runs them: the bundled entry as a process, the password piped in.
+    const company = await spawnCli(['create-company', '--name', 'St. Mary’s Radiology'], env);
     expect(company.code).toBe(0);
     const companyId = company.stdout.trim();
     expect(companyId).toMatch(/^\d+$/);
     // The password arrives on standard input, so it is on no command line npm could print.
-    const user = await runCli(
+    const user = await spawnCli(
       ['create-user', '--company-id', companyId, '--username', 'mary', '--password-stdin', '--firstname', 'Mary', '--lastname', 'Jones', '--role', 'CompanyAdmin'],
       env,
       'Rad!ology9\n',
@@ -90,6 +92,15 @@ describe.each(dialects())('admin CLI on %s', (dialect) => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses as a process too: status 1, one line on standard error, no change', async () => {
+    const before = await snapshot();
+    const result = await spawnCli(['disable-user', '--username', 'ghost'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('Error: No user named ghost\n');
+    expect(result.stdout).toBe('');
     expect(await snapshot()).toBe(before);
   });
 

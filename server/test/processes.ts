@@ -23,8 +23,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the admin CLI; `input`, when given, is its standard input (otherwise stdin is closed). */
-export async function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
+/**
+ * Runs the bundled admin CLI as a process, as `npm run admin` does; `input`, when given, is its
+ * standard input (otherwise stdin is closed). admin-cli.ts's runCli runs the same code in process.
+ */
+export async function spawnCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliResult> {
   const child = spawn(process.execPath, [entry('cli'), ...args], { cwd: SERVER_DIR, env: baseEnv(env) });
   child.stdin.end(input);
   let stdout = '';

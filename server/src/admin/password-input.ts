@@ -6,6 +6,9 @@ import { Writable } from 'node:stream';
 
 export class PasswordInputError extends Error {}
 
+/** Standard input: the process's, or a test's stream (which is no terminal). */
+export type PasswordStdin = NodeJS.ReadableStream & { isTTY?: boolean };
+
 /** All of standard input, less the one line ending that `echo` or a here-string adds. */
 export async function readPasswordFromStdin(input: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
@@ -16,7 +19,7 @@ export async function readPasswordFromStdin(input: NodeJS.ReadableStream = proce
 }
 
 /** Asks twice on the terminal, echoing nothing, and insists the two agree. */
-export async function promptNewPassword(): Promise<string> {
+export async function promptNewPassword(input: PasswordStdin = process.stdin): Promise<string> {
   let muted = false;
   // readline writes the typed characters to its output; this one drops them while a password is typed.
   const output = new Writable({
@@ -25,7 +28,7 @@ export async function promptNewPassword(): Promise<string> {
       done();
     },
   });
-  const rl = readline.createInterface({ input: process.stdin, output, terminal: true });
+  const rl = readline.createInterface({ input, output, terminal: true });
   const ask = async (question: string) => {
     process.stderr.write(question);
     muted = true;
@@ -47,12 +50,12 @@ export async function promptNewPassword(): Promise<string> {
 }
 
 /** The password from `--password`, `--password-stdin` or, on a terminal, a prompt. */
-export async function resolvePassword(flags: { password?: string; 'password-stdin'?: boolean }): Promise<string> {
+export async function resolvePassword(flags: { password?: string; 'password-stdin'?: boolean }, input: PasswordStdin = process.stdin): Promise<string> {
   if (flags.password !== undefined && flags['password-stdin']) {
     throw new PasswordInputError('give either --password or --password-stdin, not both');
   }
   if (flags.password !== undefined) return flags.password;
-  if (flags['password-stdin']) return readPasswordFromStdin();
-  if (process.stdin.isTTY) return promptNewPassword();
+  if (flags['password-stdin']) return readPasswordFromStdin(input);
+  if (input.isTTY === true) return promptNewPassword(input);
   throw new PasswordInputError('a password is needed: pipe it with --password-stdin, or run the command in a terminal to be asked for it');
 }

@@ -195,7 +195,9 @@ describe.each(dialects())('automatic processing on %s', (dialect) => {
     const id: number = answer.body.data[0].id;
     await call(`${server.api}/study-petitions-files-delete/${id}`, { method: 'PUT', token });
     server.runner!.start();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Instead of waiting out a fixed time: a file uploaded after the delete is processed, so the
+    // restarted runner has claimed jobs since, and the deleted file's job was not among them.
+    expect((await uploadAndWait('after.dcm', dicomFixture('s01_CT_small.dcm'))).processing.status).toBe('ready');
     const [job] = await server.services.repos.jobs.findBySubject(uploadSubject(id));
     expect(job?.status).toBe('cancelled');
     expect(await server.services.repos.entries.recordedCount(id)).toBe(0);

@@ -8,7 +8,7 @@ import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
-import { runCli } from '../processes.js';
+import { runCli } from '../admin-cli.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata } from '../tus.js';
 import { dicomFixture, download, makeArchive, storedFiles, upload, waitProcessed } from '../uploads.js';

@@ -26,6 +26,13 @@ function instances(n: number): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? 'instance' : 'instances'}`;
 }
 
+/** The report names at most 500 flagged instances (a row's JSON stays small): only those come first in the contents. */
+function listedFirst(report: TDeidentificationReport): string {
+  const listed = report.needs_review.length;
+  if (listed < report.needs_review_total) return `The first ${listed.toLocaleString('en-US')} are listed first.`;
+  return listed === 1 ? 'It is listed first.' : 'They are listed first.';
+}
+
 /**
  * An upload's de-identification report (issue 33, item 5) as a few short lines: what was applied,
  * who did it, what was changed, and how many instances a person should look at.
@@ -43,9 +50,6 @@ export function reportWords(report: TDeidentificationReport): { applied: string;
     by: `De-identified: ${instances(done.browser)} in the browser, ${instances(done.server)} by the server`,
     notKept: done.refused > 0 ? `Not kept: ${instances(done.refused)} that could not be read well enough to remove identity` : null,
     changed: `Attributes: ${changed.join(', ')}; private attributes removed: ${counts.private_removed.toLocaleString('en-US')}; UIDs replaced: ${counts.uids_replaced.toLocaleString('en-US')}`,
-    review:
-      report.needs_review_total > 0
-        ? `${instances(report.needs_review_total)} to review: identity may be burned into the pixels. They are listed first.`
-        : null,
+    review: report.needs_review_total > 0 ? `${instances(report.needs_review_total)} to review: identity may be burned into the pixels. ${listedFirst(report)}` : null,
   };
 }

@@ -93,8 +93,16 @@ describe('the report in the contents dialog', () => {
       'De-identified: 2 instances in the browser, 1 instance by the server',
       'Not kept: 1 instance that could not be read well enough to remove identity',
       'Attributes: 120 removed, 30 replaced, 12 shifted; private attributes removed: 4; UIDs replaced: 9',
-      '1 instance to review: identity may be burned into the pixels. They are listed first.',
+      '1 instance to review: identity may be burned into the pixels. It is listed first.',
     ]);
+    await within(dialog).findByRole('table', { name: 'Entries' });
+  });
+
+  it('says how many of the flagged instances are listed first when the report names only some of them', async () => {
+    const many = aReport({ needs_review_total: 1200, needs_review: Array.from({ length: 500 }, (_, i) => ({ path: `CD/US${i}`, sop_instance_uid: `2.25.${i}`, reason: REASON })) });
+    const { dialog } = open({ ...deidentified, deidentification: many });
+    const report = within(dialog).getByRole('region', { name: 'De-identification' });
+    expect(within(report).getByText('1,200 instances to review: identity may be burned into the pixels. The first 500 are listed first.')).toBeInTheDocument();
     await within(dialog).findByRole('table', { name: 'Entries' });
   });
 

@@ -73,7 +73,7 @@ describe.each(dialects())('the de-identification report, %s', (dialect) => {
     expect(listed.data!.entries.map((e) => e.needs_review_reason)).toEqual([null]);
   });
 
-  it('an instance that says text is burned into its pixels is flagged, listed first with its reason, and alone with review=1', async () => {
+  it('instances that say text is burned into their pixels, or are ultrasound without saying, are flagged, listed first with their reason, and alone with review=1', async () => {
     const projectId = await project('basic');
     const delivery: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: projectId, name: 'CD export' } })).body.data[0].id;
     const send = async (relativePath: string, data: Buffer) => {
@@ -87,27 +87,35 @@ describe.each(dialects())('the de-identification report, %s', (dialect) => {
     await send('DICOM/A1', fixture(scratch, 's03_CT_series5N_2062.dcm'));
     await send('DICOM/A2', fixture(scratch, 's04_CT_series5N_2392.dcm'));
     await send('DICOM/Z9', fixture(scratch, 's05_CT_series5N_2693.dcm', 'YES'));
+    // An ultrasound image that does not say whether text is burned in: flagged for its kind.
+    await send('DICOM/M5', fixture(scratch, 's13_US_rgb_bigendian.dcm'));
     const completed = await call(`${server.api}/deliveries/${delivery}/complete`, { method: 'POST', token });
     expect(completed.status).toBe(200);
     const fileId: number = completed.body.data[0].file_id;
     const row = await waitProcessed(projectId, fileId);
     expect(row.processing.status).toBe('ready');
     const report = ZDeidentificationReport.parse(row.deidentification);
-    expect(report.instances.server).toBe(3);
-    expect(report.needs_review_total).toBe(1);
-    expect(report.needs_review).toEqual([{ path: 'DICOM/Z9', sop_instance_uid: expect.stringMatching(/^2\.25\./), reason: expect.stringContaining('Burned In Annotation: YES') }]);
+    expect(report.instances.server).toBe(4);
+    expect(report.needs_review_total).toBe(2);
+    const reasons = Object.fromEntries(report.needs_review.map((item) => [item.path, item.reason]));
+    expect(reasons['DICOM/Z9']).toContain('Burned In Annotation: YES');
+    expect(reasons['DICOM/M5']).toContain('ultrasound');
+    for (const item of report.needs_review) expect(item.sop_instance_uid).toMatch(/^2\.25\./);
 
     const all = (await contents(fileId)).data!;
-    expect(all.entries.map((e) => e.path)).toEqual(['DICOM/Z9', 'DICOM/A1', 'DICOM/A2']);
-    expect(all.entries.map((e) => e.needs_review_reason)).toEqual([report.needs_review[0]!.reason, null, null]);
-    expect(all.page.total).toBe(3);
-    // Paging cuts the same order: the flagged entry, then the others from the first.
-    expect((await contents(fileId, 'limit=1')).data!.entries.map((e) => e.path)).toEqual(['DICOM/Z9']);
-    expect((await contents(fileId, 'offset=1&limit=1')).data!.entries.map((e) => e.path)).toEqual(['DICOM/A1']);
-    expect((await contents(fileId, 'offset=2&limit=5')).data!.entries.map((e) => e.path)).toEqual(['DICOM/A2']);
+    const flaggedFirst = all.entries.slice(0, 2).map((e) => e.path);
+    expect([...flaggedFirst].sort()).toEqual(['DICOM/M5', 'DICOM/Z9']);
+    expect(all.entries.slice(2).map((e) => e.path)).toEqual(['DICOM/A1', 'DICOM/A2']);
+    expect(all.entries.map((e) => e.needs_review_reason)).toEqual([reasons[flaggedFirst[0]!], reasons[flaggedFirst[1]!], null, null]);
+    expect(all.page.total).toBe(4);
+    // Paging cuts the same order: the flagged entries, then the others from the first.
+    expect((await contents(fileId, 'limit=1')).data!.entries.map((e) => e.path)).toEqual([flaggedFirst[0]]);
+    expect((await contents(fileId, 'offset=1&limit=2')).data!.entries.map((e) => e.path)).toEqual([flaggedFirst[1], 'DICOM/A1']);
+    expect((await contents(fileId, 'offset=3&limit=5')).data!.entries.map((e) => e.path)).toEqual(['DICOM/A2']);
     const flagged = (await contents(fileId, 'review=1')).data!;
-    expect(flagged.entries.map((e) => e.path)).toEqual(['DICOM/Z9']);
-    expect(flagged.page.total).toBe(1);
+    expect(flagged.entries.map((e) => e.path)).toEqual(flaggedFirst);
+    expect(flagged.page.total).toBe(2);
+    expect((await contents(fileId, 'review=1&offset=1&limit=5')).data!.entries.map((e) => e.path)).toEqual([flaggedFirst[1]]);
     expect((await call(`${server.api}/study-petitions-files/${fileId}/contents?review=maybe`, { token })).status).toBe(400);
   });
 

@@ -37,6 +37,8 @@ export const ZFileEntry = z.object({
   /** Why an entry was skipped, or why a DICOM-looking entry could not be read. */
   reason: z.string().nullable(),
   dicom: ZDicomFields.nullable(),
+  /** Why a person should look at this instance's pixels (from the file's de-identification report), or null. */
+  needs_review_reason: z.string().nullable(),
 });
 export type TFileEntry = z.infer<typeof ZFileEntry>;
 
@@ -54,7 +56,7 @@ export const ZStudyNode = z.object({
 });
 export type TStudyNode = z.infer<typeof ZStudyNode>;
 
-/** GET /study-petitions-files/{fileId}/contents?offset=&limit=&kind= */
+/** GET /study-petitions-files/{fileId}/contents?offset=&limit=&kind=&review= (flagged entries first) */
 export const ZFileContents = z.object({
   entries: z.array(ZFileEntry),
   page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),

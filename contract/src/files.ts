@@ -2,6 +2,7 @@
 // the files table searches, sorts, filters and pages them.
 import { z } from 'zod';
 import { listParams, ZListPage } from './common.js';
+import { ZDeidentificationReport } from './deidentification-report.js';
 import { oneOf } from './fields.js';
 
 export const ZProcessingStatus = z.enum(['pending', 'processing', 'ready', 'failed']);
@@ -46,6 +47,9 @@ export const ZProjectFile = z.object({
     error: z.string().nullable(),
     summary: ZProcessingSummary.nullable(),
   }),
+  deidentification: ZDeidentificationReport.nullable().describe(
+    'What de-identification did to this upload (issue 33); null when the project keeps identity as sent (profile off)',
+  ),
 });
 export type TProjectFile = z.infer<typeof ZProjectFile>;
 

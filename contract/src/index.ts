@@ -16,3 +16,4 @@ export * from './audit.js';
 export * from './sso.js';
 export * from './delivery-bundle.js';
 export * from './deidentification.js';
+export * from './deidentification-report.js';

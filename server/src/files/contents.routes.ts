@@ -14,6 +14,11 @@ const ZContentsQuery = z.strictObject({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
   kind: ZEntryKind.optional(),
+  // review=1: only the entries the de-identification report flags for a person to look at.
+  review: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .transform((value) => value === '1' || value === 'true'),
 });
 
 export function contentsRoutes(contents: ContentsService, storage: Storage) {

@@ -6,10 +6,11 @@ import { notFound } from '../errors/app-error.js';
 import type { FilesService } from './files.service.js';
 import type { EntriesRepository, SeriesCount } from './entries.repository.js';
 import { removeDisguisingCharactersFromPath } from './file-name.js';
+import { presentDeidentification } from './file.presenter.js';
 
 export const MAX_PAGE = 500;
 
-export function presentEntry(row: FileEntryRow): TFileEntry {
+export function presentEntry(row: FileEntryRow, needsReviewReason: string | null = null): TFileEntry {
   const dicom =
     row.kind === 'dicom'
       ? {
@@ -29,7 +30,7 @@ export function presentEntry(row: FileEntryRow): TFileEntry {
           patient_id: row.patient_id,
         }
       : null;
-  return { id: row.id, path: removeDisguisingCharactersFromPath(row.path), size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom };
+  return { id: row.id, path: removeDisguisingCharactersFromPath(row.path), size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom, needs_review_reason: needsReviewReason };
 }
 
 export function buildTree(series: SeriesCount[]): TStudyNode[] {
@@ -56,20 +57,34 @@ export class ContentsService {
     private readonly entries: EntriesRepository,
   ) {}
 
+  /**
+   * Paged on the server (a file may hold 100,000 entries, too many to send at once). For a file with a
+   * de-identification report, the flagged entries come first: they are at most 500 (the report lists
+   * no more), so they are read in one query and the page is cut from "flagged, then the rest in
+   * order" without sorting the whole file. `review` keeps only the flagged ones.
+   */
   async contents(
     actor: Actor,
     fileId: number,
-    page: { offset: number; limit: number; kind?: TFileEntry['kind'] },
+    page: { offset: number; limit: number; kind?: TFileEntry['kind']; review?: boolean },
   ): Promise<TFileContents> {
     const file = await this.files.require(actor, fileId, 'read');
-    const [rows, total, series] = await Promise.all([
-      this.entries.page(file.id, page),
-      this.entries.count(file.id, page.kind),
+    const reasons = new Map((presentDeidentification(file.deid_outcome)?.needs_review ?? []).map((item) => [item.path, item.reason]));
+    const paths = [...reasons.keys()];
+    const [flagged, total, series] = await Promise.all([
+      this.entries.withPaths(file.id, paths, page.kind),
+      page.review ? Promise.resolve(0) : this.entries.count(file.id, page.kind),
       this.entries.seriesCounts(file.id),
     ]);
+    const first = flagged.slice(page.offset, page.offset + page.limit);
+    const room = page.limit - first.length;
+    const rest =
+      page.review || room === 0
+        ? []
+        : await this.entries.pageWithoutPaths(file.id, paths, { offset: Math.max(0, page.offset - flagged.length), limit: room, ...(page.kind && { kind: page.kind }) });
     return {
-      entries: rows.map(presentEntry),
-      page: { offset: page.offset, limit: page.limit, total },
+      entries: [...first.map((row) => presentEntry(row, reasons.get(row.path) ?? null)), ...rest.map((row) => presentEntry(row))],
+      page: { offset: page.offset, limit: page.limit, total: page.review ? flagged.length : total },
       studies: buildTree(series),
     };
   }

@@ -99,6 +99,26 @@ export class EntriesRepository {
     return query.orderBy('seq').offset(opts.offset).limit(opts.limit).execute();
   }
 
+  /**
+   * The entries of a file whose path is one of `paths` (its flagged instances: at most 500, the
+   * report lists no more), in order. One query; there is no index on path, so it reads the file's
+   * entries once (no sort, no migration needed): cheap beside sending them, as paging avoids.
+   */
+  async withPaths(fileId: number, paths: readonly string[], kind?: TEntryKind): Promise<FileEntryRow[]> {
+    if (paths.length === 0) return [];
+    let query = this.db.selectFrom('file_entries').selectAll().where('file_id', '=', fileId).where('path', 'in', paths);
+    if (kind) query = query.where('kind', '=', kind);
+    return query.orderBy('seq').execute();
+  }
+
+  /** A page of the other entries: those whose path is not one of `paths`. */
+  pageWithoutPaths(fileId: number, paths: readonly string[], opts: { offset: number; limit: number; kind?: TEntryKind }): Promise<FileEntryRow[]> {
+    let query = this.db.selectFrom('file_entries').selectAll().where('file_id', '=', fileId);
+    if (paths.length > 0) query = query.where('path', 'not in', paths);
+    if (opts.kind) query = query.where('kind', '=', opts.kind);
+    return query.orderBy('seq').offset(opts.offset).limit(opts.limit).execute();
+  }
+
   async count(fileId: number, kind?: TEntryKind): Promise<number> {
     let query = this.db
       .selectFrom('file_entries')

@@ -1,5 +1,5 @@
-import type { TProcessingSummary, TProjectFile } from '@portal/contract';
-import { ZProcessingStatus } from '@portal/contract';
+import type { TDeidentificationReport, TProcessingSummary, TProjectFile } from '@portal/contract';
+import { ZDeidentificationReport, ZProcessingStatus } from '@portal/contract';
 import type { FileRow } from './files.repository.js';
 
 /** A file as the API shows it: no storage key, no internal columns. */
@@ -19,7 +19,13 @@ export function presentFile(row: FileRow): TProjectFile {
       error: row.processing_error,
       summary: row.processing_summary === null ? null : presentSummary(JSON.parse(row.processing_summary) as StoredSummary),
     },
+    deidentification: presentDeidentification(row.deid_outcome),
   };
+}
+
+/** The outcome as processing stored it (snake_case already); checked here so a malformed one fails loudly, not in a browser. */
+export function presentDeidentification(stored: string | null): TDeidentificationReport | null {
+  return stored === null ? null : ZDeidentificationReport.parse(JSON.parse(stored));
 }
 
 /** Summaries recorded before issue 14 lack the counts that add up; they are read as they were counted then. */

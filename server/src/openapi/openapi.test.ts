@@ -132,7 +132,7 @@ const QUERIES: Record<string, string[]> = {
   'GET /study-petitions': ['company_id'],
   'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status'],
   'GET /study-petitions/{id}/studies': ['q', 'order', 'page', 'per_page', 'sort'],
-  'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind'],
+  'GET /study-petitions-files/{fileId}/contents': ['offset', 'limit', 'kind', 'review'],
   'GET /admin/companies': ['q', 'order', 'page', 'per_page'],
   'GET /admin/users': ['q', 'order', 'page', 'per_page', 'company_id'],
   'GET /admin/password-requests': ['q', 'order', 'page', 'per_page', 'status'],

@@ -26,6 +26,7 @@ export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
     kind: 'archive',
     duplicate_of: null,
     processing: { status: 'ready', error: null, summary: aSummary({ studies: 1, series: 2, instances: 10 }) },
+    deidentification: null,
     ...overrides,
   };
 }

@@ -7,11 +7,15 @@ export interface ContentsQuery {
   offset: number;
   limit: number;
   kind?: TEntryKind | undefined;
+  /** Only the entries flagged for review. The server pages and orders them (a file may hold 100,000 entries). */
+  review?: boolean | undefined;
 }
 
 /** The contents as the server sends them: {data: {entries, page, studies}}, read with the contract's schema. */
 export async function getFileContents(fileId: number, query: ContentsQuery): Promise<TFileContents> {
-  const { data } = await api.get(ZFileContentsResponse, `/study-petitions-files/${fileId}/contents`, { params: query });
+  const { review, ...rest } = query;
+  const params = review ? { ...rest, review: 1 } : rest;
+  const { data } = await api.get(ZFileContentsResponse, `/study-petitions-files/${fileId}/contents`, { params });
   return data;
 }
 

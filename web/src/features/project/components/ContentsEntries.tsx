@@ -24,6 +24,8 @@ export function entryKind(entry: TFileEntry): { label: string; color: ChipColor 
 }
 
 function entryDetails(entry: TFileEntry): string {
+  // Flagged for review: why a person should look at its pixels comes before anything else.
+  if (entry.needs_review_reason) return entry.needs_review_reason;
   if (entry.reason) return entry.reason;
   if (entry.dicom) return [entry.dicom.modality, entry.dicom.series_description].filter(Boolean).join(' · ');
   return '';
@@ -53,7 +55,12 @@ function DownloadButton({ entry, downloading, onDownload }: Omit<ContentsEntries
 
 function KindChip({ entry }: { entry: TFileEntry }) {
   const kind = entryKind(entry);
-  return <Chip size="small" label={kind.label} color={kind.color} variant="outlined" />;
+  return (
+    <>
+      <Chip size="small" label={kind.label} color={kind.color} variant="outlined" />
+      {entry.needs_review_reason && <Chip size="small" label="Needs review" color="warning" sx={{ ml: 0.5 }} />}
+    </>
+  );
 }
 
 /** One page of an upload's entries: path, kind, size, details, and a download for every kept one. */

@@ -25,7 +25,7 @@ const dicom = {
 };
 
 function anEntry(overrides: Partial<TFileEntry>): TFileEntry {
-  return { id: 1, path: 'CD/DICOM/IM000001', size: 2048, sha256: 'b'.repeat(64), kind: 'dicom', reason: null, dicom, ...overrides };
+  return { id: 1, path: 'CD/DICOM/IM000001', size: 2048, sha256: 'b'.repeat(64), kind: 'dicom', reason: null, dicom, needs_review_reason: null, ...overrides };
 }
 
 const entries: TFileEntry[] = [

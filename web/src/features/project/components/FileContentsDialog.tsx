@@ -21,6 +21,7 @@ import { contentsReasons } from '../contents-reasons';
 import { entryFileName, useEntryDownload } from '../use-entry-download';
 import { ContentsEntries } from './ContentsEntries';
 import { ContentsReasons } from './ContentsReasons';
+import { DeidentificationReport } from './DeidentificationReport';
 import { ProcessingStatus } from './ProcessingStatus';
 import { StudyTree } from './StudyTree';
 
@@ -41,16 +42,20 @@ interface FileContentsDialogProps {
 }
 
 /**
- * What processing found inside one upload: first why entries were set apart (skipped,
+ * What processing found inside one upload: its de-identification report (flagged entries come first,
+ * and a toggle shows only them), why entries were set apart (skipped,
  * unreadable, duplicates), then the entries by kind, page by page, each kept one downloadable,
  * then the study → series tree.
  */
 export default function FileContentsDialog({ open, file, onClose }: FileContentsDialogProps) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const [kind, setKind] = useState<KindFilter>('all');
+  const [review, setReview] = useState(false);
+  const report = file.deidentification;
+  const canFilterReview = report !== null && report.needs_review_total > 0;
   const [page, setPage] = useState(0);
   const [rowsPerPage, setRowsPerPage] = useState(PAGE_SIZES[1] ?? 10);
-  const contentsQuery = useFileContents(file.id, { offset: page * rowsPerPage, limit: rowsPerPage, kind: kind === 'all' ? undefined : kind });
+  const contentsQuery = useFileContents(file.id, { offset: page * rowsPerPage, limit: rowsPerPage, kind: kind === 'all' ? undefined : kind, review: canFilterReview && review });
   const contents = contentsQuery.data ?? null;
   const error = contentsQuery.error ? formatUserError(contentsQuery.error) : null;
   const download = useEntryDownload(file.id);
@@ -69,6 +74,7 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
             {file.processing.error}
           </Alert>
         )}
+        {report && <DeidentificationReport report={report} />}
         <ContentsReasons reasons={contentsReasons(file.processing.summary)} />
 
         <Box component="section" aria-labelledby="contents-entries-title">
@@ -93,6 +99,20 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
                 </ToggleButton>
               ))}
             </ToggleButtonGroup>
+            {canFilterReview && (
+              <ToggleButton
+                size="small"
+                value="review"
+                selected={review}
+                color="warning"
+                onChange={() => {
+                  setReview(!review);
+                  setPage(0);
+                }}
+              >
+                Needs review
+              </ToggleButton>
+            )}
           </Box>
           <Box sx={{ height: 4 }}>{contentsQuery.isFetching && <LinearProgress aria-label="Loading contents" />}</Box>
           {error && (

@@ -1,6 +1,7 @@
 import type { TProjectFile } from '@portal/contract';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import Link from '@mui/material/Link';
+import { DeidentifiedChip } from './DeidentifiedChip';
 import { DuplicateChip } from './DuplicateChip';
 import { ProcessingStatus } from './ProcessingStatus';
 
@@ -11,7 +12,7 @@ interface FileNameProps {
   onUploadAgain: () => void;
 }
 
-/** A file's name (a folder marked as one), its processing status and summary, and its duplicate mark. */
+/** A file's name (a folder marked as one), its processing status and summary, its de-identified and duplicate marks. */
 export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) {
   return (
     <>
@@ -21,6 +22,7 @@ export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) 
         {file.file}
       </Link>
       <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: onUploadAgain }} />
+      <DeidentifiedChip file={file} />
       <DuplicateChip file={file} files={files} />
     </>
   );

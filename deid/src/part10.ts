@@ -60,7 +60,8 @@ export function toPart10(input: Uint8Array): Part10 {
   let syntax = inputSyntax ?? guessSyntax(dataset);
   if (syntax === DEFLATED_LE) {
     try {
-      const copy = dataset.slice().buffer;
+      // A copy of exactly the dataset: a Node Buffer's slice() is a view, and its .buffer the whole pool.
+      const copy = Uint8Array.prototype.slice.call(dataset).buffer;
       const inflated = new dcmjs.data.DeflatedReadBufferStream(new dcmjs.data.ReadBufferStream(copy));
       dataset = new Uint8Array(inflated.getBuffer(0, inflated.size));
     } catch {

@@ -83,6 +83,18 @@ describe('the shared DICOM corpus', () => {
     expect(text(read(bytes).meta, '00020010')).toBe('1.2.840.10008.1.2.1');
   });
 
+  it('reads an input that is a view into a larger buffer (a Node Buffer from readFile) as it reads a copy', () => {
+    for (const name of ['s34_OT_deflated_image_dfl.dcm', 's01_CT_small.dcm']) {
+      const alone = fixture(name);
+      // Node's Buffers share pooled memory: the bytes sit at an offset of an ArrayBuffer with others around them.
+      const pool = new Uint8Array(alone.length + 96).fill(0xa5);
+      pool.set(alone, 48);
+      const view = pool.subarray(48, 48 + alone.length);
+      expect(Buffer.from(deidentify(view, BASIC, KEY).bytes).equals(Buffer.from(deidentify(alone, BASIC, KEY).bytes))).toBe(true);
+      expect(Buffer.from(deidentify(Buffer.from(pool.buffer, 48, alone.length), BASIC, KEY).bytes).equals(Buffer.from(deidentify(alone, BASIC, KEY).bytes))).toBe(true);
+    }
+  });
+
   it('adds a file meta header to a dataset that came without one', () => {
     const { report, bytes } = deidentify(fixture('s23_RTSTRUCT_no_preamble_no_meta.dcm'), BASIC, KEY);
     expect(report.fileMetaAdded).toBe(true);

@@ -3,6 +3,7 @@
 // stored in an object of its own under the entry's key (fixed by its place, so a rerun writes the
 // same object with the same bytes: the engine's output is deterministic), and recorded with the
 // fields read again from the bytes kept, so the indexed patient name and ID are the pseudonyms.
+import { open, readFile } from 'node:fs/promises';
 import { describeStoredBytes, type IngestedEntry } from '../ingest/index.js';
 import type { EntryRecorder } from './entry-recorder.js';
 import { checkInstance, NOT_DICOM_LEFT_OUT, type ActivePolicy, type CheckedInstance, type OutcomeBuilder } from './server-deidentification.js';
@@ -64,4 +65,18 @@ export async function deidentifyEntry(
   into.outcome.add(entry.path, checked);
   if (checked.outcome === 'refused') return { entry: leftOut(entry, checked.reason), storageKey: null };
   return { entry: await storeChecked(entry, bytes, checked, key, into), storageKey: key };
+}
+
+/** An entry's bytes: extracted to a scratch file, or a stored range of the archive (at `archivePath`) read in place. */
+export async function entryBytes(archivePath: string, entry: IngestedEntry): Promise<Uint8Array> {
+  if (entry.tempPath !== null) return readFile(entry.tempPath);
+  if (entry.inUploadAt === null) return new Uint8Array(0);
+  const handle = await open(archivePath, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(entry.size);
+    const { bytesRead } = await handle.read(bytes, 0, entry.size, entry.inUploadAt);
+    return bytes.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,6 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
@@ -20,7 +20,7 @@ import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { deidentifyEntry } from './deidentify-entry.js';
+import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
 /** The two things the job needs of the files repository. */
@@ -257,20 +257,6 @@ async function deidentifyArchive(
     await deps.files.setProcessing(file.id, { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null });
   }
   await deps.storage.delete(file.storage_key);
-}
-
-/** An entry's bytes: extracted to a scratch file, or a stored range of the archive read in place. */
-async function entryBytes(archivePath: string, entry: IngestedEntry): Promise<Uint8Array> {
-  if (entry.tempPath !== null) return readFile(entry.tempPath);
-  if (entry.inUploadAt === null) return new Uint8Array(0);
-  const handle = await open(archivePath, 'r');
-  try {
-    const bytes = Buffer.allocUnsafe(entry.size);
-    const { bytesRead } = await handle.read(bytes, 0, entry.size, entry.inUploadAt);
-    return bytes.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pseudonymOf } from '@portal/deid';
-import { ROLES } from '@portal/contract';
+import { ROLES, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { NOT_DICOM_LEFT_OUT } from '../../src/processing/server-deidentification.js';
@@ -16,7 +16,7 @@ import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
-import { createUpload, patchUpload, uploadUrl } from '../tus.js';
+import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
 import { download, FIXTURES, makeArchive, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
@@ -148,6 +148,45 @@ describe.each(dialects())('de-identification of archives on the server, %s', (di
     const { name, data } = archive('zip');
     const fileId = await tusUpload(projectId, name, data);
     await expectDeidentified(projectId, key, fileId, await storageKeyOf(fileId));
+  });
+
+  it('de-identifies the DICOM entries of archives inside a delivery (one sent alone, one in a bundle) and deletes the archives', async () => {
+    const { id: projectId, key } = await basicProject();
+    const delivery: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: projectId, name: 'CD export' } })).body.data[0].id;
+    const zip = archive('zip').data;
+    const tgz = archive('tar.gz').data;
+    const alone = await createUpload(server.api, token, { size: zip.length, body: zip, metadata: encodeMetadata({ filename: 'study.zip', delivery: String(delivery), relativePath: 'CD/study.zip' }) });
+    expect(alone.status).toBe(201);
+    const bundle = Buffer.concat([tarMemberHeader({ path: 'CD/study.tar.gz', size: tgz.length, mtimeMs: 1_700_000_000_000 }), tgz, tarPadding(tgz.length), TAR_END]);
+    const sentBundle = await createUpload(server.api, token, { size: bundle.length, body: bundle, metadata: encodeMetadata({ filename: 'bundle-1.tar', delivery: String(delivery), bundle: 'tar' }) });
+    expect(sentBundle.status).toBe(201);
+    const arrivedKeys = (await server.services.handle.db.selectFrom('delivery_files').select('storage_key').where('delivery_id', '=', delivery).execute()).map((m) => m.storage_key);
+    expect(arrivedKeys).toHaveLength(2);
+    const completed = await call(`${server.api}/deliveries/${delivery}/complete`, { method: 'POST', token });
+    const fileId: number = completed.body.data[0].file_id;
+    const row = await waitProcessed(projectId, fileId);
+    expect(row.processing.status).toBe('ready');
+    answers.push(JSON.stringify(row));
+
+    const pseudonym = pseudonymOf(PLANTED.id, key);
+    const contents = await contentsOf(fileId);
+    answers.push(JSON.stringify(contents.body));
+    const entries = contents.body.data.entries as { path: string; kind: string; reason: string | null; dicom: { patient_id: string } | null }[];
+    const dicomPaths = ['CD/study.tar.gz/DICOM/IM1', 'CD/study.tar.gz/DICOM/IM2', 'CD/study.tar.gz/DICOM/IM3', 'CD/study.zip/DICOM/IM1', 'CD/study.zip/DICOM/IM2', 'CD/study.zip/DICOM/IM3'];
+    expect(entries.filter((e) => e.kind === 'dicom').map((e) => e.path).sort()).toEqual(dicomPaths);
+    for (const e of entries.filter((x) => x.kind === 'dicom')) expect(e.dicom?.patient_id, e.path).toBe(pseudonym);
+    for (const p of ['CD/study.zip/notes.txt', 'CD/study.tar.gz/notes.txt']) expect(entries.find((e) => e.path === p)).toMatchObject({ kind: 'skipped', reason: NOT_DICOM_LEFT_OUT });
+
+    const got = await download(server.api, token, fileId);
+    expect(got.status).toBe(200);
+    const zipPath = path.join(scratch, `delivery-${fileId}.zip`);
+    fs.writeFileSync(zipPath, got.bytes);
+    expect(Object.keys(zipFileHashes(zipPath, scratch)).sort()).toEqual(dicomPaths);
+    expectNothingPlanted(got.bytes, 'the delivery’s zip');
+    // The archive sent alone and the bundle are deleted just after the row turns ready.
+    const left = () => storedFiles(server.config.dataDir).filter((k) => arrivedKeys.includes(k));
+    for (let i = 0; i < 100 && left().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(left()).toEqual([]);
   });
 
   it('leaves no planted value anywhere under DATA_DIR, in the database or in the answers', async () => {

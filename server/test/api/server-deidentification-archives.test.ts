@@ -11,6 +11,7 @@ import { pseudonymOf } from '@portal/deid';
 import { ROLES, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { processUpload } from '../../src/processing/process-upload.job.js';
 import { NOT_DICOM_LEFT_OUT } from '../../src/processing/server-deidentification.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
@@ -148,6 +149,41 @@ describe.each(dialects())('de-identification of archives on the server, %s', (di
     const { name, data } = archive('zip');
     const fileId = await tusUpload(projectId, name, data);
     await expectDeidentified(projectId, key, fileId, await storageKeyOf(fileId));
+  });
+
+  it('gives the same result when the job runs again after a crash, before or after ready, and deletes the archive again', async () => {
+    const { id: projectId, key } = await basicProject();
+    const { name, data } = archive('zip');
+    const sent = await upload(server.api, token, { name, data }, projectId);
+    const fileId: number = sent.body.data[0].id;
+    const originalKey = await storageKeyOf(fileId);
+    await expectDeidentified(projectId, key, fileId, originalKey);
+    const entriesNow = async () => ((await contentsOf(fileId)).body.data.entries as { path: string; sha256: string | null; kind: string }[]).map((e) => `${e.path} ${e.kind} ${e.sha256}`).sort();
+    const zipNow = async () => {
+      const zipPath = path.join(scratch, `rerun-${fileId}-${Date.now()}.zip`);
+      fs.writeFileSync(zipPath, (await download(server.api, token, fileId)).bytes);
+      return zipFileHashes(zipPath, scratch);
+    };
+    const before = { entries: await entriesNow(), zip: await zipNow() };
+    const workDir = fs.mkdtempSync(path.join(scratch, 'job-'));
+    const deps = { files: server.services.repos.files, entries: server.services.repos.entries, storage: server.services.storage, limits: {}, policies: server.services.deidentification };
+    const rerun = () => processUpload(deps, { fileId, companyId: company.id }, { signal: new AbortController().signal, workDir: () => Promise.resolve(workDir), attempt: 2 });
+    // A crash after 'ready', before the archive was deleted: the rerun only deletes it.
+    await server.services.storage.putBytes(originalKey, data);
+    await rerun();
+    expect(await server.services.storage.stat(originalKey)).toBeNull();
+    expect(await entriesNow()).toEqual(before.entries);
+    // A crash before 'ready' (the archive still there, no outcome yet): the rerun starts over, same result.
+    await server.services.storage.putBytes(originalKey, data);
+    await server.services.handle.db.updateTable('project_files').set({ processing_status: 'processing', deid_outcome: null }).where('id', '=', fileId).execute();
+    await rerun();
+    expect(await server.services.storage.stat(originalKey)).toBeNull();
+    const row = await waitProcessed(projectId, fileId);
+    expect(row.processing.status).toBe('ready');
+    expect(await entriesNow()).toEqual(before.entries);
+    expect(await zipNow()).toEqual(before.zip);
+    const outcome = await server.services.handle.db.selectFrom('project_files').select('deid_outcome').where('id', '=', fileId).executeTakeFirstOrThrow();
+    expect(JSON.parse(outcome.deid_outcome!)).toMatchObject({ deidentified_by: 'server', instances: { server: 3, browser: 0, refused: 0 } });
   });
 
   it('de-identifies the DICOM entries of archives inside a delivery (one sent alone, one in a bundle) and deletes the archives', async () => {

@@ -14,8 +14,12 @@ export async function sendFile(
   row: ProjectFileRow,
   conditions: DownloadConditions,
 ): Promise<FastifyReply> {
-  // A delivery (kind 'folder') is its files, zipped while they are sent.
-  if (row.kind === 'folder') return sendFolderZip(reply, from.storage, row.file, await from.folders.filesOf(row));
+  // A delivery (kind 'folder') is its files, zipped while they are sent. So is an archive sent whole
+  // into a project that removes patient identity (deid_outcome set): the archive as it arrived was
+  // deleted, its de-identified DICOM entries are what is kept (processing/process-upload.job.ts).
+  // Its row keeps the size and SHA-256 of the archive as sent: they are what the sender can check
+  // against their own copy, and the zip, built while it is sent, has no size or hash before.
+  if (row.kind === 'folder' || (row.kind === 'archive' && row.deid_outcome !== null)) return sendFolderZip(reply, from.storage, row.file, await from.folders.filesOf(row));
   return sendDownload(reply, {
     storage: from.storage,
     key: row.storage_key,

@@ -11,14 +11,12 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DeliveryFileRow } from '../db/schema.js';
 import {
-  describeStoredBytes,
   describeStoredFile,
   describeStoredMember,
   MEMBER_FIRST_READ,
   ingestUpload,
   resolveLimits,
   SummaryBuilder,
-  type IngestedEntry,
   type IngestLimits,
   type StoredFileKind,
 } from '../ingest/index.js';
@@ -27,7 +25,8 @@ import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../j
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
-import { activePolicy, ARCHIVE_REFUSED, checkInstance, NOT_DICOM_LEFT_OUT, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
+import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
+import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
 export interface ProcessDeliveryDeps {
   files: UploadsToProcess;
@@ -63,7 +62,9 @@ export async function processDelivery(
   const outcome = active && new OutcomeBuilder(active);
   const identified = new Set<string>();
 
-  const record = async (entry: Omit<IngestedEntry, 'tempPath' | 'inputIsEntry'>, storageKey: string | null, offset: number | null) => {
+  const into = active && outcome ? { active, outcome, recorder, maxDicomHeaderBytes: limits.maxDicomHeaderBytes } : null;
+
+  const record = async (entry: EntryFacts, storageKey: string | null, offset: number | null) => {
     seq += 1;
     summary.add(entry);
     await recorder.recordEntry(file, seq, entry, { storageKey, offset });
@@ -86,10 +87,6 @@ export async function processDelivery(
           await recordLeaf(member, described, null, () => readFile(local.path));
           continue;
         }
-        if (active) {
-          await refuseMember(member, ARCHIVE_REFUSED);
-          continue;
-        }
         await openArchiveMember(member, local.path, 0);
       } finally {
         await local.release();
@@ -110,31 +107,25 @@ export async function processDelivery(
 
   async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
     const { kind, reason, dicom } = described;
-    const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom, inUploadAt: null };
-    if (!active || !outcome) return record(entry, member.storage_key, offset);
-    if (kind !== 'dicom') return refuseMember(member, kind === 'skipped' && reason !== null ? reason : NOT_DICOM_LEFT_OUT);
-    const checked = checkInstance(await bytesOf(), active);
-    outcome.add(member.relative_path, checked);
+    const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom };
+    if (!into) return record(entry, member.storage_key, offset);
+    if (kind !== 'dicom') return refuseMember(member, notDicomReason(entry));
+    const bytes = await bytesOf();
+    const checked = checkInstance(bytes, into.active);
+    into.outcome.add(member.relative_path, checked);
     if (checked.outcome === 'refused') return refuseMember(member, checked.reason);
     // A file sent alone and already de-identified stays where it is; a bundle's file gets an object
     // of its own, so that the bundle, which may hold identified files too, can go.
     if (checked.outcome === 'kept' && offset === null) return record(entry, member.storage_key, null);
     identified.add(member.storage_key);
     const key = entryKey(fileId, seq + 1);
-    if (checked.outcome === 'kept') {
-      await recorder.storeBytes(key, await bytesOf());
-      return record(entry, key, null);
-    }
-    const rewritten = describeStoredBytes(checked.bytes, limits.maxDicomHeaderBytes);
-    if (rewritten.archive) throw new Error('a de-identified instance read as an archive');
-    await recorder.storeBytes(key, checked.bytes);
-    await record({ ...entry, size: checked.bytes.length, sha256: checked.sha256, kind: rewritten.kind, reason: rewritten.reason, dicom: rewritten.dicom }, key, null);
+    await record(await storeChecked(entry, bytes, checked, key, into), key, null);
   }
 
   /** A file of the delivery not kept in a de-identifying project: listed as skipped with the reason, its bytes deleted with the rest. */
   async function refuseMember(member: DeliveryFileRow, reason: string): Promise<void> {
     identified.add(member.storage_key);
-    await record({ path: member.relative_path, size: Number(member.size), sha256: null, kind: 'skipped', reason, dicom: null, inUploadAt: null }, null, null);
+    await record(leftOut({ path: member.relative_path, size: Number(member.size) }, reason), null, null);
   }
 
   /**
@@ -148,7 +139,6 @@ export async function processDelivery(
     const first = await window.read(member.storage_key, bundle.handle, offset, Math.min(size, MEMBER_FIRST_READ));
     const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, first);
     if (!described.archive) return recordLeaf(member, described, offset, () => window.read(member.storage_key, bundle.handle, offset, size).then((b) => new Uint8Array(b)));
-    if (active) return refuseMember(member, ARCHIVE_REFUSED);
     const copy = path.join(await workDir(), `member-${seq + 1}`);
     await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));
     try {
@@ -163,11 +153,19 @@ export async function processDelivery(
    * `localPath` holds its bytes; those start `memberOffset` bytes into its stored object.
    */
   async function openArchiveMember(member: DeliveryFileRow, localPath: string, memberOffset: number): Promise<void> {
+    // In a de-identifying project (issue 33) its DICOM entries are kept de-identified, each in an
+    // object of its own, the rest left out; its object goes with the files as they arrived.
+    if (into) identified.add(member.storage_key);
     const memberLimits = { ...limits, maxDepth: Math.max(limits.maxDepth - 1, 1), maxEntries: Math.max(limits.maxEntries - seq, 0) };
     const result = await ingestUpload(
       { inputPath: localPath, originalName: path.posix.basename(member.relative_path), workDir: await workDir(), limits: memberLimits, signal, threads: 1 },
       async (entry) => {
         const inner = { ...entry, path: `${member.relative_path}/${entry.path}` };
+        if (into) {
+          const kept = await deidentifyEntry(inner, () => entryBytes(localPath, entry), entryKey(fileId, seq + 1), into);
+          await record(kept.entry, kept.storageKey, null);
+          return undefined;
+        }
         let storageKey: string | null = null;
         let moved = false;
         if (entry.inUploadAt !== null) storageKey = member.storage_key;
@@ -184,7 +182,7 @@ export async function processDelivery(
     // is one skipped file of the delivery, with the reason in words.
     if (result.status === 'failed') {
       await record(
-        { path: member.relative_path, size: Number(member.size), sha256: null, kind: 'skipped', reason: result.error, dicom: null, inUploadAt: null },
+        { path: member.relative_path, size: Number(member.size), sha256: null, kind: 'skipped', reason: result.error, dicom: null },
         null,
         null,
       );

@@ -20,7 +20,8 @@ import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { activePolicy, ARCHIVE_REFUSED, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
+import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
+import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
 /** The two things the job needs of the files repository. */
 export interface UploadsToProcess {
@@ -76,6 +77,7 @@ export async function processUpload(
     throw new JobCancelled('the file was deleted');
   }
   const active = await activePolicy(deps.policies, found.project_id);
+  if (active && found.kind !== 'dicom') return deidentifyArchive(deps, found, active, { signal, workDir });
   // Such a project's uploads carry no header in their payload (uploads.service.ts); one queued
   // before its policy changed is read again from the file the server de-identified.
   const described = active ? undefined : payload.described;
@@ -158,9 +160,9 @@ export function deidentifiedKey(originalKey: string): string {
 /**
  * In a project that removes patient identity: an upload already de-identified with its policy and
  * key is kept as it is; one that still carries identity is replaced by its de-identified copy (made
- * durable, named by the row, and only then the original deleted); an archive, or a file the engine
- * cannot read, is not kept: its bytes are deleted and the row fails with the reason. Null when the
- * upload was refused (the job is over).
+ * durable, named by the row, and only then the original deleted); a file the engine cannot read is
+ * not kept: its bytes are deleted and the row fails with the reason. Null when the upload was
+ * refused (the job is over). An archive goes to deidentifyArchive instead.
  */
 async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, active: ActivePolicy): Promise<{ file: FileToProcess; outcome: string } | null> {
   const refuse = async (reason: string) => {
@@ -168,7 +170,6 @@ async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, ac
     await deps.files.setProcessing(file.id, { status: 'failed', error: reason, summary: null });
     return null;
   };
-  if (file.kind !== 'dicom') return refuse(ARCHIVE_REFUSED);
   const local = await deps.storage.openLocal(file.storage_key);
   let bytes: Uint8Array;
   try {
@@ -199,6 +200,63 @@ async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, ac
   await deps.files.replaceObject(file.id, { storageKey: key, size: checked.bytes.length, sha256: checked.sha256 }, json);
   await deps.storage.delete(file.storage_key);
   return { file: { ...file, storage_key: key, filesize: checked.bytes.length, sha256: checked.sha256, deid_outcome: json }, outcome: json };
+}
+
+/** Said after an archive's own failure in such a project: its bytes, identified, are not kept. */
+const ARCHIVE_DELETED = 'The archive was deleted from the server, as it may carry patient identity: repair it and send it again.';
+
+/**
+ * An archive uploaded whole into a project that removes patient identity: opened as any archive is,
+ * each DICOM entry checked and stored de-identified as the entry's own object, anything else left
+ * out with the reason. The summary counts the entries as recorded (de-identified). Once the row is
+ * 'ready' the archive as it arrived is deleted; the row then downloads its kept entries as a zip
+ * (files/download-target.ts). Its writes are not the job's last transaction: a crash after 'ready'
+ * runs the job again, which then only deletes the archive; a crash before starts over (entry keys
+ * are fixed by place and the engine's output is deterministic, so the result is the same).
+ */
+async function deidentifyArchive(
+  deps: ProcessUploadDeps,
+  file: FileToProcess,
+  active: ActivePolicy,
+  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+): Promise<void> {
+  // Its outcome is written just before its end: a row so finished only has its archive to delete.
+  if (file.deid_outcome !== null && (file.processing_status === 'ready' || file.processing_status === 'failed')) {
+    await deps.storage.delete(file.storage_key);
+    return;
+  }
+  await deps.files.setProcessing(file.id, { status: 'processing' });
+  await deps.entries.deleteForFile(file.id);
+  const limits = resolveLimits(deps.limits);
+  const recorder = new EntryRecorder(deps.entries, deps.storage);
+  const outcome = new OutcomeBuilder(active);
+  const summary = new SummaryBuilder();
+  const into = { active, outcome, recorder, maxDicomHeaderBytes: limits.maxDicomHeaderBytes };
+  const local = await deps.storage.openLocal(file.storage_key);
+  let seq = 0;
+  let result: IngestResult;
+  try {
+    result = await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, async (entry) => {
+      seq += 1;
+      const kept = await deidentifyEntry(entry, () => entryBytes(local.path, entry), entryKey(file.id, seq), into);
+      summary.add(kept.entry);
+      await recorder.recordEntry(file, seq, kept.entry, { storageKey: kept.storageKey, offset: null });
+      return undefined;
+    });
+  } finally {
+    await local.release();
+  }
+  await recorder.finish();
+  await deps.files.setDeidOutcome(file.id, outcome.json());
+  if (result.status === 'ready') {
+    // Built from the entries as recorded; entries beyond the limits, only counted by the walk, are not in it.
+    const built = summary.build();
+    built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
+    await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
+  } else {
+    await deps.files.setProcessing(file.id, { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null });
+  }
+  await deps.storage.delete(file.storage_key);
 }
 
 /**

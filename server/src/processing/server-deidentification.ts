@@ -49,10 +49,6 @@ export function refusalText(engineMessage: string): string {
   return `${engineMessage} The server does not keep a file whose patient identity it cannot remove: it was deleted.`;
 }
 
-/** Said of an archive that a de-identifying project does not open (issue 33, item 4, not built yet). */
-export const ARCHIVE_REFUSED =
-  'Archives are not accepted in a project that removes patient identity: unpack it and send the folder (or the files one by one). The archive was deleted from the server.';
-
 /** Said of a non-DICOM file of a delivery in such a project: as the browser leaves it out, the server does not keep it. */
 export const NOT_DICOM_LEFT_OUT =
   'Left out: this project removes patient identity, and only DICOM files can be de-identified, so other files are not kept.';

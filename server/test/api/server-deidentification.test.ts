@@ -18,7 +18,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
-import { dicomFixture, download, FIXTURES, makeArchive, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { dicomFixture, download, FIXTURES, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const PLANTED = {
@@ -193,7 +193,7 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
     expect((await contentsOf(otherRow.id)).body.data.entries[0].dicom.patient_id).not.toBe(pseudonymOf(PLANTED.id, key));
   });
 
-  it('keeps neither a file it cannot de-identify nor an archive: the row fails with the reason in words, the bytes are gone', async () => {
+  it('does not keep a file it cannot de-identify: the row fails with the reason in words, the bytes are gone', async () => {
     const { id: projectId } = await basicProject();
     const dicomdir = await upload(server.api, token, { name: 'DICOMDIR', data: dicomFixture('s40_DICOMDIR') }, projectId);
     expect(dicomdir.status).toBe(201);
@@ -207,11 +207,6 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
     const brokenRow = await waitProcessed(projectId, broken.body.data[0].id);
     expect(brokenRow.processing.status).toBe('failed');
     expect(brokenRow.processing.error).toMatch(/cannot be read|not a DICOM/);
-    const zip = makeArchive(scratch, { IM1: planted.get('s05_CT_series5N_2693.dcm')! }, 'zip -q -0 study.zip IM1', 'study.zip');
-    const archive = await upload(server.api, token, { name: 'study.zip', data: zip }, projectId);
-    const archiveRow = await waitProcessed(projectId, archive.body.data[0].id);
-    expect(archiveRow.processing.status).toBe('failed');
-    expect(archiveRow.processing.error).toContain('unpack it and send the folder');
     const rows = await server.services.handle.db.selectFrom('project_files').select('storage_key').where('project_id', '=', projectId).execute();
     const stored = new Set(storedFiles(server.config.dataDir));
     for (const { storage_key } of rows) expect(stored.has(storage_key)).toBe(false);

@@ -10,7 +10,7 @@
 //   BENCH_DEID_COUNT=2000           how many instances
 //   BENCH_DEID_SOURCE=/path.dcm     the instance copied (default: the shared small CT slice)
 //   BENCH_DEID_OPTIONS=a,b          de-identification options (default: none, the Basic profile)
-//   BENCH_RUNS=5                    counted rounds per engine
+//   BENCH_RUNS=3                    counted rounds per engine
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -39,7 +39,7 @@ const ENGINES: Engine[] = [nodeEngine];
 async function main(): Promise<void> {
   const env = process.env;
   const count = Number(env.BENCH_DEID_COUNT ?? '2000');
-  const runs = Number(env.BENCH_RUNS ?? '5');
+  const runs = Number(env.BENCH_RUNS ?? '3');
   if (!Number.isInteger(count) || count <= 0 || !Number.isInteger(runs) || runs <= 0) throw new Error('BENCH_DEID_COUNT and BENCH_RUNS must be positive whole numbers');
   const source = env.BENCH_DEID_SOURCE ?? '/work/shared/dicom/s01_CT_small.dcm';
   const policy: Policy = { profile: 'basic', options: normaliseOptions((env.BENCH_DEID_OPTIONS ?? '').split(',').filter(Boolean)) };

@@ -48,7 +48,7 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
   }
 }
 
-function post(port: number, route: string, body: Buffer): Promise<number> {
+export function post(port: number, route: string, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', headers: { 'content-length': String(body.length) } }, (response) => {
       response.resume();
@@ -60,7 +60,7 @@ function post(port: number, route: string, body: Buffer): Promise<number> {
   });
 }
 
-async function waitForOrthanc(port: number, proc: { exitCode: number | null }, timeoutMs: number): Promise<void> {
+export async function waitForOrthanc(port: number, proc: { exitCode: number | null }, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error('Orthanc exited during start-up');

@@ -18,28 +18,15 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
-import { download, FIXTURES, makeArchive, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { download, makeArchive, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { basicProject as basicProjectOf, plantIdentity } from '../deidentification-fixtures.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const PLANTED = { name: 'PLANTED^ARCHIVEQ', id: 'PLANTEDARC5521', nestedId: 'NESTEDARC6632', privateCreator: 'PLANTARCCREATOR', privateValue: 'PRIVARC7743' };
 const PLANTED_TEXTS = Object.values(PLANTED);
 const FIXTURE_NAMES = ['s01_CT_small.dcm', 's03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm'];
 
-/** A fixture with identity at the top level, in OtherPatientIDsSequence and in a private tag, written by dcmtk. */
-function plant(scratch: string, fixture: string): Buffer {
-  const file = path.join(scratch, `planted-${fixture}`);
-  fs.copyFileSync(path.join(FIXTURES, 'dicom', fixture), file);
-  execFileSync('dcmodify', [
-    '-nb',
-    '-i', `(0010,0010)=${PLANTED.name}`,
-    '-i', `(0010,0020)=${PLANTED.id}`,
-    '-i', `(0010,1002)[0].(0010,0020)=${PLANTED.nestedId}`,
-    '-i', `(0009,0010)=${PLANTED.privateCreator}`,
-    '-i', `(0009,1001)=${PLANTED.privateValue}`,
-    file,
-  ]);
-  return fs.readFileSync(file);
-}
+const plant = (scratch: string, fixture: string): Buffer => plantIdentity(scratch, fixture, PLANTED);
 
 describe.each(dialects())('de-identification of archives on the server, %s', (dialect) => {
   let server: TestServer;
@@ -65,13 +52,7 @@ describe.each(dialects())('de-identification of archives on the server, %s', (di
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  async function basicProject(): Promise<{ id: number; key: Uint8Array }> {
-    const project = await makeProject(server.services, company);
-    const put = await call(`${server.api}/study-petitions/${project.id}/deidentification`, { method: 'PUT', token: admin, json: { profile: 'basic', options: [] } });
-    expect(put.status).toBe(200);
-    const keyAnswer = await call(`${server.api}/study-petitions/${project.id}/deidentification/key`, { token });
-    return { id: project.id, key: new Uint8Array(Buffer.from(keyAnswer.body.data[0].key as string, 'base64url')) };
-  }
+  const basicProject = () => basicProjectOf(server, company, { admin, user: token });
   const waitProcessed = (projectId: number, fileId: number) => waitProcessedIn(server.api, token, projectId, fileId);
   const contentsOf = (fileId: number) => call(`${server.api}/study-petitions-files/${fileId}/contents?limit=100`, { token });
   const answers: string[] = [];

@@ -18,7 +18,8 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
-import { dicomFixture, download, FIXTURES, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { dicomFixture, download, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
+import { basicProject as basicProjectOf, plantIdentity } from '../deidentification-fixtures.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const PLANTED = {
@@ -30,21 +31,7 @@ const PLANTED = {
 };
 const PLANTED_TEXTS = Object.values(PLANTED);
 
-/** A fixture with identity at the top level, in OtherPatientIDsSequence and in a private tag, written by dcmtk. */
-function plant(scratch: string, fixture: string): Buffer {
-  const file = path.join(scratch, `planted-${fixture}`);
-  fs.copyFileSync(path.join(FIXTURES, 'dicom', fixture), file);
-  execFileSync('dcmodify', [
-    '-nb',
-    '-i', `(0010,0010)=${PLANTED.name}`,
-    '-i', `(0010,0020)=${PLANTED.id}`,
-    '-i', `(0010,1002)[0].(0010,0020)=${PLANTED.nestedId}`,
-    '-i', `(0009,0010)=${PLANTED.privateCreator}`,
-    '-i', `(0009,1001)=${PLANTED.privateValue}`,
-    file,
-  ]);
-  return fs.readFileSync(file);
-}
+const plant = (scratch: string, fixture: string): Buffer => plantIdentity(scratch, fixture, PLANTED);
 
 function sopInstanceUidOf(bytes: Buffer, scratch: string): string {
   const file = path.join(scratch, `uid-${sha256(bytes)}.dcm`);
@@ -91,13 +78,7 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  async function basicProject(): Promise<{ id: number; key: Uint8Array }> {
-    const project = await makeProject(server.services, company);
-    const put = await call(`${server.api}/study-petitions/${project.id}/deidentification`, { method: 'PUT', token: admin, json: { profile: 'basic', options: [] } });
-    expect(put.status).toBe(200);
-    const keyAnswer = await call(`${server.api}/study-petitions/${project.id}/deidentification/key`, { token });
-    return { id: project.id, key: new Uint8Array(Buffer.from(keyAnswer.body.data[0].key as string, 'base64url')) };
-  }
+  const basicProject = () => basicProjectOf(server, company, { admin, user: token });
   const waitProcessed = (projectId: number, fileId: number) => waitProcessedIn(server.api, token, projectId, fileId);
   const contentsOf = (fileId: number) => call(`${server.api}/study-petitions-files/${fileId}/contents?limit=100`, { token });
   const studiesOf = (projectId: number) => call(`${server.api}/study-petitions/${projectId}/studies`, { token });

@@ -1,13 +1,14 @@
 // Issue 33 items 3 and 7 in a real browser: a project set to the basic profile receives a CD
 // export, picked with Select Folder, into which identity was planted at the top level, two and
 // three sequences deep and in private attributes. A relay between the browser and the server reads
-// every request body: none of the planted values is ever sent. The server-side check comes later.
+// every request body: none of the planted values is ever sent, and none is anywhere under the
+// server's DATA_DIR (database, objects, work area) or in its log once the delivery is processed.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="../../deid/src/dcmjs.d.ts" />
 import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import dcmjs, { type Dict } from 'dcmjs';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -210,5 +211,27 @@ describe('de-identification in the browser', () => {
     const inHeaders = relay.bodies.flatMap((b) => leaks(Buffer.from(b.headers + b.url)).map((needle) => `${b.method} ${b.url} headers: ${needle}`));
     expect([...found, ...inHeaders]).toEqual([]);
     expect(session.pageErrors).toEqual([]);
+
+    // Once processed, nothing planted is anywhere the server keeps things: the database (with its
+    // journal), the stored objects, the work area, or its log.
+    await eventually(
+      () => apiListFiles(portal.url, token, projectId),
+      (files) => files[0]?.processing.status === 'ready',
+      'the delivery to be processed',
+      60_000,
+    );
+    const stored = await filesUnder(portal.dataDir);
+    // The search reads what is there: the database and at least one object per image.
+    expect(stored.length).toBeGreaterThan(CT_SERIES.length);
+    const kept: string[] = [];
+    for (const file of stored) kept.push(...leaks(await readFile(file)).map((needle) => `${path.relative(portal.dataDir, file)}: ${needle}`));
+    kept.push(...leaks(Buffer.from(portal.logs())).map((needle) => `server log: ${needle}`));
+    expect(kept).toEqual([]);
   });
 });
+
+/** Every regular file under `dir`, at any depth. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}

@@ -16,6 +16,7 @@ const row = (summary: object): FileRow =>
     processing_status: 'ready',
     processing_error: null,
     processing_summary: JSON.stringify(summary),
+    deid_outcome: null,
   }) as unknown as FileRow;
 
 describe('presentFile', () => {

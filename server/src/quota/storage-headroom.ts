@@ -58,8 +58,14 @@ export class StorageHeadroom {
    * Why new uploads are refused, in words for an operator; undefined while there is room for
    * `bytes` more (an upload's announced size) above MIN_FREE_BYTES.
    */
-  shortage(bytes = 0): Promise<string | undefined> {
-    return this.#shortage(bytes, (directory) => this.read(directory).catch(() => undefined));
+  async shortage(bytes = 0): Promise<string | undefined> {
+    for (const directory of this.directories) {
+      const space = await this.read(directory).catch(() => undefined);
+      // A folder that cannot be read is the readiness check's storage question, not this one.
+      const lacking = space && this.#lacking(space, bytes);
+      if (lacking !== undefined) return lacking;
+    }
+    return undefined;
   }
 
   /** Refuses (507) a new upload of `bytes` that would leave less free space than MIN_FREE_BYTES. */
@@ -86,16 +92,6 @@ export class StorageHeadroom {
       this.#kept.set(directory, kept);
     }
     return kept;
-  }
-
-  async #shortage(bytes: number, reading: (directory: string) => Promise<FreeSpace | undefined>): Promise<string | undefined> {
-    for (const directory of this.directories) {
-      const space = await reading(directory);
-      // A folder that cannot be read is the readiness check's storage question, not this one.
-      const lacking = space && this.#lacking(space, bytes);
-      if (lacking !== undefined) return lacking;
-    }
-    return undefined;
   }
 
   /** Why `bytes` more do not fit above MIN_FREE_BYTES in `space`, or undefined. */

@@ -21,15 +21,20 @@ export function deidentificationWords(policy: Pick<TDeidentificationPolicy, 'pro
   return ['Basic profile', ...options.map((option) => OPTION_SHORT_WORDS[option])].join(', ');
 }
 
+/** A count as the report writes it: '2,000'. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
 /** '1 instance' / '3 instances'. */
 function instances(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'instance' : 'instances'}`;
+  return `${count(n)} ${n === 1 ? 'instance' : 'instances'}`;
 }
 
 /** The report names at most 500 flagged instances (a row's JSON stays small): only those come first in the contents. */
 function listedFirst(report: TDeidentificationReport): string {
   const listed = report.needs_review.length;
-  if (listed < report.needs_review_total) return `The first ${listed.toLocaleString('en-US')} are listed first.`;
+  if (listed < report.needs_review_total) return `The first ${count(listed)} are listed first.`;
   return listed === 1 ? 'It is listed first.' : 'They are listed first.';
 }
 
@@ -40,16 +45,16 @@ function listedFirst(report: TDeidentificationReport): string {
 export function reportWords(report: TDeidentificationReport): { applied: string; by: string; notKept: string | null; changed: string; review: string | null } {
   const { instances: done, counts } = report;
   const changed = [
-    `${counts.removed.toLocaleString('en-US')} removed`,
-    `${counts.replaced.toLocaleString('en-US')} replaced`,
-    `${counts.shifted.toLocaleString('en-US')} shifted`,
-    ...(counts.cleaned > 0 ? [`${counts.cleaned.toLocaleString('en-US')} cleaned`] : []),
+    `${count(counts.removed)} removed`,
+    `${count(counts.replaced)} replaced`,
+    `${count(counts.shifted)} shifted`,
+    ...(counts.cleaned > 0 ? [`${count(counts.cleaned)} cleaned`] : []),
   ];
   return {
     applied: `${deidentificationWords(report)} (${report.edition})`,
     by: `De-identified: ${instances(done.browser)} in the browser, ${instances(done.server)} by the server`,
     notKept: done.refused > 0 ? `Not kept: ${instances(done.refused)} that could not be read well enough to remove identity` : null,
-    changed: `Attributes: ${changed.join(', ')}; private attributes removed: ${counts.private_removed.toLocaleString('en-US')}; UIDs replaced: ${counts.uids_replaced.toLocaleString('en-US')}`,
+    changed: `Attributes: ${changed.join(', ')}; private attributes removed: ${count(counts.private_removed)}; UIDs replaced: ${count(counts.uids_replaced)}`,
     review: report.needs_review_total > 0 ? `${instances(report.needs_review_total)} to review: identity may be burned into the pixels. ${listedFirst(report)}` : null,
   };
 }

@@ -28,6 +28,8 @@ const FIXTURE_NAMES = ['s01_CT_small.dcm', 's03_CT_series5N_2062.dcm', 's04_CT_s
 
 const plant = (scratch: string, fixture: string): Buffer => plantIdentity(scratch, fixture, PLANTED);
 
+type ListedEntry = { path: string; kind: string; reason: string | null; dicom: { patient_id: string; patient_name: string } | null };
+
 describe.each(dialects())('de-identification of archives on the server, %s', (dialect) => {
   let server: TestServer;
   let company: CompanyRow;
@@ -77,15 +79,20 @@ describe.each(dialects())('de-identification of archives on the server, %s', (di
     return Number(patched.headers.get('portal-file-id'));
   }
 
-  /** The row is ready; its entries de-identified, the text left out; its zip de-identified DICOM; the archive gone. */
-  async function expectDeidentified(projectId: number, key: Uint8Array, fileId: number, originalKey: string): Promise<void> {
+  /** The entries of a row that must end 'ready'; the row and its contents are kept with the answers searched for leaks. */
+  async function readyEntries(projectId: number, fileId: number): Promise<{ row: Awaited<ReturnType<typeof waitProcessed>>; entries: ListedEntry[] }> {
     const row = await waitProcessed(projectId, fileId);
     expect(row.processing.status).toBe('ready');
     answers.push(JSON.stringify(row));
-    const pseudonym = pseudonymOf(PLANTED.id, key);
     const contents = await contentsOf(fileId);
     answers.push(JSON.stringify(contents.body));
-    const entries = contents.body.data.entries as { path: string; kind: string; reason: string | null; dicom: { patient_id: string; patient_name: string } | null }[];
+    return { row, entries: contents.body.data.entries as ListedEntry[] };
+  }
+
+  /** The row is ready; its entries de-identified, the text left out; its zip de-identified DICOM; the archive gone. */
+  async function expectDeidentified(projectId: number, key: Uint8Array, fileId: number, originalKey: string): Promise<void> {
+    const { row, entries } = await readyEntries(projectId, fileId);
+    const pseudonym = pseudonymOf(PLANTED.id, key);
     const dicom = entries.filter((e) => e.kind === 'dicom');
     expect(dicom.map((e) => e.path).sort()).toEqual(['DICOM/IM1', 'DICOM/IM2', 'DICOM/IM3']);
     for (const e of dicom) expect(e.dicom).toMatchObject({ patient_id: pseudonym, patient_name: pseudonym });
@@ -181,14 +188,8 @@ describe.each(dialects())('de-identification of archives on the server, %s', (di
     expect(arrivedKeys).toHaveLength(2);
     const completed = await call(`${server.api}/deliveries/${delivery}/complete`, { method: 'POST', token });
     const fileId: number = completed.body.data[0].file_id;
-    const row = await waitProcessed(projectId, fileId);
-    expect(row.processing.status).toBe('ready');
-    answers.push(JSON.stringify(row));
-
+    const { entries } = await readyEntries(projectId, fileId);
     const pseudonym = pseudonymOf(PLANTED.id, key);
-    const contents = await contentsOf(fileId);
-    answers.push(JSON.stringify(contents.body));
-    const entries = contents.body.data.entries as { path: string; kind: string; reason: string | null; dicom: { patient_id: string } | null }[];
     const dicomPaths = ['CD/study.tar.gz/DICOM/IM1', 'CD/study.tar.gz/DICOM/IM2', 'CD/study.tar.gz/DICOM/IM3', 'CD/study.zip/DICOM/IM1', 'CD/study.zip/DICOM/IM2', 'CD/study.zip/DICOM/IM3'];
     expect(entries.filter((e) => e.kind === 'dicom').map((e) => e.path).sort()).toEqual(dicomPaths);
     for (const e of entries.filter((x) => x.kind === 'dicom')) expect(e.dicom?.patient_id, e.path).toBe(pseudonym);

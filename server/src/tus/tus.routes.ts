@@ -79,6 +79,19 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
     // with the shared store every request stays with tus.
     const wholeFiles = uploads.options.shared === undefined;
     const memory = new WholeFileMemory();
+    // The store may fail under a stalled body (S3 refuses a part cut short): the answer is still the
+    // stall, with where to resume read from the store when tus gave no offset.
+    const stalledError = async (uploadId: string | undefined, offset: string | null): Promise<AppError> => {
+      const resumeAt =
+        offset ?? (uploadId === undefined ? null : await uploads.store.getUpload(uploadId).then((u) => (u.offset === undefined ? null : String(u.offset)), () => null));
+      return new AppError(
+        408,
+        `No data arrived for ${Math.round(opts.idleTimeoutMs / 1000)} seconds, so the upload was paused; ` +
+          'the bytes that arrived are kept: check the connection and resume the upload',
+        resumeAt !== null ? { 'upload-offset': resumeAt } : {},
+      );
+    };
+
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { actor } = sessionOf(request);
       const wholeLength = wholeFiles && isWholeDeliveryFile(request) ? Number(request.headers['upload-length']) : 0;
@@ -122,6 +135,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       } catch (err) {
         if (tap && uploadId !== undefined) uploads.endDigest(uploadId, tap, undefined);
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
+        if (body?.stalled()) throw await stalledError(uploadId, null);
         throw err;
       } finally {
         body?.release(request.server.server.timeout);
@@ -136,6 +150,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
         if (createdId !== undefined) await uploads.abandonCreation(createdId);
         const status = tusStatus(response.status, text);
         if (status >= 500) request.log.error({ status: response.status, tus: text.trim() }, 'the tus server failed');
+        if (body?.stalled()) throw await stalledError(uploadId, null);
         throw new AppError(status, tusMessage(response.status, text));
       }
       if (request.method === 'DELETE' && row) await uploads.remove(row.id);
@@ -150,14 +165,7 @@ export function tusRoutes(uploads: TusUploadsService, opts: TusRoutesOptions) {
       }
       for (const [name, value] of response.headers) if (!DROPPED_HEADERS.test(name)) reply.header(name, value);
       reply.status(response.status);
-      if (body?.stalled()) {
-        throw new AppError(
-          408,
-          `No data arrived for ${Math.round(opts.idleTimeoutMs / 1000)} seconds, so the upload was paused; ` +
-            'the bytes that arrived are kept: check the connection and resume the upload',
-          offsetHeader !== null ? { 'upload-offset': offsetHeader } : {},
-        );
-      }
+      if (body?.stalled()) throw await stalledError(uploadId, offsetHeader);
       return reply.send();
     };
 

@@ -86,10 +86,21 @@ export function buildIfChanged(root: string, targets: BuildTarget[], force: bool
   return built;
 }
 
+// `build-if-changed.ts [--force] [--quiet] [target…]`: targets by name ('server', 'web app'), all
+// when none is named. --quiet (the admin CLI's start) says only what it builds, on standard error,
+// so that the command's own output stays the only thing on standard output.
 if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   const root = path.resolve(import.meta.dirname, '..', '..');
+  const args = process.argv.slice(2);
+  const named = args.filter((arg) => !arg.startsWith('--'));
+  const targets = named.length ? PORTAL_TARGETS.filter((target) => named.includes(target.name)) : PORTAL_TARGETS;
+  const quiet = args.includes('--quiet');
   try {
-    buildIfChanged(root, PORTAL_TARGETS, process.argv.includes('--force'), (line) => console.log(line));
+    if (targets.length !== named.length && named.length) throw new Error(`build-if-changed: no target among ${named.join(', ')}`);
+    buildIfChanged(root, targets, args.includes('--force'), (line) => {
+      if (!quiet) console.log(line);
+      else if (!line.endsWith('not rebuilt')) console.error(line);
+    });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

@@ -29,6 +29,21 @@ export function passwordIsValid(password: string): boolean {
   return Object.values(checkPassword(password)).every(Boolean);
 }
 
+/** Spec §5: the rules as the live checklist shows them, in its order (the admin CLI names the ones broken). */
+export const PASSWORD_RULES: ReadonlyArray<{ key: keyof PasswordChecks; label: string }> = [
+  { key: 'length', label: 'Minimum 8 characters' },
+  { key: 'uppercase', label: 'One uppercase letter' },
+  { key: 'lowercase', label: 'One lowercase letter' },
+  { key: 'number', label: 'One number' },
+  { key: 'special', label: 'One special character (!@#$%^&*)' },
+];
+
+/** The labels of the rules `password` breaks, in the checklist's order; empty when it is strong. */
+export function brokenPasswordRules(password: string): string[] {
+  const checks = checkPassword(password);
+  return PASSWORD_RULES.filter(({ key }) => !checks[key]).map(({ label }) => label);
+}
+
 export const ZPasswordResetRequest = z.strictObject({
   userid: z.number().int().positive(),
   old_password: z.string().max(1024),

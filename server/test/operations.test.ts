@@ -89,7 +89,9 @@ describe('the server process', () => {
     expect(await server.waitForExit()).toBe(0);
     // Plain lines a person can copy, not a string escaped inside a JSON record.
     expect(server.logs()).toMatch(/^No users exist yet\. Create the first SysAdmin/m);
-    expect(server.logs()).toMatch(/^ {2}npm run admin -- create-user --company-id 1 --username admin .*--role SysAdmin$/m);
+    // With the server's DATA_DIR written out, so the command reaches this database from any folder.
+    expect(server.logs()).toContain(`  DATA_DIR=${database.dataDir} npm run admin -- create-company --name "Your Company"`);
+    expect(server.logs()).toMatch(/^ {2}DATA_DIR=\S+ npm run admin -- create-user --company-id 1 --username admin .*--role SysAdmin$/m);
     await database.drop();
   });
 

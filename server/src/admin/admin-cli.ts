@@ -1,9 +1,11 @@
 // The admin command line, callable in process: argv, environment, standard input and the two
 // outputs come in as arguments and the exit status goes out as the answer, so tests can run the
 // same code as `npm run admin` without starting a process per case (cli.ts wires it to the process).
+import { existsSync } from 'node:fs';
 import { format, parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, sqliteFile } from '../db/database.js';
+import { databaseWords } from './database-words.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors/app-error.js';
 import { createServices } from '../services.js';
@@ -23,6 +25,8 @@ export interface AdminCliIo {
   /** Each call is one line, without its line ending. */
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Standard error is a terminal: a person reads it, so the CLI says which database it opened. */
+  terminal?: boolean;
 }
 
 async function main(argv: string[], io: AdminCliIo): Promise<number> {
@@ -60,9 +64,16 @@ async function main(argv: string[], io: AdminCliIo): Promise<number> {
     io.out(await moveInstall(config, moveOptions(flags), io.out));
     return 0;
   }
+  const madeNew = config.databaseUrl === undefined && !existsSync(sqliteFile(config.dataDir));
   const handle = openDatabase(config);
   try {
     await migrateToLatest(handle);
+    if (madeNew) {
+      io.err(
+        `Note: there was no database at ${sqliteFile(config.dataDir)}, so a new, empty one was made. If the portal keeps its ` +
+          `data elsewhere, run the command again with its DATA_DIR: DATA_DIR=/the/portal/data npm run admin -- ${command} …`,
+      );
+    } else if (io.terminal) io.err(`Using ${databaseWords(config)}.`);
     const storage = await createStorage(config);
     if (command === 'verify-objects') {
       io.out(await verifyObjects(handle.db, storage, io.out));

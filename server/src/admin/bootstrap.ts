@@ -4,22 +4,27 @@ import { ROLES } from '@portal/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Services } from '../services.js';
+import { adminCommandFor } from './database-words.js';
 import { createCompany, createUser } from './user-admin.js';
 
-const FIRST_ADMIN_HINT = `
-No users exist yet. Create the first SysAdmin, in another terminal, from this folder:
+/** The steps, with the settings that reach this server's database, so they work from any folder. */
+function firstAdminHint(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+  const { prefix, note } = adminCommandFor(config);
+  return `
+No users exist yet. Create the first SysAdmin, in another terminal${note ? `, ${note}` : ''}:
 
-  npm run admin -- create-company --name "Your Company"
-  npm run admin -- create-user --company-id 1 --username admin --firstname Ada --lastname Admin --role SysAdmin
+  ${prefix} create-company --name "Your Company"
+  ${prefix} create-user --company-id 1 --username admin --firstname Ada --lastname Admin --role SysAdmin
 
 (the second command asks for the password; 1 is the id the first one printed)
 or stop the portal and start it once with ADMIN_USERNAME and ADMIN_PASSWORD set.
 
 `;
+}
 
 export async function bootstrapFirstAdmin(
   services: Services,
-  config: Pick<Config, 'bootstrapAdmin'>,
+  config: Pick<Config, 'bootstrapAdmin' | 'dataDir' | 'databaseUrl'>,
   log: FastifyBaseLogger,
 ): Promise<void> {
   if ((await services.repos.users.count()) > 0) return;
@@ -27,7 +32,7 @@ export async function bootstrapFirstAdmin(
   if (!admin) {
     log.warn('no users exist yet: create the first SysAdmin (the steps are printed on standard error)');
     // Plain lines, not a log record: the person starting the portal for the first time reads them.
-    process.stderr.write(FIRST_ADMIN_HINT);
+    process.stderr.write(firstAdminHint(config));
     return;
   }
   const company = await createCompany(services, admin.company);

@@ -7,5 +7,6 @@ const code = await runAdminCli(process.argv.slice(2), {
   stdin: process.stdin,
   out: (line) => console.log(line),
   err: (line) => console.error(line),
+  terminal: process.stderr.isTTY,
 });
 process.exit(code);

@@ -1,3 +1,4 @@
+import { brokenPasswordRules } from '@portal/contract';
 import type { Services } from '../services.js';
 import { counted, formatBytes } from './move-install/progress.js';
 import { parseRole, roleName } from '../users/index.js';
@@ -42,6 +43,16 @@ function required(flags: Flags, name: keyof Flags): string {
   return value;
 }
 
+/** The new password, or a refusal naming the spec's rules it breaks (the API answers only the spec's one sentence). */
+function strongPassword(flags: Flags): string {
+  const password = required(flags, 'password');
+  const broken = brokenPasswordRules(password);
+  if (broken.length) {
+    throw new UsageError(`Password does not meet all requirements: ${broken.map((rule) => rule.toLowerCase()).join('; ')}. Choose another and run the command again`);
+  }
+  return password;
+}
+
 function table(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return '(none)';
   const columns = Object.keys(rows[0]!);
@@ -70,7 +81,7 @@ export async function runCommand(services: Services, command: string, flags: Fla
       const user = await createUser(services, {
         companyId,
         username: required(flags, 'username'),
-        password: required(flags, 'password'),
+        password: strongPassword(flags),
         firstname: required(flags, 'firstname'),
         lastname: required(flags, 'lastname'),
         role,
@@ -79,7 +90,7 @@ export async function runCommand(services: Services, command: string, flags: Fla
       return String(user.id);
     }
     case 'set-password':
-      await setPassword(services, required(flags, 'username'), required(flags, 'password'));
+      await setPassword(services, required(flags, 'username'), strongPassword(flags));
       return 'Password changed; the user\'s sessions were signed out.';
     case 'disable-user':
       await disableUser(services, required(flags, 'username'));

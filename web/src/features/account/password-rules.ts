@@ -1,13 +1,4 @@
-import { checkPassword, passwordIsValid, type PasswordChecks } from '@portal/contract';
-
-/** Spec §5: the live checklist, in the order it is shown. */
-export const PASSWORD_RULES: ReadonlyArray<{ key: keyof PasswordChecks; label: string }> = [
-  { key: 'length', label: 'Minimum 8 characters' },
-  { key: 'uppercase', label: 'One uppercase letter' },
-  { key: 'lowercase', label: 'One lowercase letter' },
-  { key: 'number', label: 'One number' },
-  { key: 'special', label: 'One special character (!@#$%^&*)' },
-];
+import { checkPassword, passwordIsValid, PASSWORD_RULES } from '@portal/contract';
 
 export interface PasswordChangeForm {
   current: string;
@@ -34,4 +25,4 @@ export function validatePasswordChange({ current, next, confirm }: PasswordChang
   return null;
 }
 
-export { checkPassword, passwordIsValid };
+export { checkPassword, passwordIsValid, PASSWORD_RULES };

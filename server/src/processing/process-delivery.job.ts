@@ -24,7 +24,8 @@ import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
+import { givenUpMessage } from './given-up.js';
+import { entryKey, type UploadsToProcess } from './process-upload.job.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
@@ -47,6 +48,15 @@ export async function processDelivery(
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) throw new JobCancelled('the delivery was deleted');
+  const active = await activePolicy(deps.policies, file.project_id);
+  // A run that died after 'ready', while deleting the objects as they arrived: what it kept is
+  // recorded, so only the rest of the deletes is left (reading the files again would find them gone).
+  if (active && file.processing_status === 'ready' && file.deid_outcome !== null) {
+    const kept = new Set((await deps.entries.storedObjects(file.id)).map((object) => object.storage_key));
+    const arrived = (await deps.members.membersOfFile(file.id)).map((member) => member.storage_key);
+    await dropArrived(deps, file.id, arrived.filter((key) => !kept.has(key)));
+    return;
+  }
   await deps.files.setProcessing(file.id, { status: 'processing' });
   // A rerun starts over: entries are keyed by their place, so nothing is recorded twice.
   await deps.entries.deleteForFile(file.id);
@@ -58,7 +68,6 @@ export async function processDelivery(
   // In a project that removes patient identity (issue 33): every DICOM instance is checked and kept
   // only de-identified, in an object of its own; nothing else is kept. The objects that arrived
   // (files sent alone, bundles) are deleted once the row is ready: by then every kept copy is durable.
-  const active = await activePolicy(deps.policies, file.project_id);
   const outcome = active && new OutcomeBuilder(active);
   const identified = new Set<string>();
 
@@ -100,10 +109,8 @@ export async function processDelivery(
   built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
   if (outcome) await deps.files.setDeidOutcome(file.id, outcome.json());
   await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
-  // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
-  // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
-  for (const key of identified) await deps.storage.delete(key);
-  if (identified.size > 0) await deps.members.forgetObjects(file.id, [...identified]);
+  // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again.
+  await dropArrived(deps, file.id, [...identified]);
 
   async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
     const { kind, reason, dicom } = described;
@@ -190,10 +197,36 @@ export async function processDelivery(
   }
 }
 
+/**
+ * Deletes objects of the delivery as they arrived, then their rows: a crash between leaves rows
+ * naming nothing (which a rerun after 'ready' finishes), never identity that no row names.
+ */
+async function dropArrived(deps: ProcessDeliveryDeps, fileId: number, keys: readonly string[]): Promise<void> {
+  const unique = [...new Set(keys)];
+  for (const key of unique) await deps.storage.delete(key);
+  if (unique.length > 0) await deps.members.forgetObjects(fileId, unique);
+}
+
+/**
+ * After the last attempt the row fails with words. In a de-identifying project nothing as it
+ * arrived may stay behind a failed row: every member's object goes, and the entries recorded so far
+ * with their objects (a rerun would have started over anyway).
+ */
+async function giveUp(deps: ProcessDeliveryDeps, fileId: number, attempts: number): Promise<void> {
+  const file = await deps.files.findForProcessing(fileId);
+  const deleting = file !== undefined && (await activePolicy(deps.policies, file.project_id)) !== null;
+  if (deleting) {
+    await dropArrived(deps, fileId, (await deps.members.membersOfFile(fileId)).map((member) => member.storage_key));
+    for (const object of await deps.entries.storedObjects(fileId)) await deps.storage.delete(object.storage_key);
+    await deps.entries.deleteForFile(fileId);
+  }
+  await deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts, deleting), summary: null });
+}
+
 export function processDeliveryJob(deps: ProcessDeliveryDeps): JobKind<TProcessDeliveryPayload> {
   return defineJobKind(PROCESS_DELIVERY, {
     handle: (payload, context) => processDelivery(deps, payload, context),
-    onGiveUp: ({ fileId }, { attempts }) => deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
+    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts),
   });
 }
 

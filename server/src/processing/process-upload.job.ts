@@ -20,6 +20,7 @@ import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
+import { givenUpMessage } from './given-up.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
@@ -276,20 +277,24 @@ async function indexDescribedDicom(file: ProjectFileRow, described: StoredFileKi
   return { status: 'ready', error: null, summary: summary.build() };
 }
 
-/** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
-/** What the owner reads when the server, not the file, kept failing. */
-export function givenUpMessage(attempts: number): string {
-  return (
-    `Processing failed after ${attempts} attempts because of a problem on the server, not in the file. ` +
-    'The file is stored: delete it and upload it again later, or ask your administrator to look at the server log.'
-  );
+/**
+ * After the last attempt: the row fails with words. In a de-identifying project the object the row
+ * names is deleted unless it is the server's own de-identified copy: an original still waiting for
+ * its check (or kept in place as the browser sent it; which of the two is not known without the
+ * check that kept failing) must not stay behind a failed row.
+ */
+async function giveUp(deps: ProcessUploadDeps, fileId: number, attempts: number): Promise<void> {
+  const file = await deps.files.findForProcessing(fileId);
+  const active = file ? await activePolicy(deps.policies, file.project_id) : null;
+  const deleting = file !== undefined && active !== null && (file.kind !== 'dicom' || !file.storage_key.endsWith(DEIDENTIFIED_SUFFIX));
+  if (deleting) await deps.storage.delete(file.storage_key);
+  await deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts, deleting) });
 }
 
+/** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
 export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
     handle: (payload, context) => processUpload(deps, payload, context),
-    // The cause (a storage or database error) is in the runner's log; its text names internals.
-    onGiveUp: ({ fileId }, { attempts }) =>
-      deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
+    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts),
   });
 }

@@ -14,7 +14,7 @@ import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
@@ -136,6 +136,17 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const { queue, snapshot } = useUploadQueue(projectId, sending, deliveries, (rows, all) => void settled(rows, all));
   const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
+  // Stable, so that the memoised rows re-render only when their own file changes.
+  const checkRow = useCallback((key: string, checked: boolean) => queue.setChecked(key, checked), [queue]);
+  const cancelRow = useCallback((key: string) => queue.cancel(key), [queue]);
+  const retryRow = useCallback(
+    (key: string) => {
+      setFailure(null);
+      setProgressShown(true);
+      queue.retry(key);
+    },
+    [queue],
+  );
 
   /**
    * In a project that de-identifies here, a pick's DICOMDIR is left out and its archives are opened
@@ -283,14 +294,10 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
             rows={rows}
             notes={notes}
             locked={active}
-            onCheck={(key, checked) => queue.setChecked(key, checked)}
+            onCheck={checkRow}
             onCheckAll={(checked) => queue.setAllChecked(checked)}
-            onCancel={(key) => queue.cancel(key)}
-            onRetry={(key) => {
-              setFailure(null);
-              setProgressShown(true);
-              queue.retry(key);
-            }}
+            onCancel={cancelRow}
+            onRetry={retryRow}
           />
         )}
       </DialogContent>

@@ -12,7 +12,8 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Fragment } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Fragment, memo, useRef } from 'react';
 import { formatFileSize } from '../../../lib/format';
 import type { RowStatus, UploadRow } from '../model/upload-queue';
 
@@ -75,6 +76,137 @@ interface UploadRowsProps {
   onRetry: (key: string) => void;
 }
 
+interface UploadRowItemProps {
+  row: UploadRow;
+  /** In a long list only the rows in view are drawn, each placed at its offset (LongRowList). */
+  placed?: { index: number; count: number; start: number; measure: (element: HTMLElement | null) => void };
+  note: RowNote | undefined;
+  locked: boolean;
+  onCheck: (key: string, checked: boolean) => void;
+  onCancel: (key: string) => void;
+  onRetry: (key: string) => void;
+}
+
+/**
+ * One file's row. Memoised: the queue replaces only the rows that changed, so a progress event of
+ * one bundle re-renders its own files, not a 2,000-file folder's every row (which held the page for
+ * seconds at a time).
+ */
+const UploadRowItem = memo(function UploadRowItem({ row, placed, note, locked, onCheck, onCancel, onRetry }: UploadRowItemProps) {
+  const chip = row.status === 'ready' ? null : row.status === 'done' && note?.duplicateOf ? { label: 'Duplicate', color: 'warning' as const } : STATUS_CHIP[row.status];
+  const canCancel = row.status === 'queued' || row.status === 'uploading';
+  const canRetry = (row.status === 'failed' && row.retryable) || row.status === 'cancelled';
+  const selectable = row.status === 'ready' || row.status === 'failed' || row.status === 'cancelled';
+  return (
+    <ListItem
+      disablePadding
+      sx={{ px: 1, alignItems: 'flex-start', ...(placed && { position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${placed.start}px)` }) }}
+      {...(placed && { ref: placed.measure, 'data-index': placed.index, 'aria-setsize': placed.count, 'aria-posinset': placed.index + 1 })}
+      secondaryAction={
+        canCancel ? (
+          <Tooltip title="Cancel">
+            <IconButton edge="end" size="small" aria-label={`Cancel ${row.path}`} onClick={() => onCancel(row.key)}>
+              <CloseRounded fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : canRetry ? (
+          <Tooltip title="Retry">
+            <IconButton edge="end" size="small" aria-label={`Retry ${row.path}`} onClick={() => onRetry(row.key)}>
+              <ReplayRounded fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : null
+      }
+    >
+      <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
+        <Checkbox
+          edge="start"
+          checked={row.checked}
+          disabled={locked || !selectable}
+          onChange={(e) => onCheck(row.key, e.target.checked)}
+          slotProps={{ input: { 'aria-label': row.path } }}
+        />
+      </ListItemIcon>
+      <ListItemText
+        sx={{ pr: 4 }}
+        primary={
+          <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+            <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+              <PathWithBreaks path={row.path} />
+            </Box>
+            {chip && <Chip component="span" size="small" label={chip.label} color={chip.color} variant="outlined" />}
+          </Box>
+        }
+        secondary={
+          <>
+            <Typography component="span" variant="body2" color={row.status === 'failed' ? 'error' : 'text.secondary'} sx={{ display: 'block' }}>
+              {describe(row, note)}
+            </Typography>
+            {(row.status === 'uploading' || row.status === 'finishing') && (
+              <LinearProgress
+                sx={{ display: 'block', mt: 0.5 }}
+                variant={row.status === 'finishing' ? 'indeterminate' : 'determinate'}
+                value={row.file.size > 0 ? (row.sent / row.file.size) * 100 : 0}
+                aria-label={`Progress of ${row.path}`}
+              />
+            )}
+          </>
+        }
+      />
+    </ListItem>
+  );
+});
+
+const FRAME = { border: 1, borderColor: 'divider', borderRadius: 1 } as const;
+
+/** From this many files the list draws only the rows in view. */
+const LONG_LIST = 100;
+
+type RowListProps = Omit<UploadRowsProps, 'onCheckAll'>;
+
+/**
+ * A folder of thousands of files: drawing every row (2,000 MUI rows) held the page for seconds at a
+ * time, so only the rows in view (and a few around them) are drawn, in a box that scrolls on its
+ * own, also on a phone, where a short list scrolls with the dialog instead.
+ */
+function LongRowList({ rows, notes, locked, onCheck, onCancel, onRetry }: RowListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // The app is not built with the React Compiler, whose memoisation this hook's fresh functions
+  // would defeat; the row items are memoised by hand and take only plain values from it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 60,
+    overscan: 6,
+    // Rows for the box's usual height are drawn at once, before its size is first measured.
+    initialRect: { width: 600, height: 300 },
+    getItemKey: (index) => rows[index]?.key ?? index,
+  });
+  return (
+    <Box ref={scroller} sx={{ height: { xs: '60vh', sm: 300 }, overflow: 'auto', ...FRAME }}>
+      <List dense aria-label="Files to upload" sx={{ position: 'relative', height: virtualizer.getTotalSize(), py: 0 }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <UploadRowItem
+              key={row.key}
+              row={row}
+              placed={{ index: item.index, count: rows.length, start: item.start, measure: virtualizer.measureElement }}
+              note={notes.get(row.key)}
+              locked={locked}
+              onCheck={onCheck}
+              onCancel={onCancel}
+              onRetry={onRetry}
+            />
+          );
+        })}
+      </List>
+    </Box>
+  );
+}
+
 /** Spec §2's file list, one row per file with its upload state (issue 13). */
 export function UploadRows({ rows, notes, locked, onCheck, onCheckAll, onCancel, onRetry }: UploadRowsProps) {
   const checkedCount = rows.filter((r) => r.checked).length;
@@ -89,74 +221,16 @@ export function UploadRows({ rows, notes, locked, onCheck, onCheckAll, onCancel,
           Clear
         </Button>
       </Box>
-      {/* On a phone the dialog is full screen and scrolls as a whole; a box of its own would leave a sliver. */}
-      <List dense aria-label="Files to upload" sx={{ maxHeight: { xs: 'none', sm: 300 }, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-        {rows.map((row) => {
-          const note = notes.get(row.key);
-          const chip = row.status === 'ready' ? null : row.status === 'done' && note?.duplicateOf ? { label: 'Duplicate', color: 'warning' as const } : STATUS_CHIP[row.status];
-          const canCancel = row.status === 'queued' || row.status === 'uploading';
-          const canRetry = (row.status === 'failed' && row.retryable) || row.status === 'cancelled';
-          const selectable = row.status === 'ready' || row.status === 'failed' || row.status === 'cancelled';
-          return (
-            <ListItem
-              key={row.key}
-              disablePadding
-              sx={{ px: 1, alignItems: 'flex-start' }}
-              secondaryAction={
-                canCancel ? (
-                  <Tooltip title="Cancel">
-                    <IconButton edge="end" size="small" aria-label={`Cancel ${row.path}`} onClick={() => onCancel(row.key)}>
-                      <CloseRounded fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                ) : canRetry ? (
-                  <Tooltip title="Retry">
-                    <IconButton edge="end" size="small" aria-label={`Retry ${row.path}`} onClick={() => onRetry(row.key)}>
-                      <ReplayRounded fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                ) : null
-              }
-            >
-              <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
-                <Checkbox
-                  edge="start"
-                  checked={row.checked}
-                  disabled={locked || !selectable}
-                  onChange={(e) => onCheck(row.key, e.target.checked)}
-                  slotProps={{ input: { 'aria-label': row.path } }}
-                />
-              </ListItemIcon>
-              <ListItemText
-                sx={{ pr: 4 }}
-                primary={
-                  <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                    <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
-                      <PathWithBreaks path={row.path} />
-                    </Box>
-                    {chip && <Chip component="span" size="small" label={chip.label} color={chip.color} variant="outlined" />}
-                  </Box>
-                }
-                secondary={
-                  <>
-                    <Typography component="span" variant="body2" color={row.status === 'failed' ? 'error' : 'text.secondary'} sx={{ display: 'block' }}>
-                      {describe(row, note)}
-                    </Typography>
-                    {(row.status === 'uploading' || row.status === 'finishing') && (
-                      <LinearProgress
-                        sx={{ display: 'block', mt: 0.5 }}
-                        variant={row.status === 'finishing' ? 'indeterminate' : 'determinate'}
-                        value={row.file.size > 0 ? (row.sent / row.file.size) * 100 : 0}
-                        aria-label={`Progress of ${row.path}`}
-                      />
-                    )}
-                  </>
-                }
-              />
-            </ListItem>
-          );
-        })}
-      </List>
+      {rows.length >= LONG_LIST ? (
+        <LongRowList rows={rows} notes={notes} locked={locked} onCheck={onCheck} onCancel={onCancel} onRetry={onRetry} />
+      ) : (
+        // On a phone the dialog is full screen and scrolls as a whole; a box of its own would leave a sliver.
+        <List dense aria-label="Files to upload" sx={{ maxHeight: { xs: 'none', sm: 300 }, overflow: 'auto', ...FRAME }}>
+          {rows.map((row) => (
+            <UploadRowItem key={row.key} row={row} note={notes.get(row.key)} locked={locked} onCheck={onCheck} onCancel={onCancel} onRetry={onRetry} />
+          ))}
+        </List>
+      )}
     </Box>
   );
 }

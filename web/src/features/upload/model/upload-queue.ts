@@ -29,6 +29,9 @@ export interface QueueSnapshot {
   deliveryFailure: { folder: string; error: UserFacingError } | null;
 }
 
+/** How long a progress event may wait to be heard: ten renders a second at most while bytes flow. */
+const PROGRESS_NOTICE_MS = 100;
+
 /** Issue 13: four uploads at a time keeps a link busy without starving each of bandwidth. */
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -86,6 +89,7 @@ export class UploadQueue {
   private readonly concurrency: number;
   private readonly now: () => number;
   private settledListener: SettledListener = () => undefined;
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: UploadQueueOptions) {
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -189,6 +193,8 @@ export class UploadQueue {
   dispose(): void {
     for (const running of this.running.values()) running.upload.abandon();
     this.running.clear();
+    if (this.noticeTimer !== undefined) clearTimeout(this.noticeTimer);
+    this.noticeTimer = undefined;
   }
 
   private isRunning(key: string): boolean {
@@ -248,7 +254,8 @@ export class UploadQueue {
         this.rate.record(payload - before, this.now());
         entry.highest = Math.max(before, payload);
         const status = sent >= job.file.size ? 'finishing' : 'uploading';
-        this.update(send.keys, (r) => ({ ...r, sent: sentOf(r.file.size), status }));
+        this.change(send.keys, (r) => ({ ...r, sent: sentOf(r.file.size), status }));
+        this.publish(true);
       },
     });
     this.running.set(send.id, entry);
@@ -386,7 +393,12 @@ export class UploadQueue {
     this.rows = this.rows.map((row) => (wanted.has(row.key) ? change(row) : row));
   }
 
-  private publish(): void {
+  /**
+   * The snapshot is always current; listeners (the dialog) hear of it at once, or for a progress
+   * event within PROGRESS_NOTICE_MS: four sends report progress tens of times a second, and a render
+   * of a 2,000-file folder's dialog each time held the page for seconds.
+   */
+  private publish(progressOnly = false): void {
     const inBatch = this.rows.filter((r) => this.batch.has(r.key));
     const active = inBatch.some((r) => IN_FLIGHT.has(r.status)) || this.completing > 0;
     let batch: BatchProgress | null = null;
@@ -406,7 +418,17 @@ export class UploadQueue {
     }
     const settled = this.snapshot.active && !active;
     this.snapshot = { rows: this.rows, active, batch, deliveryFailure: this.deliveryFailure };
-    for (const listener of this.listeners) listener();
+    if (progressOnly) {
+      this.noticeTimer ??= setTimeout(() => this.notify(), PROGRESS_NOTICE_MS);
+    } else {
+      this.notify();
+    }
     if (settled) this.settledListener(inBatch, this.rows);
+  }
+
+  private notify(): void {
+    if (this.noticeTimer !== undefined) clearTimeout(this.noticeTimer);
+    this.noticeTimer = undefined;
+    for (const listener of this.listeners) listener();
   }
 }

@@ -2,10 +2,13 @@
 // CT slices (default 2,000 copies of the shared small CT slice, each with its own SOP Instance UID
 // by dcmtk's `dcmodify -gin`, the same cache as bench:files), each engine run over all of them per
 // round, median over rounds; the first round of each engine is a warm-up and not counted.
-// Engines: node (in this process, the files read into memory first) and orthanc (the baseline:
-// Orthanc's own POST /studies/{id}/anonymize on the same files, uploaded once beforehand); the
-// ratio engine/Orthanc per instance is printed (target >= 1). The browser run (Chromium, the same
-// package in a Web Worker) is later work: one more entry in ENGINES.
+// Engines: node (in this process, the files read into memory first), chromium (the web app's own
+// Web Worker in Debian's Chromium, the files held by the page as Blobs: deid-chromium.ts) and
+// orthanc (the baseline: Orthanc's own POST /studies/{id}/anonymize on the same files, uploaded
+// once beforehand); the ratio engine/Orthanc per instance is printed (target >= 1). Chromium's
+// output must equal the Node engine's byte for byte (the engine is deterministic), and its memory
+// must stay flat over the rounds (isFlat: the last round's peak against the first counted one's).
+// Exits 1 when a target is missed.
 //
 // Environment:
 //   BENCH_DEID_COUNT=2000           how many instances
@@ -13,29 +16,44 @@
 //   BENCH_DEID_OPTIONS=a,b          de-identification options (default: none, the Basic profile)
 //   BENCH_RUNS=3                    counted rounds per engine
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deidentify, normaliseOptions, type Policy } from '@portal/deid';
+import { FLAT_RULE, isFlat, startChromiumEngine } from './deid-chromium.js';
 import { startOrthancWith } from './deid-orthanc.js';
 import { prepareFileSet } from './files-input.js';
 import { median } from './upload-report.js';
 
-interface Round { seconds: number; cpuSeconds: number }
+interface Round { seconds: number; cpuSeconds: number; peakRssBytes?: number; firstOutputSha256?: string }
 interface Engine { name: string; run(files: Uint8Array[], policy: Policy, key: Uint8Array): Promise<Round>; stop?(): Promise<void> }
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 const nodeEngine: Engine = {
   name: 'node',
   run(files, policy, key) {
     const cpu = process.cpuUsage();
     const start = performance.now();
-    let bytes = 0;
-    for (const file of files) bytes += deidentify(file, policy, key).bytes.length;
-    if (bytes === 0) throw new Error('the engine wrote nothing');
+    let first: string | undefined;
+    for (const file of files) {
+      const out = deidentify(file, policy, key).bytes;
+      first ??= sha256(out);
+    }
     const used = process.cpuUsage(cpu);
-    return Promise.resolve({ seconds: (performance.now() - start) / 1000, cpuSeconds: (used.user + used.system) / 1e6 });
+    return Promise.resolve({ seconds: (performance.now() - start) / 1000, cpuSeconds: (used.user + used.system) / 1e6, ...(first ? { firstOutputSha256: first } : {}) });
   },
 };
+
+async function chromiumEngine(files: Uint8Array[]): Promise<Engine> {
+  const browser = await startChromiumEngine(files);
+  return {
+    name: 'chromium',
+    async run(_files, policy, key) { return { ...(await browser.run(policy, key)), cpuSeconds: Number.NaN }; },
+    stop: () => browser.close(),
+  };
+}
 
 // Orthanc applies its own default anonymisation, not our policy: the comparison is per instance.
 async function orthancEngine(files: Uint8Array[]): Promise<Engine> {
@@ -61,25 +79,52 @@ async function main(): Promise<void> {
   console.log(`${count} instances of ${path.basename(source)} (${(set.bytes / 1e6).toFixed(1)} MB), policy ${policy.options.join(', ') || 'basic'}, ${runs} rounds + 1 warm-up`);
 
   const medians = new Map<string, number>();
-  for (const engine of [nodeEngine, await orthancEngine(files)]) {
+  const counted = new Map<string, Round[]>();
+  const engines: (() => Promise<Engine>)[] = [() => Promise.resolve(nodeEngine), () => chromiumEngine(files), () => orthancEngine(files)];
+  for (const start of engines) {
+    const engine = await start();
     try {
-    await engine.run(files, policy, key);
-    const rounds: Round[] = [];
-    for (let i = 0; i < runs; i++) rounds.push(await engine.run(files, policy, key));
-    const perSecond = rounds.map((r) => count / r.seconds);
-    console.log([
-      engine.name.padEnd(8),
-      `${median(perSecond).toFixed(0)} instances/s (rounds ${perSecond.map((v) => v.toFixed(0)).join(', ')})`,
-      `${((median(rounds.map((r) => r.seconds)) / count) * 1000).toFixed(2)} ms per instance`,
-      Number.isNaN(rounds[0]?.cpuSeconds ?? Number.NaN) ? "CPU (another process)" : `CPU ${median(rounds.map((r) => r.cpuSeconds)).toFixed(2)} s per round`,
-    ].join('  '));
-    medians.set(engine.name, median(perSecond));
+      await engine.run(files, policy, key);
+      const rounds: Round[] = [];
+      for (let i = 0; i < runs; i++) rounds.push(await engine.run(files, policy, key));
+      const perSecond = rounds.map((r) => count / r.seconds);
+      console.log([
+        engine.name.padEnd(8),
+        `${median(perSecond).toFixed(0)} instances/s (rounds ${perSecond.map((v) => v.toFixed(0)).join(', ')})`,
+        `${((median(rounds.map((r) => r.seconds)) / count) * 1000).toFixed(2)} ms per instance`,
+        Number.isNaN(rounds[0]?.cpuSeconds ?? Number.NaN) ? 'CPU (another process)' : `CPU ${median(rounds.map((r) => r.cpuSeconds)).toFixed(2)} s per round`,
+      ].join('  '));
+      medians.set(engine.name, median(perSecond));
+      counted.set(engine.name, rounds);
     } finally {
       await engine.stop?.();
     }
   }
+  const missed: string[] = [];
   const baseline = medians.get('orthanc') ?? Number.NaN;
-  for (const [name, value] of medians) if (name !== 'orthanc') console.log(`${name}/orthanc per instance: ${(value / baseline).toFixed(2)}× (target >= 1)`);
+  for (const [name, value] of medians) {
+    if (name === 'orthanc') continue;
+    const ratio = value / baseline;
+    console.log(`${name}/orthanc per instance: ${ratio.toFixed(2)}× (target >= 1): ${ratio >= 1 ? 'ok' : 'MISSED'}`);
+    if (!(ratio >= 1)) missed.push(`${name} slower than Orthanc`);
+  }
+  const browser = counted.get('chromium') ?? [];
+  const nodeFirst = counted.get('node')?.[0]?.firstOutputSha256;
+  const same = browser.every((r) => r.firstOutputSha256 === nodeFirst);
+  console.log(`chromium output equals node's byte for byte: ${same ? 'yes' : 'NO'}`);
+  if (!same) missed.push('the browser wrote other bytes');
+  const peaks = browser.map((r) => r.peakRssBytes ?? 0);
+  if (peaks.length > 0) {
+    const first = peaks[0]!;
+    const last = peaks[peaks.length - 1]!;
+    const flat = isFlat(first, last);
+    console.log(`chromium memory (PSS of its processes), peak per round: ${peaks.map((p) => `${(p / 1e6).toFixed(0)} MB`).join(', ')}; flat (${FLAT_RULE}): ${flat ? 'ok' : 'MISSED'}`);
+    if (!flat) missed.push('the browser memory grew');
+  }
+  if (missed.length > 0) {
+    console.log(`MISSED: ${missed.join('; ')}`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

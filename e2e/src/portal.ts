@@ -19,7 +19,8 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const E2E_CHUNK_BYTES = 64 * 1024 * 1024;
 const SERVER_BUNDLE = path.join(REPO_ROOT, 'server', 'dist', 'main.js');
 const WEB_DIST = path.join(REPO_ROOT, 'web', 'dist');
-const CLI = path.join(REPO_ROOT, 'server', 'src', 'admin', 'cli.ts');
+// The bundled CLI `npm run admin` runs (built with the server): no TypeScript to compile per call.
+const CLI = path.join(REPO_ROOT, 'server', 'dist', 'cli.js');
 
 export interface Portal {
   url: string;
@@ -73,7 +74,7 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
 }
 
 async function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: REPO_ROOT, env });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -91,7 +92,7 @@ function parseId(output: string, what: string): number {
 
 /** Starts the built server with a fresh SQLite data directory; `extraEnv` overrides settings. */
 export async function startPortal(extraEnv: Record<string, string> = {}): Promise<Portal> {
-  for (const built of [SERVER_BUNDLE, path.join(WEB_DIST, 'index.html')]) {
+  for (const built of [SERVER_BUNDLE, CLI, path.join(WEB_DIST, 'index.html')]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` at the repository root first`);
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));

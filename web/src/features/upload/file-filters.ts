@@ -95,7 +95,10 @@ export async function filterFolder(files: readonly File[]): Promise<FolderSelect
   const first = files[0];
   const folderName = first ? (relativePathOf(first).split('/')[0] ?? '') : '';
   // Browsers list a folder's files in no useful order; by path, a CD's series reads IM000001, IM000002…
-  const sorted = [...files].sort((a, b) => relativePathOf(a).localeCompare(relativePathOf(b), undefined, { numeric: true }));
+  // One collator for the whole sort: localeCompare with options builds one per comparison, which
+  // held the page for a second on a 2,000-file folder.
+  const byPath = new Intl.Collator(undefined, { numeric: true });
+  const sorted = files.map((file) => ({ file, path: relativePathOf(file) })).sort((a, b) => byPath.compare(a.path, b.path)).map(({ file }) => file);
   const selection = await selectAccepted(sorted);
   return {
     ...selection,

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
 import { expect } from 'vitest';
 import type { CompanyRow } from '../src/db/schema.js';
 import { makeProject } from './factories.js';
@@ -47,4 +48,12 @@ export async function basicProject(
   expect(put.status).toBe(200);
   const keyAnswer = await call(`${server.api}/study-petitions/${project.id}/deidentification/key`, { token: tokens.user });
   return { id: project.id, key: new Uint8Array(Buffer.from(keyAnswer.body.data[0].key as string, 'base64url')) };
+}
+
+/** A delivery's tar bundle of `files` (path → bytes), as the web app packs one. */
+export function tarBundle(files: Record<string, Buffer>): Buffer {
+  const parts: Uint8Array[] = [];
+  for (const [p, data] of Object.entries(files)) parts.push(tarMemberHeader({ path: p, size: data.length, mtimeMs: 1_700_000_000_000 }), data, tarPadding(data.length));
+  parts.push(TAR_END);
+  return Buffer.concat(parts);
 }

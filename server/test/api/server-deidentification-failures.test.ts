@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pseudonymOf } from '@portal/deid';
-import { ROLES, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
+import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { givenUpMessage } from '../../src/processing/given-up.js';
 import { processDelivery, processDeliveryJob } from '../../src/processing/process-delivery.job.js';
 import { processUploadJob } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
-import { basicProject as basicProjectOf, plantIdentity } from '../deidentification-fixtures.js';
+import { basicProject as basicProjectOf, plantIdentity, tarBundle } from '../deidentification-fixtures.js';
 import { makeCompany, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
@@ -24,12 +24,6 @@ import { upload, waitProcessed as waitProcessedIn } from '../uploads.js';
 
 const PLANTED = { name: 'GIVENUP^PLANTQZ', id: 'GIVENUPID5150', nestedId: 'GIVENUPNEST77', privateCreator: 'GUCREATOR', privateValue: 'GUPRIVATE6021' };
 
-function tar(files: Record<string, Buffer>): Buffer {
-  const parts: Uint8Array[] = [];
-  for (const [p, data] of Object.entries(files)) parts.push(tarMemberHeader({ path: p, size: data.length, mtimeMs: 1_700_000_000_000 }), data, tarPadding(data.length));
-  parts.push(TAR_END);
-  return Buffer.concat(parts);
-}
 
 describe.each(dialects())('de-identification when processing fails, %s', (dialect) => {
   let server: TestServer;
@@ -81,7 +75,7 @@ describe.each(dialects())('de-identification when processing fails, %s', (dialec
     const delivery: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: projectId, name: 'CD export' } })).body.data[0].id;
     const alone = await createUpload(server.api, token, { size: planted.length, body: planted, metadata: encodeMetadata({ filename: 'IM1', delivery: String(delivery), relativePath: 'DICOM/IM1' }) });
     expect(alone.status).toBe(201);
-    const bundle = tar({ 'DICOM/IM2': planted, 'NOTE.TXT': Buffer.from(`For ${PLANTED.name}\n`) });
+    const bundle = tarBundle({ 'DICOM/IM2': planted, 'NOTE.TXT': Buffer.from(`For ${PLANTED.name}\n`) });
     const bundled = await createUpload(server.api, token, { size: bundle.length, body: bundle, metadata: encodeMetadata({ filename: 'bundle-1.tar', delivery: String(delivery), bundle: 'tar' }) });
     expect(bundled.status).toBe(201);
     const completed = await call(`${server.api}/deliveries/${delivery}/complete`, { method: 'POST', token });

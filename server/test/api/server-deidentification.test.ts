@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deidentify, pseudonymOf } from '@portal/deid';
-import { ROLES, TAR_END, tarMemberHeader, tarPadding } from '@portal/contract';
+import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { processUpload } from '../../src/processing/process-upload.job.js';
@@ -19,7 +19,7 @@ import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata, patchUpload, uploadUrl } from '../tus.js';
 import { dicomFixture, download, sha256, storedFiles, upload, waitProcessed as waitProcessedIn, zipFileHashes } from '../uploads.js';
-import { basicProject as basicProjectOf, plantIdentity } from '../deidentification-fixtures.js';
+import { basicProject as basicProjectOf, plantIdentity, tarBundle } from '../deidentification-fixtures.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
 const PLANTED = {
@@ -46,12 +46,6 @@ function dcmdumpReads(bytes: Buffer, scratch: string): string {
   return execFileSync('dcmdump', ['-q', file]).toString();
 }
 
-function pack(files: Record<string, Buffer>): Buffer {
-  const parts: Uint8Array[] = [];
-  for (const [p, data] of Object.entries(files)) parts.push(tarMemberHeader({ path: p, size: data.length, mtimeMs: 1_700_000_000_000 }), data, tarPadding(data.length));
-  parts.push(TAR_END);
-  return Buffer.concat(parts);
-}
 
 describe.each(dialects())('de-identification on the server, %s', (dialect) => {
   let server: TestServer;
@@ -202,7 +196,7 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
       createUpload(server.api, token, { size: data.length, body: data, metadata: encodeMetadata({ filename: path.posix.basename(relativePath), delivery: String(delivery), relativePath }) });
     expect((await sendAlone('DICOM/IM1', alone)).status).toBe(201);
     expect((await sendAlone('DICOM/DONE', browserDone)).status).toBe(201);
-    const bundle = pack({
+    const bundle = tarBundle({
       'DICOM/IM2': planted.get('s06_CT_series5N_3023.dcm')!,
       'DICOM/IM3': planted.get('s04_CT_series5N_2392.dcm')!,
       'README.TXT': Buffer.from(`Patient ${PLANTED.name}\n`),

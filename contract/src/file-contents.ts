@@ -25,6 +25,16 @@ export const ZDicomFields = z.object({
   /** PatientName (0010,0010) as written, a PN value: 'Doe^John', component groups split by '='. */
   patient_name: z.string().nullable(),
   patient_id: z.string().nullable(),
+  // What a DICOMweb search answers (server migration 027). Optional: a job payload written before
+  // them lacks them; the contents view does not show them.
+  accession_number: z.string().nullable().optional(),
+  study_time: z.string().nullable().optional(),
+  study_id: z.string().nullable().optional(),
+  referring_physician_name: z.string().nullable().optional(),
+  patient_birth_date: z.string().nullable().optional(),
+  patient_sex: z.string().nullable().optional(),
+  series_number: z.number().int().nullable().optional(),
+  instance_number: z.number().int().nullable().optional(),
 });
 export type TDicomFields = z.infer<typeof ZDicomFields>;
 

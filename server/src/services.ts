@@ -48,6 +48,7 @@ import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
+import { QidoRepository, QidoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
@@ -97,6 +98,8 @@ export interface Services {
   tusUploads: TusUploadsService;
   contents: ContentsService;
   studies: StudiesService;
+  /** DICOMweb searches (QIDO-RS) of a project's instances. */
+  qido: QidoService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
   /** Free space (MIN_FREE_BYTES) and companies' allowances, weighed before an upload stores a byte. */
@@ -215,6 +218,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
+    qido: new QidoService(projects, new QidoRepository(db)),
     deliveries,
     allowance,
     downloadLinks,

@@ -211,6 +211,15 @@ export interface FileEntryTable {
   /** PatientName as written (a PN value, 'Doe^John'); the studies view formats it for reading. */
   patient_name: string | null;
   patient_id: string | null;
+  /** The fields a DICOMweb search answers (migration 027; null for rows processed before it). */
+  accession_number: string | null;
+  study_time: string | null;
+  study_id: string | null;
+  referring_physician_name: string | null;
+  patient_birth_date: string | null;
+  patient_sex: string | null;
+  series_number: number | null;
+  instance_number: number | null;
 }
 
 /** A short-lived, single-use download URL (files/download-links.service.ts). */

@@ -19,7 +19,8 @@ const ENTRY_COLUMNS = [
   'file_id', 'company_id', 'seq', 'path', 'size', 'sha256', 'kind', 'reason', 'storage_key', 'storage_offset',
   'sop_instance_uid', 'sop_class_uid', 'study_instance_uid', 'series_instance_uid', 'modality', 'study_date',
   'study_description', 'series_description', 'transfer_syntax_uid', 'rows', 'columns', 'number_of_frames',
-  'number_of_frames_text', 'patient_name', 'patient_id',
+  'number_of_frames_text', 'patient_name', 'patient_id', 'accession_number', 'study_time', 'study_id',
+  'referring_physician_name', 'patient_birth_date', 'patient_sex', 'series_number', 'instance_number',
 ] as const satisfies readonly (keyof NewFileEntry)[];
 
 /** Rows of ~20 columns: 100 per statement stays far below either database's parameter limit. */

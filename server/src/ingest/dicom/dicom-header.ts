@@ -198,6 +198,12 @@ function integerString(dataSet: DataSet, tag: string): number | string | null {
   return value ?? written;
 }
 
+/** An IS value read strictly: its single integer, or null when it is anything else ('1A', '1\\2'). */
+function strictInteger(dataSet: DataSet, tag: string): number | null {
+  const written = ascii(dataSet, tag);
+  return written !== null && /^[+-]?\d{1,12}$/.test(written) ? integer(Number(written)) : null;
+}
+
 /** Text of any tag, decoded by the file's character set (for tags beyond the indexed fields). */
 export function dicomText(header: Extract<DicomHeader, { ok: true }>, tag: string): string | null {
   return text(header.dataSet, tag, header.charsets);
@@ -224,6 +230,15 @@ function fieldsOf(parsed: Parsed): { fields: TDicomFields; charsets: string[] } 
       // PN and LO: decoded by the character set like the descriptions; padding is not part of a name.
       patient_name: text(dataSet, 'x00100010', charsets),
       patient_id: text(dataSet, 'x00100020', charsets),
+      // What a DICOMweb search answers: SH and PN text by the character set, DA/TM/CS as ASCII.
+      accession_number: text(dataSet, 'x00080050', charsets),
+      study_time: ascii(dataSet, 'x00080030'),
+      study_id: text(dataSet, 'x00200010', charsets),
+      referring_physician_name: text(dataSet, 'x00080090', charsets),
+      patient_birth_date: ascii(dataSet, 'x00100030'),
+      patient_sex: ascii(dataSet, 'x00100040'),
+      series_number: strictInteger(dataSet, 'x00200011'),
+      instance_number: strictInteger(dataSet, 'x00200013'),
     },
   };
 }

@@ -1,0 +1,49 @@
+// Search answers as DICOM JSON (PS3.18 F.2): each attribute keyed by its tag, with its VR and its
+// values; an attribute the instances leave empty is present without a Value, as F.2.5 has it.
+import type { Attribute, Level } from './qido-attributes.js';
+import type { QidoRow } from './qido.repository.js';
+
+export interface DicomJsonElement {
+  vr: string;
+  Value?: unknown[];
+}
+export type DicomJsonObject = Record<string, DicomJsonElement>;
+
+/** A PN value's component groups (PS3.18 F.2.2): 'Doe^John=ドウ^ジョン' */
+function personName(value: string): Record<string, string> {
+  const [alphabetic, ideographic, phonetic] = value.split('=');
+  const name: Record<string, string> = {};
+  if (alphabetic) name.Alphabetic = alphabetic;
+  if (ideographic) name.Ideographic = ideographic;
+  if (phonetic) name.Phonetic = phonetic;
+  return name;
+}
+
+function values(attr: Attribute, raw: unknown): unknown[] {
+  if (raw === null || raw === undefined) return [];
+  if (Array.isArray(raw)) return raw as unknown[];
+  // PostgreSQL answers counts as text: numbers here.
+  if (attr.vr === 'IS' || attr.vr === 'US') return [Number(raw)];
+  const text = typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'bigint' ? raw.toString() : '';
+  const parts = attr.vr === 'UR' ? [text] : text.split('\\').map((v) => (attr.vr === 'PN' ? v : v.trim()));
+  if (attr.vr === 'PN') return parts.map(personName);
+  return parts.filter((v) => v !== '');
+}
+
+/** Where WADO-RS retrieves the study, series or instance of a row. */
+export function retrievePath(base: string, level: Level, row: QidoRow): string {
+  let path = `${base}/studies/${String(row.StudyInstanceUID)}`;
+  if (level !== 'study') path += `/series/${String(row.SeriesInstanceUID)}`;
+  if (level === 'instance') path += `/instances/${String(row.SOPInstanceUID)}`;
+  return path;
+}
+
+export function dicomJson(level: Level, fields: readonly Attribute[], row: QidoRow, base: string): DicomJsonObject {
+  const object: DicomJsonObject = {};
+  for (const attr of [...fields].sort((x, y) => x.tag.localeCompare(y.tag))) {
+    const raw = attr.keyword === 'RetrieveURL' ? retrievePath(base, level, row) : row[attr.keyword];
+    const found = values(attr, raw);
+    object[attr.tag] = found.length > 0 ? { vr: attr.vr, Value: found } : { vr: attr.vr };
+  }
+  return object;
+}

@@ -1,0 +1,4 @@
+// DICOMweb (PS3.18) for each project: what the composition root wires.
+export { dicomwebRoutes } from './dicomweb.routes.js';
+export { QidoRepository } from './qido.repository.js';
+export { QidoService } from './qido.service.js';

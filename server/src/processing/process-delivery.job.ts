@@ -24,7 +24,7 @@ import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
+import { entryKey, giveUp, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
@@ -47,6 +47,12 @@ export async function processDelivery(
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) throw new JobCancelled('the delivery was deleted');
+  // A run that died after 'ready' in a de-identifying project may have deleted some of the files as
+  // they arrived, not yet their rows: what is left of that deletion is all there is to do (issue 33).
+  if (file.processing_status === 'ready' && file.deid_outcome !== null) {
+    const kept = new Set((await deps.entries.storedObjects(file.id)).map((o) => o.storage_key));
+    return forgetIdentified(deps, file.id, kept);
+  }
   await deps.files.setProcessing(file.id, { status: 'processing' });
   // A rerun starts over: entries are keyed by their place, so nothing is recorded twice.
   await deps.entries.deleteForFile(file.id);
@@ -102,8 +108,7 @@ export async function processDelivery(
   await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
   // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
   // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
-  for (const key of identified) await deps.storage.delete(key);
-  if (identified.size > 0) await deps.members.forgetObjects(file.id, [...identified]);
+  await dropObjects(deps, file.id, [...identified]);
 
   async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
     const { kind, reason, dicom } = described;
@@ -193,8 +198,21 @@ export async function processDelivery(
 export function processDeliveryJob(deps: ProcessDeliveryDeps): JobKind<TProcessDeliveryPayload> {
   return defineJobKind(PROCESS_DELIVERY, {
     handle: (payload, context) => processDelivery(deps, payload, context),
-    onGiveUp: ({ fileId }, { attempts }) => deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
+    // In a de-identifying project the files as they arrived (alone, in bundles) are not kept (issue 33).
+    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts, () => forgetIdentified(deps, fileId, new Set())),
   });
+}
+
+/** Deletes the objects under `keys`, then forgets their rows: a crash between leaves rows naming nothing, never identity unnamed. */
+async function dropObjects(deps: Pick<ProcessDeliveryDeps, 'storage' | 'members'>, fileId: number, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await deps.storage.delete(key);
+  if (keys.length > 0) await deps.members.forgetObjects(fileId, keys);
+}
+
+/** Deletes every object the delivery's files arrived in but those in `kept` (still named by an entry), then their rows. */
+async function forgetIdentified(deps: Pick<ProcessDeliveryDeps, 'storage' | 'members'>, fileId: number, kept: ReadonlySet<string>): Promise<void> {
+  const keys = new Set((await deps.members.membersOfFile(fileId)).map((m) => m.storage_key).filter((k) => !kept.has(k)));
+  await dropObjects(deps, fileId, [...keys]);
 }
 
 /** Bytes of a bundle read at once: ~25 small files a read instead of a read each. */

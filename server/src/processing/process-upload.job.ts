@@ -1,7 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
 import { readFile } from 'node:fs/promises';
-import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import {
@@ -20,16 +19,12 @@ import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
+import { entryKey, giveUp, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
-/** The two things the job needs of the files repository. */
-export interface UploadsToProcess {
-  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined>;
-  setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }, db?: Db): Promise<void>;
-  replaceObject(id: number, object: { storageKey: string; size: number; sha256: string }, outcome: string): Promise<void>;
-  setDeidOutcome(id: number, outcome: string, db?: Db): Promise<void>;
-}
+// Existing importers (tests, the benchmark) name them here.
+export { entryKey, givenUpMessage, type UploadsToProcess } from './job-outcome.js';
 
 export interface ProcessUploadDeps {
   files: UploadsToProcess;
@@ -39,11 +34,6 @@ export interface ProcessUploadDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it (the ingest benchmark) nothing is de-identified. */
   policies?: ProjectPolicies;
-}
-
-/** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
-export function entryKey(fileId: number, seq: number): string {
-  return `entries/${fileId}/${seq}`;
 }
 
 /**
@@ -277,19 +267,15 @@ async function indexDescribedDicom(file: ProjectFileRow, described: StoredFileKi
 }
 
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
-/** What the owner reads when the server, not the file, kept failing. */
-export function givenUpMessage(attempts: number): string {
-  return (
-    `Processing failed after ${attempts} attempts because of a problem on the server, not in the file. ` +
-    'The file is stored: delete it and upload it again later, or ask your administrator to look at the server log.'
-  );
-}
-
 export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
     handle: (payload, context) => processUpload(deps, payload, context),
     // The cause (a storage or database error) is in the runner's log; its text names internals.
+    // In a de-identifying project the upload as it arrived (or its copy) is not kept (issue 33).
     onGiveUp: ({ fileId }, { attempts }) =>
-      deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts) }),
+      giveUp(deps, fileId, attempts, async (file) => {
+        await deps.storage.delete(file.storage_key);
+        if (file.storage_key.endsWith(DEIDENTIFIED_SUFFIX)) await deps.storage.delete(file.storage_key.slice(0, -DEIDENTIFIED_SUFFIX.length));
+      }),
   });
 }

@@ -24,7 +24,7 @@ import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { entryKey, giveUp, type UploadsToProcess } from './job-outcome.js';
+import { entryKey, giveUp, resumePoint, writeOutcome, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
@@ -43,7 +43,7 @@ type Leaf = Exclude<StoredFileKind, { archive: true }>;
 export async function processDelivery(
   deps: ProcessDeliveryDeps,
   { fileId }: TProcessDeliveryPayload,
-  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+  { signal, workDir, attempt = 1, complete }: Pick<JobContext, 'signal' | 'workDir'> & Partial<Pick<JobContext, 'attempt' | 'complete'>>,
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) throw new JobCancelled('the delivery was deleted');
@@ -54,10 +54,12 @@ export async function processDelivery(
     return forgetIdentified(deps, file.id, kept);
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
-  // A rerun starts over: entries are keyed by their place, so nothing is recorded twice.
-  await deps.entries.deleteForFile(file.id);
+  // A rerun resumes, as the upload job's does: the files are read again (the summary and the
+  // de-identification outcome count them all) and the entries already recorded are not recorded again.
+  const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const limits = resolveLimits(deps.limits);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
+  if (alreadyRecorded > 0) recorder.inheritUnflushed();
   const summary = new SummaryBuilder();
   const window = new BundleWindow();
   let seq = 0;
@@ -73,7 +75,7 @@ export async function processDelivery(
   const record = async (entry: EntryFacts, storageKey: string | null, offset: number | null) => {
     seq += 1;
     summary.add(entry);
-    await recorder.recordEntry(file, seq, entry, { storageKey, offset });
+    if (seq > alreadyRecorded) await recorder.recordEntry(file, seq, entry, { storageKey, offset });
   };
 
   const members = await deps.members.membersOfFile(file.id);
@@ -101,11 +103,10 @@ export async function processDelivery(
   } finally {
     await bundles.closeAll();
   }
-  await recorder.finish();
-  const built = summary.build();
-  built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
-  if (outcome) await deps.files.setDeidOutcome(file.id, outcome.json());
-  await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
+  // In a de-identifying project the files as they arrived are deleted after the outcome, so the job
+  // ends after that (a rerun of a row so finished only deletes them); elsewhere with the outcome.
+  const state = { status: 'ready' as const, error: null, summary: summary.build() };
+  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome ? outcome.json() : null }, into ? undefined : complete);
   // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
   // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
   await dropObjects(deps, file.id, [...identified]);
@@ -176,8 +177,9 @@ export async function processDelivery(
         if (entry.inUploadAt !== null) storageKey = member.storage_key;
         else if (entry.tempPath !== null) {
           storageKey = entryKey(fileId, seq + 1);
-          await recorder.store(storageKey, entry.tempPath, entry.size);
-          moved = true;
+          // Stored by the run this one resumes (resumePoint found it whole).
+          moved = seq + 1 > alreadyRecorded;
+          if (moved) await recorder.store(storageKey, entry.tempPath, entry.size);
         }
         await record(inner, storageKey, entry.inUploadAt === null ? null : memberOffset + entry.inUploadAt);
         return moved ? 'moved' : undefined;

@@ -1,4 +1,5 @@
-// A de-identifying project's jobs when they do not end well (issue 33, item 4): a delivery job
+// Processing jobs that do not end well (issue 33, item 4; issue 32, item 4): a delivery job that died
+// before its end resumes; in a de-identifying project a delivery job
 // killed after it deleted the files as they arrived and before it forgot their rows ends as it
 // would have without the kill; and a job that gives up (attempts exhausted) keeps nothing of what
 // arrived: the upload, the archive, the delivery's files are deleted, the row fails with the reason
@@ -12,11 +13,11 @@ import type { CompanyRow } from '../../src/db/schema.js';
 import { processDelivery, type ProcessDeliveryDeps } from '../../src/processing/process-delivery.job.js';
 import { processUploadJob } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
-import { makeCompany, makeUser, PASSWORD } from '../factories.js';
+import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata } from '../tus.js';
-import { makeArchive, storedFiles, upload, waitProcessed as waitProcessedIn } from '../uploads.js';
+import { dicomFixture, makeArchive, storedFiles, upload, waitProcessed as waitProcessedIn } from '../uploads.js';
 import { basicProject as basicProjectOf, plantIdentity } from '../deidentification-fixtures.js';
 import { everyRowAsText, filesUnder } from '../leak-search.js';
 
@@ -64,12 +65,12 @@ describe.each(dialects())('de-identifying jobs that crash or give up, %s', (dial
   const contentsOf = async (fileId: number) => JSON.stringify((await call(`${server.api}/study-petitions-files/${fileId}/contents?limit=100`, { token })).body.data.entries);
 
   /** A delivery of one file sent alone and a bundle of two, completed; answers its ids and the keys its files arrived in. */
-  async function completedDelivery(projectId: number): Promise<{ delivery: number; fileId: number; keys: string[] }> {
+  async function completedDelivery(projectId: number, files: Buffer[] = planted): Promise<{ delivery: number; fileId: number; keys: string[] }> {
     const delivery: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: projectId, name: 'CD export' } })).body.data[0].id;
-    const alone = planted[0]!;
+    const alone = files[0]!;
     const sentAlone = await createUpload(server.api, token, { size: alone.length, body: alone, metadata: encodeMetadata({ filename: 'IM1', delivery: String(delivery), relativePath: 'DICOM/IM1' }) });
     expect(sentAlone.status).toBe(201);
-    const bundle = pack({ 'DICOM/IM2': planted[1]!, 'DICOM/IM3': planted[2]!, 'README.TXT': Buffer.from(`Patient ${PLANTED.name}\n`) });
+    const bundle = pack({ 'DICOM/IM2': files[1]!, 'DICOM/IM3': files[2]!, 'README.TXT': Buffer.from(files === planted ? `Patient ${PLANTED.name}\n` : 'Referral letter\n') });
     const sentBundle = await createUpload(server.api, token, { size: bundle.length, body: bundle, metadata: encodeMetadata({ filename: 'bundle-1.tar', delivery: String(delivery), bundle: 'tar' }) });
     expect(sentBundle.status).toBe(201);
     const keys = [...new Set((await membersOf(delivery)).map((m) => m.storage_key))];
@@ -94,6 +95,28 @@ describe.each(dialects())('de-identifying jobs that crash or give up, %s', (dial
       expect(await membersOf(delivery)).toEqual([]);
       const stored = new Set(storedFiles(server.config.dataDir));
       for (const k of keys) expect(stored.has(k)).toBe(false);
+    } finally {
+      server.runner!.start();
+    }
+  });
+
+  it('resumes a delivery job that died before its end: the entries an earlier run recorded are kept, not recorded again', async () => {
+    const project = await makeProject(server.services, company);
+    await server.runner!.stop();
+    try {
+      // Files without planted identity: this project keeps what is sent.
+      const { fileId } = await completedDelivery(project.id, ['s01_CT_small.dcm', 's04_CT_series5N_2392.dcm', 's06_CT_series5N_3023.dcm'].map(dicomFixture));
+      await processDelivery(deps(), { fileId, companyId: company.id }, context());
+      const entryIds = () => server.services.handle.db.selectFrom('file_entries').select(['id', 'seq', 'path']).where('file_id', '=', fileId).orderBy('seq').execute();
+      const first = await entryIds();
+      expect(first.map((e) => e.path)).toEqual(['DICOM/IM1', 'DICOM/IM2', 'DICOM/IM3', 'README.TXT']);
+      const before = await contentsOf(fileId);
+      // As a crash before the job's end leaves it: entries recorded, the row not yet 'ready'.
+      await server.services.repos.files.setProcessing(fileId, { status: 'processing' });
+      await processDelivery(deps(), { fileId, companyId: company.id }, { ...context(), attempt: 2 });
+      expect(await entryIds()).toEqual(first);
+      expect((await rowOf(fileId)).processing_status).toBe('ready');
+      expect(await contentsOf(fileId)).toBe(before);
     } finally {
       server.runner!.start();
     }

@@ -24,8 +24,7 @@ import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { givenUpMessage } from './given-up.js';
-import { entryKey, type UploadsToProcess } from './process-upload.job.js';
+import { entryKey, giveUp, resumePoint, writeOutcome, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
 
@@ -44,30 +43,30 @@ type Leaf = Exclude<StoredFileKind, { archive: true }>;
 export async function processDelivery(
   deps: ProcessDeliveryDeps,
   { fileId }: TProcessDeliveryPayload,
-  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+  { signal, workDir, attempt = 1, complete }: Pick<JobContext, 'signal' | 'workDir'> & Partial<Pick<JobContext, 'attempt' | 'complete'>>,
 ): Promise<void> {
   const file = await deps.files.findForProcessing(fileId);
   if (!file || file.deleted_at !== null || file.project_deleted_at !== null) throw new JobCancelled('the delivery was deleted');
-  const active = await activePolicy(deps.policies, file.project_id);
-  // A run that died after 'ready', while deleting the objects as they arrived: what it kept is
-  // recorded, so only the rest of the deletes is left (reading the files again would find them gone).
-  if (active && file.processing_status === 'ready' && file.deid_outcome !== null) {
-    const kept = new Set((await deps.entries.storedObjects(file.id)).map((object) => object.storage_key));
-    const arrived = (await deps.members.membersOfFile(file.id)).map((member) => member.storage_key);
-    await dropArrived(deps, file.id, arrived.filter((key) => !kept.has(key)));
-    return;
+  // A run that died after 'ready' in a de-identifying project may have deleted some of the files as
+  // they arrived, not yet their rows: what is left of that deletion is all there is to do (issue 33).
+  if (file.processing_status === 'ready' && file.deid_outcome !== null) {
+    const kept = new Set((await deps.entries.storedObjects(file.id)).map((o) => o.storage_key));
+    return forgetIdentified(deps, file.id, kept);
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
-  // A rerun starts over: entries are keyed by their place, so nothing is recorded twice.
-  await deps.entries.deleteForFile(file.id);
+  // A rerun resumes, as the upload job's does: the files are read again (the summary and the
+  // de-identification outcome count them all) and the entries already recorded are not recorded again.
+  const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const limits = resolveLimits(deps.limits);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
+  if (alreadyRecorded > 0) recorder.inheritUnflushed();
   const summary = new SummaryBuilder();
   const window = new BundleWindow();
   let seq = 0;
   // In a project that removes patient identity (issue 33): every DICOM instance is checked and kept
   // only de-identified, in an object of its own; nothing else is kept. The objects that arrived
   // (files sent alone, bundles) are deleted once the row is ready: by then every kept copy is durable.
+  const active = await activePolicy(deps.policies, file.project_id);
   const outcome = active && new OutcomeBuilder(active);
   const identified = new Set<string>();
 
@@ -76,7 +75,7 @@ export async function processDelivery(
   const record = async (entry: EntryFacts, storageKey: string | null, offset: number | null) => {
     seq += 1;
     summary.add(entry);
-    await recorder.recordEntry(file, seq, entry, { storageKey, offset });
+    if (seq > alreadyRecorded) await recorder.recordEntry(file, seq, entry, { storageKey, offset });
   };
 
   const members = await deps.members.membersOfFile(file.id);
@@ -104,13 +103,13 @@ export async function processDelivery(
   } finally {
     await bundles.closeAll();
   }
-  await recorder.finish();
-  const built = summary.build();
-  built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
-  if (outcome) await deps.files.setDeidOutcome(file.id, outcome.json());
-  await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
-  // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again.
-  await dropArrived(deps, file.id, [...identified]);
+  // In a de-identifying project the files as they arrived are deleted after the outcome, so the job
+  // ends after that (a rerun of a row so finished only deletes them); elsewhere with the outcome.
+  const state = { status: 'ready' as const, error: null, summary: summary.build() };
+  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome ? outcome.json() : null }, into ? undefined : complete);
+  // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
+  // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
+  await dropObjects(deps, file.id, [...identified]);
 
   async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
     const { kind, reason, dicom } = described;
@@ -178,8 +177,9 @@ export async function processDelivery(
         if (entry.inUploadAt !== null) storageKey = member.storage_key;
         else if (entry.tempPath !== null) {
           storageKey = entryKey(fileId, seq + 1);
-          await recorder.store(storageKey, entry.tempPath, entry.size);
-          moved = true;
+          // Stored by the run this one resumes (resumePoint found it whole).
+          moved = seq + 1 > alreadyRecorded;
+          if (moved) await recorder.store(storageKey, entry.tempPath, entry.size);
         }
         await record(inner, storageKey, entry.inUploadAt === null ? null : memberOffset + entry.inUploadAt);
         return moved ? 'moved' : undefined;
@@ -197,37 +197,24 @@ export async function processDelivery(
   }
 }
 
-/**
- * Deletes objects of the delivery as they arrived, then their rows: a crash between leaves rows
- * naming nothing (which a rerun after 'ready' finishes), never identity that no row names.
- */
-async function dropArrived(deps: ProcessDeliveryDeps, fileId: number, keys: readonly string[]): Promise<void> {
-  const unique = [...new Set(keys)];
-  for (const key of unique) await deps.storage.delete(key);
-  if (unique.length > 0) await deps.members.forgetObjects(fileId, unique);
-}
-
-/**
- * After the last attempt the row fails with words. In a de-identifying project nothing as it
- * arrived may stay behind a failed row: every member's object goes, and the entries recorded so far
- * with their objects (a rerun would have started over anyway).
- */
-async function giveUp(deps: ProcessDeliveryDeps, fileId: number, attempts: number): Promise<void> {
-  const file = await deps.files.findForProcessing(fileId);
-  const deleting = file !== undefined && (await activePolicy(deps.policies, file.project_id)) !== null;
-  if (deleting) {
-    await dropArrived(deps, fileId, (await deps.members.membersOfFile(fileId)).map((member) => member.storage_key));
-    for (const object of await deps.entries.storedObjects(fileId)) await deps.storage.delete(object.storage_key);
-    await deps.entries.deleteForFile(fileId);
-  }
-  await deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts, deleting), summary: null });
-}
-
 export function processDeliveryJob(deps: ProcessDeliveryDeps): JobKind<TProcessDeliveryPayload> {
   return defineJobKind(PROCESS_DELIVERY, {
     handle: (payload, context) => processDelivery(deps, payload, context),
-    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts),
+    // In a de-identifying project the files as they arrived (alone, in bundles) are not kept (issue 33).
+    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts, () => forgetIdentified(deps, fileId, new Set())),
   });
+}
+
+/** Deletes the objects under `keys`, then forgets their rows: a crash between leaves rows naming nothing, never identity unnamed. */
+async function dropObjects(deps: Pick<ProcessDeliveryDeps, 'storage' | 'members'>, fileId: number, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await deps.storage.delete(key);
+  if (keys.length > 0) await deps.members.forgetObjects(fileId, keys);
+}
+
+/** Deletes every object the delivery's files arrived in but those in `kept` (still named by an entry), then their rows. */
+async function forgetIdentified(deps: Pick<ProcessDeliveryDeps, 'storage' | 'members'>, fileId: number, kept: ReadonlySet<string>): Promise<void> {
+  const keys = new Set((await deps.members.membersOfFile(fileId)).map((m) => m.storage_key).filter((k) => !kept.has(k)));
+  await dropObjects(deps, fileId, [...keys]);
 }
 
 /** Bytes of a bundle read at once: ~25 small files a read instead of a read each. */

@@ -1,8 +1,6 @@
 // The job behind every upload (DESIGN §7): extract, read DICOM headers, record each entry, and
 // leave the upload 'ready' or 'failed'. Running it again after a crash records nothing twice.
 import { readFile } from 'node:fs/promises';
-import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
-import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import {
   describeStoredFile,
@@ -20,17 +18,12 @@ import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
 import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
 import { EntryRecorder } from './entry-recorder.js';
-import { givenUpMessage } from './given-up.js';
+import { entryKey, giveUp, resumePoint, writeOutcome, type JobEnd, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
-/** The two things the job needs of the files repository. */
-export interface UploadsToProcess {
-  findForProcessing(id: number): Promise<(ProjectFileRow & { project_deleted_at: string | null }) | undefined>;
-  setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }, db?: Db): Promise<void>;
-  replaceObject(id: number, object: { storageKey: string; size: number; sha256: string }, outcome: string): Promise<void>;
-  setDeidOutcome(id: number, outcome: string, db?: Db): Promise<void>;
-}
+// Existing importers (tests, the benchmark) name them here.
+export { entryKey, givenUpMessage, type UploadsToProcess } from './job-outcome.js';
 
 export interface ProcessUploadDeps {
   files: UploadsToProcess;
@@ -40,31 +33,6 @@ export interface ProcessUploadDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it (the ingest benchmark) nothing is de-identified. */
   policies?: ProjectPolicies;
-}
-
-/** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
-export function entryKey(fileId: number, seq: number): string {
-  return `entries/${fileId}/${seq}`;
-}
-
-/**
- * How many entries an earlier run of this job recorded, so this run skips them. Their objects
- * were not yet flushed if that run died with its machine: should any be missing or short, the
- * upload is processed again from the start.
- */
-async function resumePoint(deps: ProcessUploadDeps, fileId: number): Promise<number> {
-  const recorded = await deps.entries.recordedCount(fileId);
-  if (recorded === 0) return 0;
-  for (const object of await deps.entries.storedObjects(fileId)) {
-    const stat = await deps.storage.stat(object.storage_key);
-    // An entry read in place is a range of the upload: the upload must still reach its end.
-    const intact = object.offset === null ? stat?.size === object.size : stat !== null && stat.size >= object.offset + object.size;
-    if (!intact) {
-      await deps.entries.deleteForFile(fileId);
-      return 0;
-    }
-  }
-  return recorded;
 }
 
 export async function processUpload(
@@ -78,7 +46,7 @@ export async function processUpload(
     throw new JobCancelled('the file was deleted');
   }
   const active = await activePolicy(deps.policies, found.project_id);
-  if (active && found.kind !== 'dicom') return deidentifyArchive(deps, found, active, { signal, workDir });
+  if (active && found.kind !== 'dicom') return deidentifyArchive(deps, found, active, { signal, workDir, attempt });
   // Such a project's uploads carry no header in their payload (uploads.service.ts); one queued
   // before its policy changed is read again from the file the server de-identified.
   const described = active ? undefined : payload.described;
@@ -128,18 +96,9 @@ export async function processUpload(
       result = await indexDescribedDicom(file, kindOf, local.path, onEntry);
     }
     result ??= await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, onEntry);
-    // Entries were stored without a sync each; the last flush makes them all durable before 'ready'.
-    await recorder.flushObjects();
     // The last rows, the outcome and the job's end in one transaction (for a single DICOM file its
     // only row): one write instead of three, and a crash leaves all of them or none.
-    const finish = async (trx?: Db) => {
-      await recorder.writeRows(trx);
-      if (deidOutcome !== null) await deps.files.setDeidOutcome(file.id, deidOutcome, trx);
-      if (result.status === 'ready') result.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id, trx);
-      await deps.files.setProcessing(file.id, result, trx);
-    };
-    // Run outside a job runner (the ingest benchmark), the same writes go one by one.
-    await (complete ? complete(finish) : finish());
+    await writeOutcome(deps, file, recorder, { state: result, deidOutcome }, complete);
   } finally {
     await local.release();
   }
@@ -212,14 +171,14 @@ const ARCHIVE_DELETED = 'The archive was deleted from the server, as it may carr
  * out with the reason. The summary counts the entries as recorded (de-identified). Once the row is
  * 'ready' the archive as it arrived is deleted; the row then downloads its kept entries as a zip
  * (files/download-target.ts). Its writes are not the job's last transaction: a crash after 'ready'
- * runs the job again, which then only deletes the archive; a crash before starts over (entry keys
+ * runs the job again, which then only deletes the archive; a crash before resumes (entry keys
  * are fixed by place and the engine's output is deterministic, so the result is the same).
  */
 async function deidentifyArchive(
   deps: ProcessUploadDeps,
   file: FileToProcess,
   active: ActivePolicy,
-  { signal, workDir }: Pick<JobContext, 'signal' | 'workDir'>,
+  { signal, workDir, attempt }: Pick<JobContext, 'signal' | 'workDir' | 'attempt'>,
 ): Promise<void> {
   // Its outcome is written just before its end: a row so finished only has its archive to delete.
   if (file.deid_outcome !== null && (file.processing_status === 'ready' || file.processing_status === 'failed')) {
@@ -227,9 +186,12 @@ async function deidentifyArchive(
     return;
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
-  await deps.entries.deleteForFile(file.id);
+  // A rerun resumes (the same rule as every processing job): each entry is read and checked again
+  // (the summary and the outcome count them all), one already recorded is not recorded again.
+  const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const limits = resolveLimits(deps.limits);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
+  if (alreadyRecorded > 0) recorder.inheritUnflushed();
   const outcome = new OutcomeBuilder(active);
   const summary = new SummaryBuilder();
   const into = { active, outcome, recorder, maxDicomHeaderBytes: limits.maxDicomHeaderBytes };
@@ -241,22 +203,19 @@ async function deidentifyArchive(
       seq += 1;
       const kept = await deidentifyEntry(entry, () => entryBytes(local.path, entry), entryKey(file.id, seq), into);
       summary.add(kept.entry);
-      await recorder.recordEntry(file, seq, kept.entry, { storageKey: kept.storageKey, offset: null });
+      if (seq > alreadyRecorded) await recorder.recordEntry(file, seq, kept.entry, { storageKey: kept.storageKey, offset: null });
       return undefined;
     });
   } finally {
     await local.release();
   }
-  await recorder.finish();
-  await deps.files.setDeidOutcome(file.id, outcome.json());
-  if (result.status === 'ready') {
-    // Built from the entries as recorded; entries beyond the limits, only counted by the walk, are not in it.
-    const built = summary.build();
-    built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
-    await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
-  } else {
-    await deps.files.setProcessing(file.id, { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null });
-  }
+  // Built from the entries as recorded; entries beyond the limits, only counted by the walk, are not in it.
+  const state: JobEnd =
+    result.status === 'ready'
+      ? { status: 'ready', error: null, summary: summary.build() }
+      : { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null };
+  // Not in the job's last transaction: the archive is deleted after it (see above).
+  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome.json() });
   await deps.storage.delete(file.storage_key);
 }
 
@@ -277,24 +236,16 @@ async function indexDescribedDicom(file: ProjectFileRow, described: StoredFileKi
   return { status: 'ready', error: null, summary: summary.build() };
 }
 
-/**
- * After the last attempt: the row fails with words. In a de-identifying project the object the row
- * names is deleted unless it is the server's own de-identified copy: an original still waiting for
- * its check (or kept in place as the browser sent it; which of the two is not known without the
- * check that kept failing) must not stay behind a failed row.
- */
-async function giveUp(deps: ProcessUploadDeps, fileId: number, attempts: number): Promise<void> {
-  const file = await deps.files.findForProcessing(fileId);
-  const active = file ? await activePolicy(deps.policies, file.project_id) : null;
-  const deleting = file !== undefined && active !== null && (file.kind !== 'dicom' || !file.storage_key.endsWith(DEIDENTIFIED_SUFFIX));
-  if (deleting) await deps.storage.delete(file.storage_key);
-  await deps.files.setProcessing(fileId, { status: 'failed', error: givenUpMessage(attempts, deleting) });
-}
-
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */
 export function processUploadJob(deps: ProcessUploadDeps): JobKind<TProcessUploadPayload> {
   return defineJobKind(PROCESS_UPLOAD, {
     handle: (payload, context) => processUpload(deps, payload, context),
-    onGiveUp: ({ fileId }, { attempts }) => giveUp(deps, fileId, attempts),
+    // The cause (a storage or database error) is in the runner's log; its text names internals.
+    // In a de-identifying project the upload as it arrived (or its copy) is not kept (issue 33).
+    onGiveUp: ({ fileId }, { attempts }) =>
+      giveUp(deps, fileId, attempts, async (file) => {
+        await deps.storage.delete(file.storage_key);
+        if (file.storage_key.endsWith(DEIDENTIFIED_SUFFIX)) await deps.storage.delete(file.storage_key.slice(0, -DEIDENTIFIED_SUFFIX.length));
+      }),
   });
 }

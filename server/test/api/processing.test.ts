@@ -5,7 +5,7 @@ import { ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { uploadSubject } from '../../src/files/file-jobs.js';
-import { givenUpMessage } from '../../src/processing/given-up.js';
+import { givenUpMessage } from '../../src/processing/process-upload.job.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';

@@ -31,6 +31,8 @@ const ROOMS = {
   deliveries: ['uploads', 'files'],
   tus: ['deliveries', 'uploads', 'files'],
   processing: ['files'],
+  // DICOMweb: STOW-RS hands each part to a delivery (deliveries/), like tus.
+  dicomweb: ['deliveries', 'uploads', 'files'],
 };
 
 const serverZones = [

@@ -38,6 +38,7 @@ import { PROCESS_DELIVERY } from './files/file-jobs.js';
 import { processDeliveryJob } from './processing/process-delivery.job.js';
 import { DeliveriesRepository } from './deliveries/deliveries.repository.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
+import { StowService } from './dicomweb/stow.service.js';
 import type { DeliveryEvents } from './deliveries/index.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
@@ -99,6 +100,8 @@ export interface Services {
   studies: StudiesService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
+  /** DICOMweb STOW-RS: each request one delivery. */
+  stow: StowService;
   /** Free space (MIN_FREE_BYTES) and companies' allowances, weighed before an upload stores a byte. */
   allowance: UploadAllowance;
   /** Single-use URLs for the browser's own download manager. */
@@ -187,6 +190,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('file.removed', (fileId) => downloadLinks.fileRemoved(fileId));
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
+  const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
   return {
     handle,
     repos,
@@ -202,7 +206,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     }, warn),
     companies: new CompaniesService(repos.companies, allowance.quotas),
     projects,
-    deidentification: new DeidentificationService(projects, repos.deidentification, projectKeys, audit),
+    deidentification,
     storage,
     files,
     uploads,
@@ -216,6 +220,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     deliveries,
+    stow: new StowService(projects, deliveries, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
     allowance,
     downloadLinks,
     purge,

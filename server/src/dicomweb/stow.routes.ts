@@ -13,7 +13,9 @@ import type { StowService } from './stow.service.js';
 const ProjectParams = z.object({ id: zId('Study petition') });
 const StudyParams = ProjectParams.extend({ study: z.string().regex(/^[0-9.]{1,64}$/, 'A study instance UID') });
 
-const ANSWER = z.record(z.string(), z.unknown()).describe('The PS3.18 store answer in DICOM JSON (application/dicom+json)');
+/** The PS3.18 store answer, documented under its own media type (application/dicom+json), not as JSON errors are. */
+const ZStoreAnswer = z.record(z.string(), z.unknown());
+const answer = (description: string) => ({ description, content: { 'application/dicom+json': { schema: ZStoreAnswer } } });
 
 const MALFORMED = 'The multipart/related body is malformed (a boundary or a part’s headers could not be read); send it again as PS3.18 STOW-RS describes';
 
@@ -24,12 +26,12 @@ export function stowRoutes(stow: StowService, opts: { apiPrefix: string }) {
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     const response = {
-      200: ANSWER.describe('Every instance stored'),
-      202: ANSWER.describe('Some instances stored, others refused (FailedSOPSequence says why)'),
+      200: answer('Every instance stored: ReferencedSOPSequence (0008,1199), RetrieveURL (0008,1190)'),
+      202: answer('Some instances stored, others refused: FailedSOPSequence (0008,1198) says why, per part'),
       400: errorResponse('The multipart body is malformed'),
       403: FORBIDDEN,
       404: NOT_FOUND,
-      409: ANSWER.describe('No instance stored (FailedSOPSequence says why)'),
+      409: answer('No instance stored: FailedSOPSequence (0008,1198) says why, per part'),
       415: errorResponse('Not multipart/related; type="application/dicom"'),
     };
 

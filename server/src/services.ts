@@ -220,7 +220,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     deliveries,
-    stow: new StowService(projects, deliveries, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
+    stow: new StowService(projects, deliveries, uploads, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
     allowance,
     downloadLinks,
     purge,

@@ -14,7 +14,7 @@ import type { DeliveriesService } from '../deliveries/index.js';
 import { AppError, forbidden } from '../errors/app-error.js';
 import { readDicomHeader } from '../ingest/index.js';
 import type { ProjectsService } from '../projects/index.js';
-import { checkContent } from '../uploads/index.js';
+import { checkContent, type UploadsService } from '../uploads/index.js';
 import { FAILURE, type FailedPart, type StoredInstance } from './stow-answer.js';
 import type { Part } from './stow-parts.js';
 
@@ -42,6 +42,7 @@ export class StowService {
   constructor(
     private readonly projects: ProjectsService,
     private readonly deliveries: DeliveriesService,
+    private readonly uploads: UploadsService,
     private readonly policies: StowPolicies,
     private readonly options: StowOptions,
   ) {}
@@ -90,6 +91,12 @@ export class StowService {
         };
         if (study !== undefined && study !== fields.study_instance_uid && study !== instance.studyUid) {
           result.failed.push({ sopClassUid: instance.sopClassUid, sopInstanceUid: instance.sopInstanceUid, reason: FAILURE.wrongStudy, words: `Part ${n} belongs to another study than the one this request names; it was not kept` });
+          continue;
+        }
+        // Free space and the company's allowance, weighed as for a delivery's file sent whole (tus creation).
+        const refused = await this.uploads.admit({ projectId }, written.size, () => Promise.resolve()).then(() => undefined, (err: unknown) => err);
+        if (refused !== undefined) {
+          result.failed.push({ sopClassUid: instance.sopClassUid, sopInstanceUid: instance.sopInstanceUid, reason: FAILURE.outOfResources, words: `Part ${n} was not kept: ${wordsOf(refused)}` });
           continue;
         }
         deliveryId ??= (await this.deliveries.create(actor, { name: deliveryName(now), studypetitionid: projectId })).id;

@@ -137,6 +137,19 @@ describe.each(dialects())('DICOMweb STOW-RS, %s', (dialect) => {
     expect(String(str(item, '00081190'))).toContain(`/studies/${entries[0]!.dicom!.study_instance_uid}/`);
   });
 
+  it('refuses parts past the company’s allowance as out of resources, keeping those that fit', async () => {
+    const small = await makeCompany(server.services);
+    const user = await login(server.api, (await makeUser(server.services, { company: small })).username, PASSWORD);
+    const ct = dicomFixture(FIXTURES[0]!);
+    expect((await call(`${server.api}/admin/companies/${small.id}`, { method: 'PUT', token: admin, json: { quota_bytes: ct.length + 10 } })).status).toBe(200);
+    const project = await makeProject(server.services, small);
+    const answer = await stow(project.id, multipart([ct, dicomFixture(FIXTURES[1]!)]), { token: user });
+    expect(answer.status).toBe(202);
+    const failed = seq(JSON.parse(answer.text), '00081198');
+    expect(failed.map((f) => str(f, '00081197'))).toEqual([0xa700]);
+    expect(str(failed[0]!, '0040A160')).toMatch(/^Part 2 was not kept: /);
+  });
+
   it('keeps to the project’s tenant and roles', async () => {
     const project = await makeProject(server.services, company);
     const body = multipart([dicomFixture(FIXTURES[0]!)]);

@@ -31,11 +31,12 @@ const ROOMS = {
   deliveries: ['uploads', 'files'],
   tus: ['deliveries', 'uploads', 'files'],
   processing: ['files'],
-  // DICOMweb: STOW-RS hands each part to a delivery (deliveries/), like tus.
-  dicomweb: ['deliveries', 'uploads', 'files'],
 };
 
 const serverZones = [
+  // DICOMweb sits above deliveries/ (STOW-RS hands each part to a delivery, as tus does): it may
+  // import deliveries/, uploads/ and files/, never tus/ or processing/.
+  { target: server('dicomweb'), from: ['tus', 'processing'].map(server), message: 'dicomweb/ imports deliveries/, uploads/ and files/ only of the upload rooms' },
   // First, so that a room reaching upwards is told so, even for a file other than the room's index.ts.
   ...Object.entries(ROOMS).map(([room, below]) => {
     const above = Object.keys(ROOMS).filter((other) => other !== room && !below.includes(other));

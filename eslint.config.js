@@ -34,6 +34,9 @@ const ROOMS = {
 };
 
 const serverZones = [
+  // DICOMweb sits above deliveries/ (STOW-RS hands each part to a delivery, as tus does): it may
+  // import deliveries/, uploads/ and files/, never tus/ or processing/.
+  { target: server('dicomweb'), from: ['tus', 'processing'].map(server), message: 'dicomweb/ imports deliveries/, uploads/ and files/ only of the upload rooms' },
   // First, so that a room reaching upwards is told so, even for a file other than the room's index.ts.
   ...Object.entries(ROOMS).map(([room, below]) => {
     const above = Object.keys(ROOMS).filter((other) => other !== room && !below.includes(other));

@@ -20,6 +20,7 @@ import { uploadSettingsRoutes } from './uploads/upload-settings.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
 import { dicomwebRoutes } from './dicomweb/index.js';
 import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
+import { stowRoutes } from './dicomweb/stow.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(filesRoutes(services.files, services.storage, services.deliveries));
       await api.register(uploadsRoutes(services.uploads, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(deliveriesRoutes(services.deliveries));
+      await api.register(stowRoutes(services.stow, { apiPrefix: API_PREFIX }));
       await api.register(contentsRoutes(services.contents, services.storage));
       await api.register(
         tusRoutes(services.tusUploads, { basePath: `${API_PREFIX}/uploads`, idleTimeoutMs: config.uploadIdleTimeoutMs }),

@@ -38,6 +38,7 @@ import { PROCESS_DELIVERY } from './files/file-jobs.js';
 import { processDeliveryJob } from './processing/process-delivery.job.js';
 import { DeliveriesRepository } from './deliveries/deliveries.repository.js';
 import { DeliveriesService } from './deliveries/deliveries.service.js';
+import { StowService } from './dicomweb/stow.service.js';
 import type { DeliveryEvents } from './deliveries/index.js';
 import { DownloadLinksRepository } from './files/download-links.repository.js';
 import { DownloadLinksService } from './files/download-links.service.js';
@@ -102,6 +103,8 @@ export interface Services {
   qido: QidoService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
+  /** DICOMweb STOW-RS: each request one delivery. */
+  stow: StowService;
   /** Free space (MIN_FREE_BYTES) and companies' allowances, weighed before an upload stores a byte. */
   allowance: UploadAllowance;
   /** Single-use URLs for the browser's own download manager. */
@@ -190,6 +193,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('file.removed', (fileId) => downloadLinks.fileRemoved(fileId));
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
+  const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
   return {
     handle,
     repos,
@@ -205,7 +209,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     }, warn),
     companies: new CompaniesService(repos.companies, allowance.quotas),
     projects,
-    deidentification: new DeidentificationService(projects, repos.deidentification, projectKeys, audit),
+    deidentification,
     storage,
     files,
     uploads,
@@ -220,6 +224,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     studies: new StudiesService(projects, new StudiesRepository(db)),
     qido: new QidoService(projects, new QidoRepository(db)),
     deliveries,
+    stow: new StowService(projects, deliveries, uploads, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
     allowance,
     downloadLinks,
     purge,

@@ -251,4 +251,12 @@ describe.each(dialects())('the OpenAPI document on %s', (dialect) => {
     expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(form.required).toEqual(['studypetitionid', 'file']);
   });
+
+  it('documents STOW-RS answers as DICOM JSON (application/dicom+json), not as JSON errors', () => {
+    for (const route of ['/study-petitions/{id}/dicomweb/studies', '/study-petitions/{id}/dicomweb/studies/{study}']) {
+      const responses = doc.paths[route]!.post!.responses;
+      for (const status of ['200', '202', '409']) expect(Object.keys(responses[status]!.content ?? {}), `${route} ${status}`).toEqual(['application/dicom+json']);
+      expect(Object.keys(responses['415']!.content ?? {}), route).toEqual(['application/json']);
+    }
+  });
 });

@@ -285,6 +285,23 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('GET /study-petitions-files/{fileId}/contents', { fileId: file }, { token: userToken, query: { limit: '100000' } });
     await send('GET /study-petitions/{id}/studies', { id: project }, { token: userToken });
     await send('GET /study-petitions/{id}/studies', { id: project }, { token: userToken, query: { sort: 'nothing' } });
+    // DICOMweb: each search and both stores, answered in DICOM JSON, and a refusal of each kind.
+    const dicomweb = '/study-petitions/{id}/dicomweb';
+    const found = (await send(`GET ${dicomweb}/studies`, { id: project }, { token: userToken })).json as Record<string, { Value?: string[] }>[];
+    const study = found[0]?.['0020000D']?.Value?.[0] ?? '';
+    await send(`GET ${dicomweb}/studies`, { id: project }, { token: userToken, query: { NoSuchKey: 'x' } });
+    await send(`GET ${dicomweb}/series`, { id: project }, { token: userToken });
+    await send(`GET ${dicomweb}/instances`, { id: project }, { token: userToken });
+    await send(`GET ${dicomweb}/studies/{study}/series`, { id: project, study }, { token: userToken });
+    const series = ((await send(`GET ${dicomweb}/studies/{study}/instances`, { id: project, study }, { token: userToken })).json as Record<string, { Value?: string[] }>[])[0]?.['0020000E']?.Value?.[0] ?? '';
+    await send(`GET ${dicomweb}/studies/{study}/series/{series}/instances`, { id: project, study, series }, { token: userToken });
+    await send(`GET ${dicomweb}/studies/{study}/series/{series}/instances`, { id: project, study, series }, { token: userToken, headers: { accept: 'text/html' } });
+    const related = (boundary: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), dicom, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const stow = (boundary: string) => ({ token: userToken, headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` }, body: related(boundary) });
+    await send(`POST ${dicomweb}/studies`, { id: project }, stow('conformance1'));
+    await send(`POST ${dicomweb}/studies`, { id: project }, { token: userToken, json: {} });
+    await send(`POST ${dicomweb}/studies/{study}`, { id: project, study }, stow('conformance2'));
+    await send(`POST ${dicomweb}/studies/{study}`, { id: project, study }, { token: userToken, json: {} });
     const download = '/download-study-petitions-files/{id}';
     const etag = (await send(`GET ${download}`, { id: file }, { token: userToken })).headers.get('etag')!;
     await send(`GET ${download}`, { id: file }, { token: userToken, headers: { range: 'bytes=0-99' } });

@@ -18,6 +18,7 @@ import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './tus/tus.routes.js';
 import { uploadSettingsRoutes } from './uploads/upload-settings.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
+import { thumbnailsRoutes } from './thumbnails/index.js';
 import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
 import { downloadLinksRoutes } from './files/download-links.routes.js';
 import type { Config } from './config/config.js';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       );
       await api.register(uploadSettingsRoutes({ chunkBytes: config.resumable.chunkBytes }));
       await api.register(studiesRoutes(services.studies));
+      await api.register(thumbnailsRoutes(services.thumbnails));
       await api.register(
         downloadLinksRoutes(services.downloadLinks, { storage: services.storage, folders: services.deliveries }, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );

@@ -48,6 +48,8 @@ import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
+import { enqueueJob } from './jobs/index.js';
+import { RENDER_THUMBNAILS, renderThumbnailsJob, ThumbnailsRepository, ThumbnailsService } from './thumbnails/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
@@ -76,6 +78,8 @@ export interface Services {
     quota: QuotaRepository;
     /** Projects' de-identification policies and sealed keys (deidentification/). */
     deidentification: DeidentificationRepository;
+    /** Series thumbnails' rows (thumbnails/). */
+    thumbnails: ThumbnailsRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -97,6 +101,8 @@ export interface Services {
   tusUploads: TusUploadsService;
   contents: ContentsService;
   studies: StudiesService;
+  /** Series thumbnails as the route serves them. */
+  thumbnails: ThumbnailsService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
   /** Free space (MIN_FREE_BYTES) and companies' allowances, weighed before an upload stores a byte. */
@@ -145,6 +151,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     ssoSettings: new SsoSettingsRepository(db),
     quota: new QuotaRepository(db),
     deidentification: new DeidentificationRepository(db),
+    thumbnails: new ThumbnailsRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -187,6 +194,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('file.removed', (fileId) => downloadLinks.fileRemoved(fileId));
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
+  events.on('file.processed', async (fileId, companyId) => {
+    await enqueueJob(db, RENDER_THUMBNAILS, { fileId, companyId });
+  });
   return {
     handle,
     repos,
@@ -215,6 +225,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     }, deliveries),
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
+    thumbnails: new ThumbnailsService(projects, repos.thumbnails, storage),
     deliveries,
     allowance,
     downloadLinks,
@@ -227,6 +238,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   };
 }
 
+/** A render's time limit and the renderer process's V8 heap (a 1760² JPEG 2000 took 1.2 s here). */
+const THUMBNAIL_RENDERER = { timeLimitMs: 20_000, heapMb: 256 };
+
 function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
   return [
     processUploadJob({
@@ -235,6 +249,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
+      events: services.events,
     }),
     processDeliveryJob({
       files: services.repos.files,
@@ -243,8 +258,10 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
+      events: services.events,
     }),
     purgeDeletedJob(services.purge),
+    renderThumbnailsJob({ thumbnails: services.repos.thumbnails, storage: services.storage, renderer: THUMBNAIL_RENDERER }),
   ];
 }
 
@@ -256,6 +273,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
   services.uploads.runJobsOn(runner);
   services.events.on('delivery.completed', () => runner.nudge(PROCESS_DELIVERY.name));
+  services.events.on('file.processed', () => runner.nudge(RENDER_THUMBNAILS.name));
 }
 
 /** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */

@@ -28,6 +28,7 @@ import * as m022 from './migrations/022-frames-as-written.js';
 import * as m023 from './migrations/023-finished-tus-uploads.js';
 import * as m024 from './migrations/024-deidentification.js';
 import * as m025 from './migrations/025-deidentification-outcome.js';
+import * as m028 from './migrations/028-series-thumbnails.js';
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
 const steps: Record<string, Step> = {
@@ -55,6 +56,7 @@ const steps: Record<string, Step> = {
   '023-finished-tus-uploads': m023,
   '024-deidentification': m024,
   '025-deidentification-outcome': m025,
+  '028-series-thumbnails': m028,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

@@ -81,6 +81,8 @@ export class PurgeService {
     // Entry objects are grouped under the file's id: whatever an interrupted attempt stored
     // without recording it goes too.
     for await (const listed of this.storage.list(`entries/${file.id}/`)) if (!objects.has(listed.key)) objects.set(listed.key, listed.size);
+    // Its series' thumbnails (thumbnails/), stored under its id the same way.
+    for await (const listed of this.storage.list(`thumbnails/${file.id}/`)) objects.set(listed.key, listed.size);
     for (const key of objects.keys()) await this.storage.delete(key);
     const bytes = [...objects.values()].reduce((sum, size) => sum + size, 0);
     const marked = await this.repo.transaction(async (trx) => {

@@ -22,7 +22,8 @@ import {
 } from '../ingest/index.js';
 import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
-import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
+import { PROCESS_DELIVERY, type EntriesRepository, type FileEvents, type TProcessDeliveryPayload } from '../files/index.js';
+import type { Announcer } from '../events/events.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, givenUpMessage, type UploadsToProcess } from './process-upload.job.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
@@ -36,6 +37,8 @@ export interface ProcessDeliveryDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it nothing is de-identified. */
   policies?: ProjectPolicies;
+  /** Where 'file.processed' is announced once the delivery is 'ready' (services.ts). */
+  events?: Announcer<FileEvents>;
 }
 
 type Leaf = Exclude<StoredFileKind, { archive: true }>;
@@ -100,6 +103,7 @@ export async function processDelivery(
   built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
   if (outcome) await deps.files.setDeidOutcome(file.id, outcome.json());
   await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
+  await deps.events?.emit('file.processed', file.id, file.company_id);
   // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
   // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
   for (const key of identified) await deps.storage.delete(key);

@@ -18,7 +18,8 @@ import {
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
-import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
+import { PROCESS_UPLOAD, type EntriesRepository, type FileEvents, type TProcessUploadPayload } from '../files/index.js';
+import type { Announcer } from '../events/events.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
@@ -39,6 +40,8 @@ export interface ProcessUploadDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it (the ingest benchmark) nothing is de-identified. */
   policies?: ProjectPolicies;
+  /** Where 'file.processed' is announced once the file is 'ready' (services.ts); none in the ingest benchmark. */
+  events?: Announcer<FileEvents>;
 }
 
 /** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
@@ -139,6 +142,7 @@ export async function processUpload(
     };
     // Run outside a job runner (the ingest benchmark), the same writes go one by one.
     await (complete ? complete(finish) : finish());
+    if (result.status === 'ready') await deps.events?.emit('file.processed', file.id, file.company_id);
   } finally {
     await local.release();
   }
@@ -253,6 +257,7 @@ async function deidentifyArchive(
     const built = summary.build();
     built.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id);
     await deps.files.setProcessing(file.id, { status: 'ready', summary: built });
+    await deps.events?.emit('file.processed', file.id, file.company_id);
   } else {
     await deps.files.setProcessing(file.id, { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null });
   }

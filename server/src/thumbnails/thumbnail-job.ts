@@ -4,7 +4,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineJobKind, jobType, type JobKind } from '../jobs/index.js';
-import { uploadSubject } from '../files/index.js';
 import type { Storage } from '../storage/storage.js';
 import { Renderer, type Rendered, type RendererOptions } from './renderer.js';
 import type { NewThumbnail, SeriesInstance, ThumbnailsRepository } from './thumbnails.repository.js';
@@ -12,8 +11,11 @@ import type { NewThumbnail, SeriesInstance, ThumbnailsRepository } from './thumb
 const ZThumbnailPayload = z.object({ fileId: z.number().int().positive(), companyId: z.number().int().positive() });
 export type TThumbnailPayload = z.infer<typeof ZThumbnailPayload>;
 
-/** Cancelled with the file's processing when the file is deleted; claimed in turns by company. */
-export const RENDER_THUMBNAILS = jobType('render-thumbnails', ZThumbnailPayload, (p) => uploadSubject(p.fileId), (p) => `companies/${p.companyId}`);
+/**
+ * Claimed in turns by company. No subject: a deletion's purge waits for live jobs of the file's
+ * subject, and must not wait for pictures; a run for a deleted file finds it gone and draws nothing.
+ */
+export const RENDER_THUMBNAILS = jobType('render-thumbnails', ZThumbnailPayload, () => null, (p) => `companies/${p.companyId}`);
 
 /** Larger instances are not read into memory for a 256 px picture. */
 const MAX_INSTANCE_BYTES = 256 * 1024 * 1024;

@@ -49,7 +49,7 @@ describe.each(dialects())('series thumbnails on %s', (dialect) => {
   /** Waits for the thumbnail job of a file to end. */
   async function thumbnailsDone(id: number): Promise<void> {
     for (let i = 0; i < 600; i += 1) {
-      const job = await server.services.handle.db.selectFrom('jobs').select('status').where('name', '=', 'render-thumbnails').where('subject', '=', `files/${id}`).executeTakeFirst();
+      const job = await server.services.handle.db.selectFrom('jobs').select('status').where('name', '=', 'render-thumbnails').where('payload', 'like', `%"fileId":${id},%`).executeTakeFirst();
       if (job && (job.status === 'done' || job.status === 'failed')) return;
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -50,8 +50,6 @@ import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
 import { QidoRepository, QidoService } from './dicomweb/index.js';
-import { enqueueJob } from './jobs/index.js';
-import { RENDER_THUMBNAILS, renderThumbnailsJob, ThumbnailsRepository, ThumbnailsService } from './thumbnails/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
@@ -80,8 +78,6 @@ export interface Services {
     quota: QuotaRepository;
     /** Projects' de-identification policies and sealed keys (deidentification/). */
     deidentification: DeidentificationRepository;
-    /** Series thumbnails' rows (thumbnails/). */
-    thumbnails: ThumbnailsRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -105,8 +101,6 @@ export interface Services {
   studies: StudiesService;
   /** DICOMweb searches (QIDO-RS) of a project's instances. */
   qido: QidoService;
-  /** Series thumbnails as the route serves them. */
-  thumbnails: ThumbnailsService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
   /** DICOMweb STOW-RS: each request one delivery. */
@@ -157,7 +151,6 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     ssoSettings: new SsoSettingsRepository(db),
     quota: new QuotaRepository(db),
     deidentification: new DeidentificationRepository(db),
-    thumbnails: new ThumbnailsRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -201,9 +194,6 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
   const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
-  events.on('file.processed', async (fileId, companyId) => {
-    await enqueueJob(db, RENDER_THUMBNAILS, { fileId, companyId });
-  });
   return {
     handle,
     repos,
@@ -233,7 +223,6 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     qido: new QidoService(projects, new QidoRepository(db)),
-    thumbnails: new ThumbnailsService(projects, repos.thumbnails, storage),
     deliveries,
     stow: new StowService(projects, deliveries, uploads, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
     allowance,
@@ -247,9 +236,6 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   };
 }
 
-/** A render's time limit and the renderer process's V8 heap (a 1760² JPEG 2000 took 1.2 s here). */
-const THUMBNAIL_RENDERER = { timeLimitMs: 20_000, heapMb: 256 };
-
 function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
   return [
     processUploadJob({
@@ -258,7 +244,6 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
-      events: services.events,
     }),
     processDeliveryJob({
       files: services.repos.files,
@@ -267,10 +252,8 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
-      events: services.events,
     }),
     purgeDeletedJob(services.purge),
-    renderThumbnailsJob({ thumbnails: services.repos.thumbnails, storage: services.storage, renderer: THUMBNAIL_RENDERER }),
   ];
 }
 
@@ -282,7 +265,6 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
   services.uploads.runJobsOn(runner);
   services.events.on('delivery.completed', () => runner.nudge(PROCESS_DELIVERY.name));
-  services.events.on('file.processed', () => runner.nudge(RENDER_THUMBNAILS.name));
 }
 
 /** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */

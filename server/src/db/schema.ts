@@ -222,23 +222,6 @@ export interface FileEntryTable {
   instance_number: number | null;
 }
 
-/** A series' rendered thumbnail in one file, or why there is none (thumbnails/; migration 028). */
-export interface SeriesThumbnailTable {
-  id: Generated<number>;
-  company_id: number;
-  project_id: number;
-  file_id: number;
-  study_instance_uid: string;
-  series_instance_uid: string;
-  storage_key: string | null;
-  content_type: string | null;
-  etag: string | null;
-  size: number | null;
-  /** Why there is no image, in words; null when there is one. */
-  reason: string | null;
-  created_at: string;
-}
-
 /** A short-lived, single-use download URL (files/download-links.service.ts). */
 export interface DownloadLinkTable {
   id: Generated<number>;
@@ -370,7 +353,6 @@ export interface Database {
   delivery_files: DeliveryFileTable;
   delivery_bundles: DeliveryBundleTable;
   file_entries: FileEntryTable;
-  series_thumbnails: SeriesThumbnailTable;
   jobs: JobTable;
   download_links: DownloadLinkTable;
   password_links: PasswordLinkTable;

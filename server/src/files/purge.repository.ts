@@ -109,7 +109,6 @@ export class PurgeRepository {
     const marked = await trx.updateTable('project_files').set({ purged_at: nowIso(at) }).where('id', '=', fileId).where('purged_at', 'is', null).executeTakeFirst();
     if (Number(marked.numUpdatedRows) !== 1) return false;
     await trx.deleteFrom('file_entries').where('file_id', '=', fileId).execute();
-    await trx.deleteFrom('series_thumbnails').where('file_id', '=', fileId).execute();
     const ofDelivery = trx.selectFrom('deliveries').select('id').where('file_id', '=', fileId);
     await trx.deleteFrom('delivery_files').where('delivery_id', 'in', ofDelivery).execute();
     await trx.deleteFrom('delivery_bundles').where('delivery_id', 'in', ofDelivery).execute();

@@ -82,11 +82,6 @@ export class PurgeService {
     // without recording it goes too.
     for await (const listed of this.storage.list(`entries/${file.id}/`)) if (!objects.has(listed.key)) objects.set(listed.key, listed.size);
     for (const key of objects.keys()) await this.storage.delete(key);
-    // Its series' thumbnails (thumbnails/), stored under its id the same way: derived from the file,
-    // so gone with it but not counted among the bytes it held.
-    const thumbnails: string[] = [];
-    for await (const listed of this.storage.list(`thumbnails/${file.id}/`)) thumbnails.push(listed.key);
-    for (const key of thumbnails) await this.storage.delete(key);
     const bytes = [...objects.values()].reduce((sum, size) => sum + size, 0);
     const marked = await this.repo.transaction(async (trx) => {
       if (!(await this.repo.markPurged(trx, file.id, now))) return false;

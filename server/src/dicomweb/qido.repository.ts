@@ -4,6 +4,7 @@
 // instance (grouped by its SOP Instance UID); a deleted upload's entries are never read.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
+import { liveInstances } from '../files/index.js';
 import type { Scope } from '../projects/index.js';
 import type { Attribute, Level } from './qido-attributes.js';
 import { ATTRIBUTES, reachable } from './qido-attributes.js';
@@ -55,21 +56,9 @@ function having(match: Exclude<Match, { kind: 'uids' }>, level: Level): Expressi
 export class QidoRepository {
   constructor(private readonly db: Db) {}
 
-  /** The project's live DICOM instances within `scope` (as the studies view counts them). */
+  /** The project's live DICOM instances within `scope` (files/live-instances.ts), each with its series. */
   private instances(projectId: number, scope: Scope) {
-    let query = this.db
-      .selectFrom('file_entries as e')
-      .innerJoin('project_files as f', 'f.id', 'e.file_id')
-      .innerJoin('projects as p', 'p.id', 'f.project_id')
-      .where('f.project_id', '=', projectId)
-      .where('f.deleted_at', 'is', null)
-      .where('p.deleted_at', 'is', null)
-      .where('e.kind', '=', 'dicom')
-      .where('e.study_instance_uid', 'is not', null)
-      .where('e.series_instance_uid', 'is not', null)
-      .where('e.sop_instance_uid', 'is not', null);
-    if (scope !== 'all') query = query.where('f.company_id', '=', scope).where('e.company_id', '=', scope);
-    return query;
+    return liveInstances(this.db, projectId, scope).where('e.series_instance_uid', 'is not', null);
   }
 
   /** One page of the groups `search` matches, each row keyed by attribute keyword. */

@@ -21,3 +21,4 @@ export { presentFile } from './file.presenter.js';
 export { FilesRepository, type CommitOptions, type FileRow, type NewFile } from './files.repository.js';
 export type { FolderFile, FolderMembers } from './folder-members.js';
 export { cleanFileName } from './download-response.js';
+export { liveInstances } from './live-instances.js';

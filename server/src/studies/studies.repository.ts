@@ -3,6 +3,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TSortOrder, TStudySort } from '@portal/contract';
 import type { Db } from '../db/database.js';
+import { liveInstances } from '../files/index.js';
 import { containsText } from '../db/search.js';
 import type { Scope } from '../projects/index.js';
 
@@ -46,23 +47,9 @@ function nameWords(q: string): string {
 export class StudiesRepository {
   constructor(private readonly db: Db) {}
 
-  /**
-   * The DICOM instances of the project's live uploads, within `scope`: entries with a study and a
-   * SOP Instance UID (one without is not an instance, as in each upload's summary).
-   */
+  /** The project's DICOM instances as every reader counts them (files/live-instances.ts). */
   private instances(projectId: number, scope: Scope) {
-    let query = this.db
-      .selectFrom('file_entries as e')
-      .innerJoin('project_files as f', 'f.id', 'e.file_id')
-      .innerJoin('projects as p', 'p.id', 'f.project_id')
-      .where('f.project_id', '=', projectId)
-      .where('f.deleted_at', 'is', null)
-      .where('p.deleted_at', 'is', null)
-      .where('e.kind', '=', 'dicom')
-      .where('e.study_instance_uid', 'is not', null)
-      .where('e.sop_instance_uid', 'is not', null);
-    if (scope !== 'all') query = query.where('f.company_id', '=', scope).where('e.company_id', '=', scope);
-    return query;
+    return liveInstances(this.db, projectId, scope);
   }
 
   /**

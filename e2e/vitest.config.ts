@@ -10,6 +10,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 90_000,
+    // expect.poll waits for what a screen shows after a request; 1 s (Vitest's default) was too
+    // short once in a CI run (the upload dialog's line waits for the policy and the project key).
+    expect: { poll: { timeout: 10_000 } },
     // A browser flow is a story: a later step depends on the earlier ones.
     sequence: { concurrent: false },
   },

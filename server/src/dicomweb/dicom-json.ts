@@ -30,12 +30,21 @@ function values(attr: Attribute, raw: unknown): unknown[] {
   return parts.filter((v) => v !== '');
 }
 
+/** Where WADO-RS retrieves a study, or one of its series, or one instance of that series (base: …/dicomweb). */
+export function retrieveUrl(base: string, uids: { study: string; series?: string; instance?: string }): string {
+  let path = `${base}/studies/${uids.study}`;
+  if (uids.series !== undefined) path += `/series/${uids.series}`;
+  if (uids.series !== undefined && uids.instance !== undefined) path += `/instances/${uids.instance}`;
+  return path;
+}
+
 /** Where WADO-RS retrieves the study, series or instance of a row. */
 export function retrievePath(base: string, level: Level, row: QidoRow): string {
-  let path = `${base}/studies/${String(row.StudyInstanceUID)}`;
-  if (level !== 'study') path += `/series/${String(row.SeriesInstanceUID)}`;
-  if (level === 'instance') path += `/instances/${String(row.SOPInstanceUID)}`;
-  return path;
+  return retrieveUrl(base, {
+    study: String(row.StudyInstanceUID),
+    ...(level !== 'study' && { series: String(row.SeriesInstanceUID) }),
+    ...(level === 'instance' && { instance: String(row.SOPInstanceUID) }),
+  });
 }
 
 export function dicomJson(level: Level, fields: readonly Attribute[], row: QidoRow, base: string): DicomJsonObject {

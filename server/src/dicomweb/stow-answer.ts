@@ -1,5 +1,6 @@
 // The PS3.18 store answer (§10.5.3, Table 10.5.3-1) in DICOM JSON (PS3.18 F.2): one
 // ReferencedSOPSequence item per stored instance, one FailedSOPSequence item per refused part.
+import type { DicomJsonElement, DicomJsonObject } from './dicom-json.js';
 
 export interface StoredInstance {
   sopClassUid: string;
@@ -27,13 +28,10 @@ export const FAILURE = {
   wrongStudy: 0xa900,
 } as const;
 
-type Attribute = { vr: string; Value?: unknown[] };
-export type DicomJson = Record<string, Attribute>;
+const text = (vr: string, value: string | undefined): DicomJsonElement => (value ? { vr, Value: [value] } : { vr });
 
-const text = (vr: string, value: string | undefined): Attribute => (value ? { vr, Value: [value] } : { vr });
-
-export function storeAnswer(input: { studyUrl: string | undefined; stored: readonly StoredInstance[]; failed: readonly FailedPart[]; instanceUrl: (i: StoredInstance) => string }): DicomJson {
-  const answer: DicomJson = {};
+export function storeAnswer(input: { studyUrl: string | undefined; stored: readonly StoredInstance[]; failed: readonly FailedPart[]; instanceUrl: (i: StoredInstance) => string }): DicomJsonObject {
+  const answer: DicomJsonObject = {};
   answer['00081190'] = text('UR', input.studyUrl);
   if (input.failed.length > 0) {
     answer['00081198'] = {

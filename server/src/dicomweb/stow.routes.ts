@@ -6,6 +6,7 @@ import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
 import { zId } from '../http/params.js';
 import { errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
+import { retrieveUrl } from './dicom-json.js';
 import { storeAnswer, storeStatus, type StoredInstance } from './stow-answer.js';
 import { MalformedBodyError, readParts, stowBoundary } from './stow-parts.js';
 import type { StowService } from './stow.service.js';
@@ -40,7 +41,7 @@ export function stowRoutes(stow: StowService, opts: { apiPrefix: string }) {
       await stow.authorize(actor, projectId);
       const type = stowBoundary(request.headers['content-type']);
       if ('refused' in type) throw new AppError(415, type.refused);
-      const base = `${opts.apiPrefix}/study-petitions/${projectId}/dicomweb/studies`;
+      const base = `${opts.apiPrefix}/study-petitions/${projectId}/dicomweb`;
       let result;
       try {
         result = await stow.store(actor, projectId, readParts(request.raw, type.boundary), study);
@@ -51,10 +52,10 @@ export function stowRoutes(stow: StowService, opts: { apiPrefix: string }) {
       const studies = new Set(result.stored.map((s) => s.studyUid));
       const studyUid = study ?? (studies.size === 1 ? [...studies][0] : undefined);
       const answer = storeAnswer({
-        studyUrl: studyUid === undefined ? undefined : `${base}/${studyUid}`,
+        studyUrl: studyUid === undefined ? undefined : retrieveUrl(base, { study: studyUid }),
         stored: result.stored,
         failed: result.failed,
-        instanceUrl: (s: StoredInstance) => `${base}/${s.studyUid}/series/${s.seriesUid}/instances/${s.sopInstanceUid}`,
+        instanceUrl: (s: StoredInstance) => retrieveUrl(base, { study: s.studyUid, series: s.seriesUid, instance: s.sopInstanceUid }),
       });
       return reply.status(storeStatus(result.stored.length, result.failed.length)).type('application/dicom+json').send(answer);
     };

@@ -244,6 +244,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
+      events: services.events,
     }),
     processDeliveryJob({
       files: services.repos.files,
@@ -252,6 +253,7 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       storage: services.storage,
       limits: config.processing.limits,
       policies: services.deidentification,
+      events: services.events,
     }),
     purgeDeletedJob(services.purge),
   ];

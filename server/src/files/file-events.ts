@@ -3,4 +3,6 @@
 export interface FileEvents {
   /** A file or a completed delivery was deleted (its audit row written first): its links stop, its purge is due. */
   'file.removed': [fileId: number];
+  /** A file's processing marked it 'ready' (its entries recorded and committed): derived work may start. */
+  'file.processed': [fileId: number, companyId: number];
 }

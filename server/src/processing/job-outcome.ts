@@ -3,7 +3,8 @@
 import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
-import type { EntriesRepository } from '../files/index.js';
+import type { Announcer } from '../events/events.js';
+import type { EntriesRepository, FileEvents } from '../files/index.js';
 import type { IngestSummary } from '../ingest/index.js';
 import type { JobContext } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
@@ -65,14 +66,14 @@ export interface JobEnd {
 
 /**
  * The one place where a job writes its outcome: the last rows, the de-identification outcome, the
- * instances elsewhere in the project, the status. The entries' objects are made durable first.
+ * instances elsewhere in the project, the status; then 'file.processed' is announced for a ready one. The entries' objects are made durable first.
  * Given `complete` (the job's end), all of it is one transaction with the job's end: a crash leaves
  * all of it or none. Without (a de-identifying job deletes what arrived after it, and must run again
  * should it die before; or run outside a job runner, the ingest benchmark), the writes go one by one.
  */
 export async function writeOutcome(
-  deps: { files: UploadsToProcess; entries: Pick<EntriesRepository, 'countInstancesElsewhere'> },
-  file: Pick<ProjectFileRow, 'id' | 'project_id'>,
+  deps: { files: UploadsToProcess; entries: Pick<EntriesRepository, 'countInstancesElsewhere'>; events?: Announcer<FileEvents> },
+  file: Pick<ProjectFileRow, 'id' | 'project_id' | 'company_id'>,
   recorder: EntryRecorder,
   end: { state: JobEnd; deidOutcome: string | null },
   complete?: JobContext['complete'],
@@ -86,6 +87,8 @@ export async function writeOutcome(
     await deps.files.setProcessing(file.id, state, trx);
   };
   await (complete ? complete(finish) : finish());
+  // Once committed: what follows a processed file (its thumbnails) is queued by the reaction (services.ts).
+  if (state.status === 'ready') await deps.events?.emit('file.processed', file.id, file.company_id);
 }
 
 /**

@@ -22,7 +22,8 @@ import {
 } from '../ingest/index.js';
 import type { LocalCopy, Storage } from '../storage/storage.js';
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
-import { PROCESS_DELIVERY, type EntriesRepository, type TProcessDeliveryPayload } from '../files/index.js';
+import { PROCESS_DELIVERY, type EntriesRepository, type FileEvents, type TProcessDeliveryPayload } from '../files/index.js';
+import type { Announcer } from '../events/events.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, giveUp, resumePoint, writeOutcome, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
@@ -36,6 +37,8 @@ export interface ProcessDeliveryDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it nothing is de-identified. */
   policies?: ProjectPolicies;
+  /** Where 'file.processed' is announced once the file is 'ready' (services.ts); none in the ingest benchmark. */
+  events?: Announcer<FileEvents>;
 }
 
 type Leaf = Exclude<StoredFileKind, { archive: true }>;

@@ -16,7 +16,8 @@ import {
 import { defineJobKind, JobCancelled, type JobContext, type JobKind } from '../jobs/index.js';
 import { ObjectExistsError } from '../storage/storage-errors.js';
 import type { Storage } from '../storage/storage.js';
-import { PROCESS_UPLOAD, type EntriesRepository, type TProcessUploadPayload } from '../files/index.js';
+import { PROCESS_UPLOAD, type EntriesRepository, type FileEvents, type TProcessUploadPayload } from '../files/index.js';
+import type { Announcer } from '../events/events.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, giveUp, resumePoint, writeOutcome, type JobEnd, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
@@ -33,6 +34,8 @@ export interface ProcessUploadDeps {
   limits: Partial<IngestLimits>;
   /** The projects' de-identification policies and keys; without it (the ingest benchmark) nothing is de-identified. */
   policies?: ProjectPolicies;
+  /** Where 'file.processed' is announced once the file is 'ready' (services.ts); none in the ingest benchmark. */
+  events?: Announcer<FileEvents>;
 }
 
 export async function processUpload(

@@ -95,10 +95,11 @@ export class FsStorage implements Storage {
     opts.signal?.throwIfAborted();
     await this.#ensureTempDir();
     const temp = path.join(this.#tempDir, `${randomUUID()}.part`);
+    const durable = opts.durable ?? true;
     try {
-      await this.#writeSynced(temp, bytes);
+      await this.#writeSynced(temp, bytes, durable);
       opts.signal?.throwIfAborted();
-      await this.#publish(temp, target, key, { inPlace: true });
+      await this.#publish(temp, target, key, { durable, inPlace: true });
     } catch (err) {
       fs.rmSync(temp, { force: true });
       throw err;
@@ -106,8 +107,12 @@ export class FsStorage implements Storage {
     return { size: bytes.length };
   }
 
-  /** Created (never replacing a file), written and closed here; only its fsync waits on the pool. */
-  async #writeSynced(temp: string, bytes: Uint8Array): Promise<void> {
+  /**
+   * Created (never replacing a file), written and closed here; only its fsync waits on the pool.
+   * Not durable (copies de-identified in bulk): no fsync, the job's one flush covers them; 2,000
+   * fsyncs were 10 of a delivery's 10.3 s of processing here.
+   */
+  async #writeSynced(temp: string, bytes: Uint8Array, durable: boolean): Promise<void> {
     let fd: number;
     try {
       fd = fs.openSync(temp, 'wx', FILE_MODE);
@@ -120,7 +125,7 @@ export class FsStorage implements Storage {
     }
     try {
       for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-      await fsyncFd(fd);
+      if (durable) await fsyncFd(fd);
     } finally {
       fs.closeSync(fd);
     }

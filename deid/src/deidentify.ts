@@ -31,6 +31,12 @@ export interface DeidReport {
 
 export interface DeidResult { bytes: Uint8Array; report: DeidReport }
 
+/**
+ * The output as parts: `head`, made here, then the input's bytes from `tail.start` to `tail.end`
+ * (Pixel Data, kept byte for byte), never copied: a browser sends them from the picked file.
+ */
+export interface DeidParts { head: Uint8Array; tail: { start: number; end: number } | null; report: DeidReport }
+
 const tables = new Map<string, ActionTable>();
 
 /**
@@ -39,8 +45,20 @@ const tables = new Map<string, ActionTable>();
  * file that must not be sent: not DICOM, unreadable, or a DICOMDIR (always left out).
  */
 export function deidentify(input: Uint8Array, policy: Policy, key: Uint8Array): DeidResult {
+  const { head, tail, report } = deidentifyParts(input, policy, key);
+  if (report.alreadyDeidentified) return { bytes: input, report };
+  return { bytes: tail ? concat(head, input.subarray(tail.start, tail.end)) : head, report };
+}
+
+/**
+ * `deidentify` without copying Pixel Data: the same output, as `head` followed by the input's
+ * bytes `tail`. `input` may be the first bytes of a file of `totalSize` bytes: enough when they
+ * hold the whole header (a 64 KiB prefix does for a CT slice); if not, NeedsWholeFile is thrown
+ * and the caller gives the whole file.
+ */
+export function deidentifyParts(input: Uint8Array, policy: Policy, key: Uint8Array, totalSize = input.length): DeidParts {
   const options = checkedPolicy(policy, key);
-  const { dicom, part10 } = readDicom(input);
+  const { dicom, part10 } = readDicom(input, totalSize);
   const { dict, meta } = dicom;
   if (text(meta, '00020002') === DICOMDIR_CLASS || dict['00041220']) {
     throw new DeidentificationError('dicomdir',
@@ -51,7 +69,8 @@ export function deidentify(input: Uint8Array, policy: Policy, key: Uint8Array): 
   const base = { profile: 'basic' as const, options, edition: EDITION, needsReview: reason !== undefined, ...(reason && { reviewReason: reason }) };
   if (carriesOurMarks(dict, options, key)) {
     return {
-      bytes: input,
+      head: new Uint8Array(0),
+      tail: { start: 0, end: totalSize },
       report: { ...base, alreadyDeidentified: true, patientPseudonym: text(dict, '00100020'), sopInstanceUid: text(dict, '00080018'),
         counts: zeroCounts(), fileMetaAdded: false },
     };
@@ -100,9 +119,11 @@ export function deidentify(input: Uint8Array, policy: Policy, key: Uint8Array): 
   out.dict = dict;
   const header = new Uint8Array(out.write());
   const pixel = part10.pixelData;
-  const bytes = pixel ? concat(header, new Uint8Array(part10.file, pixel.start, pixel.end - pixel.start)) : header;
+  // A deflated input's Pixel Data is in the inflated copy, not in the input: it goes into the head.
+  const inHead = pixel?.inflated ? concat(header, pixel.inflated.subarray(pixel.start, pixel.end)) : header;
   return {
-    bytes,
+    head: inHead,
+    tail: pixel && !pixel.inflated ? { start: pixel.start, end: pixel.end } : null,
     report: {
       ...base,
       alreadyDeidentified: false,

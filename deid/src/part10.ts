@@ -24,8 +24,11 @@ export interface Part10 {
   /** The transfer syntax of `file`'s dataset; `inputSyntax` differs only for a deflated input. */
   syntax: string;
   inputSyntax: string | undefined;
-  /** Top-level Pixel Data element (tag to end of value) within `file`. */
-  pixelData: Range | undefined;
+  /**
+   * The top-level Pixel Data element (tag to end of value), never copied into `file`: a range of
+   * the input (which may extend past a prefix), or of `inflated` for a deflated input.
+   */
+  pixelData: (Range & { inflated?: Uint8Array }) | undefined;
   /** The top-level Specific Character Set values as written in the input. */
   characterSet: string[];
   hadPreamble: boolean;
@@ -33,10 +36,27 @@ export interface Part10 {
   privateRemoved: number;
 }
 
+/**
+ * Thrown when the input is a prefix of a file (`toPart10`'s `totalSize`) that ends before the
+ * header does: the caller reads the whole file and tries again.
+ */
+export class NeedsWholeFile extends Error {
+  constructor() {
+    super('the header reaches beyond the bytes read');
+    this.name = 'NeedsWholeFile';
+  }
+}
+
 const unreadable = (why: string) =>
   new DeidentificationError('unreadable', `This DICOM file cannot be read completely (${why}), so it cannot be de-identified. Export it again from the imaging system.`);
 
-export function toPart10(input: Uint8Array): Part10 {
+/**
+ * `input` is the whole file, or its first bytes when `totalSize` is larger: enough when they hold
+ * every element before Pixel Data and Pixel Data's own header (a defined length); otherwise
+ * NeedsWholeFile is thrown.
+ */
+export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
+  const prefix = input.length < totalSize;
   const hadPreamble = input.length >= 132 && ascii(input, 128, 4) === 'DICM';
   let pos = hadPreamble ? 132 : 0;
   const meta: Uint8Array[] = [];
@@ -48,7 +68,8 @@ export function toPart10(input: Uint8Array): Part10 {
     const long = LONG_VRS.has(vr);
     const length = long ? u32(input, pos + 8, true) : u16(input, pos + 6, true);
     const end = pos + (long ? 12 : 8) + length;
-    if (length === UNDEFINED || end > input.length) throw unreadable('its file header is damaged');
+    if (length === UNDEFINED) throw unreadable('its file header is damaged');
+    if (end > input.length) throw prefix ? new NeedsWholeFile() : unreadable('its file header is damaged');
     if (element === 0x0010) inputSyntax = ascii(input, end - length, length).replace(/[\0 ]+$/, '');
     else if (element !== 0x0000) meta.push(input.subarray(pos, end));
     pos = end;
@@ -56,14 +77,18 @@ export function toPart10(input: Uint8Array): Part10 {
   if (!hadPreamble && meta.length === 0 && !looksLikeDataset(input)) {
     throw new DeidentificationError('not-dicom', 'This file is not a DICOM file, so it is left out.');
   }
+  const datasetAt = pos;
   let dataset = input.subarray(pos);
   let syntax = inputSyntax ?? guessSyntax(dataset);
+  let inflated: Uint8Array | undefined;
   if (syntax === DEFLATED_LE) {
+    if (prefix) throw new NeedsWholeFile();
     try {
       // A copy of exactly the dataset: a Node Buffer's slice() is a view, and its .buffer the whole pool.
       const copy = Uint8Array.prototype.slice.call(dataset).buffer;
-      const inflated = new dcmjs.data.DeflatedReadBufferStream(new dcmjs.data.ReadBufferStream(copy));
-      dataset = new Uint8Array(inflated.getBuffer(0, inflated.size));
+      const stream = new dcmjs.data.DeflatedReadBufferStream(new dcmjs.data.ReadBufferStream(copy));
+      inflated = new Uint8Array(stream.getBuffer(0, stream.size));
+      dataset = inflated;
     } catch {
       throw unreadable('its compressed dataset is damaged');
     }
@@ -72,12 +97,14 @@ export function toPart10(input: Uint8Array): Part10 {
   meta.push(metaElement(0x0010, 'UI', syntax));
 
   const little = syntax !== EXPLICIT_BE;
-  const elements = scanTopLevel(dataset, little, syntax !== IMPLICIT_LE);
+  const elements = scanTopLevel(dataset, little, syntax !== IMPLICIT_LE, inflated ? dataset.length : totalSize - datasetAt);
   // Top-level private elements are dropped here, before dcmjs reads: they go anyway, and vendors'
   // private sequences are where dcmjs stumbles. Anything after Pixel Data (digital signatures,
   // padding, private groups) goes too.
-  const kept = elements.filter((e) => (e.tag >>> 16) % 2 === 0);
+  const kept = elements.filter((e) => (e.tag >>> 16) % 2 === 0 && e.tag !== PIXEL_DATA);
   const keptLength = kept.reduce((n, e) => n + e.end - e.start, 0);
+  const pixel = elements.find((e) => e.tag === PIXEL_DATA);
+  const pixelData = pixel && (inflated ? { start: pixel.start, end: pixel.end, inflated } : { start: datasetAt + pixel.start, end: datasetAt + pixel.end });
 
   const metaLength = meta.reduce((n, m) => n + m.length, 0);
   const file = new Uint8Array(132 + 12 + metaLength + keptLength);
@@ -86,11 +113,9 @@ export function toPart10(input: Uint8Array): Part10 {
   new DataView(file.buffer).setUint32(140, metaLength, true);
   let at = 144;
   for (const m of sortMeta(meta)) { file.set(m, at); at += m.length; }
-  let pixelData: Range | undefined;
   let characterSet: string[] = [];
   for (const e of kept) {
     file.set(dataset.subarray(e.start, e.end), at);
-    if (e.tag === PIXEL_DATA) pixelData = { start: at, end: at + e.end - e.start };
     if (e.tag === CHARSET) {
       const valueAt = at + e.valueStart - e.start;
       const length = e.end - e.valueStart;
@@ -101,27 +126,40 @@ export function toPart10(input: Uint8Array): Part10 {
     }
     at += e.end - e.start;
   }
-  return { file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble, privateRemoved: elements.length - kept.length };
+  return { file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble, privateRemoved: elements.length - kept.length - (pixel ? 1 : 0) };
 }
 
 interface TopLevelElement { tag: number; start: number; valueStart: number; end: number }
 
-function scanTopLevel(ds: Uint8Array, little: boolean, explicit: boolean): TopLevelElement[] {
+/**
+ * The top-level elements up to Pixel Data. `ds` may be the first bytes of a dataset of `total`
+ * bytes: Pixel Data of a defined length may then end beyond them; anything else that does asks
+ * for the whole file.
+ */
+function scanTopLevel(ds: Uint8Array, little: boolean, explicit: boolean, total: number): TopLevelElement[] {
   const elements: TopLevelElement[] = [];
+  const prefix = ds.length < total;
   let pos = 0;
   try {
-    while (pos + 8 <= ds.length) {
+    for (;;) {
+      if (pos + 8 > ds.length) {
+        if (prefix) throw new NeedsWholeFile();
+        break;
+      }
       const tag = readTag(ds, pos, little);
       if (tag > PIXEL_DATA) break;
       const h = header(ds, pos, little, explicit);
       const valueStart = pos + h.size;
       const end = h.length === UNDEFINED ? skipUndefined(ds, valueStart, little, explicit && h.vr !== 'UN') : valueStart + h.length;
-      if (end > ds.length) throw new RangeError('truncated');
+      const within = tag === PIXEL_DATA && h.length !== UNDEFINED ? total : ds.length;
+      if (end > within) throw prefix && end <= total ? new NeedsWholeFile() : new RangeError('truncated');
       elements.push({ tag, start: pos, valueStart, end });
       if (tag === PIXEL_DATA) break;
       pos = end;
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof NeedsWholeFile) throw error;
+    if (prefix) throw new NeedsWholeFile();
     throw unreadable('it ends early or an element length is wrong');
   }
   return elements;

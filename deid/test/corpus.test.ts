@@ -1,6 +1,6 @@
 // The shared DICOM corpus through the engine, checked by dcmtk, an independent reader.
 import { describe, expect, it } from 'vitest';
-import { deidentify, type DeidResult } from '../src/index.js';
+import { deidentify, deidentifyParts, NeedsWholeFile, type DeidParts, type DeidResult } from '../src/index.js';
 import type { Dict } from 'dcmjs';
 import { text } from '../src/method.js';
 import { TABLE_E1_1 } from '../src/table-e1-1.js';
@@ -49,6 +49,36 @@ describe('the shared DICOM corpus', () => {
       expect(Buffer.from(deidentify(input, BASIC, KEY).bytes).equals(Buffer.from(result.bytes))).toBe(true);
     });
   }
+
+  it('gives the same output as parts, from the whole file or from its first bytes, without copying Pixel Data', () => {
+    const joined = (input: Uint8Array, parts: DeidParts) =>
+      Buffer.concat([parts.head, parts.tail ? input.subarray(parts.tail.start, parts.tail.end) : new Uint8Array(0)]);
+    let fromPrefix = 0;
+    let wholeAsked = 0;
+    for (const name of corpus().filter((n) => !LEFT_OUT.has(n))) {
+      const input = fixture(name);
+      let whole: DeidResult;
+      try { whole = deidentify(input, BASIC, KEY); } catch { continue; }
+      const parts = deidentifyParts(input, BASIC, KEY);
+      expect(joined(input, parts).equals(Buffer.from(whole.bytes)), name).toBe(true);
+      // Pixel Data is a range of the input, never in the head (a deflated input's is in its inflated copy).
+      if (parts.tail && !parts.report.alreadyDeidentified) expect(parts.head.length, name).toBeLessThan(whole.bytes.length - (parts.tail.end - parts.tail.start) + 1);
+      for (const first of [4096, 65536]) {
+        if (input.length <= first) continue;
+        try {
+          const prefixed = deidentifyParts(input.subarray(0, first), BASIC, KEY, input.length);
+          expect(joined(input, prefixed).equals(Buffer.from(whole.bytes)), name).toBe(true);
+          fromPrefix += 1;
+        } catch (error) {
+          expect(error, name).toBeInstanceOf(NeedsWholeFile);
+          wholeAsked += 1;
+        }
+      }
+    }
+    // Files were de-identified from their first bytes; some (encapsulated, big headers) asked for all.
+    expect(fromPrefix).toBeGreaterThan(5);
+    expect(wholeAsked).toBeGreaterThan(0);
+  });
 
   it('gives the same pseudonym and UIDs for a series with the same key, and others with another key', () => {
     const series = ['s03_CT_series5N_2062.dcm', 's04_CT_series5N_2392.dcm', 's05_CT_series5N_2693.dcm'];

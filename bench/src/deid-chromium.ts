@@ -1,8 +1,9 @@
 // The de-identification engine in Chromium (issue 33, item 8): the web app's own worker
 // (web/src/features/upload/deid/deid.worker.ts, bundled here by esbuild) in Debian's Chromium,
 // headless, driven by playwright-core. The page holds the files as Blobs, as a picked folder's files
-// are, and hands each to ONE worker (the Node engine runs on one thread: the comparison is per
-// instance); the worker reads the Blob, de-identifies it and hands the bytes back, as in the app.
+// are, and hands them to ONE worker in the app's batches (the Node engine runs on one thread: the
+// comparison is per instance); the worker reads each batch's headers at once, de-identifies them and
+// hands back each file as a Blob of its new header and its Pixel Data, as in the app.
 // Chromium's memory (its whole process tree, the worker's renderer included) is sampled
 // while the rounds run, to show whether it stays flat.
 import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Policy } from '@portal/deid';
+import { BATCH_FILES } from '../../web/src/features/upload/deid/deid-batch.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -150,25 +152,30 @@ export async function startChromiumEngine(files: Uint8Array[]): Promise<Chromium
         })();
         try {
           const { ms, first } = await page.evaluate(
-            async ({ policy, key }) => {
+            async ({ policy, key, batchFiles }) => {
               const { files, worker } = globalThis as unknown as { files: Blob[]; worker: Worker };
               const keyBytes = new Uint8Array(key);
-              let firstOutput: Uint8Array<ArrayBuffer> | undefined;
+              type Made = { made?: Blob; refused?: string };
+              let firstOutput: Blob | undefined;
               const start = performance.now();
-              // One file at a time, as one worker of the app's pool takes them.
-              for (let id = 0; id < files.length; id++) {
-                const answer = await new Promise<{ bytes?: Uint8Array; refused?: string }>((resolve) => {
-                  worker.onmessage = (event: MessageEvent<{ bytes?: Uint8Array; refused?: string }>) => resolve(event.data);
-                  worker.postMessage({ id, file: files[id], compression: 'none', policy, key: keyBytes });
+              // A batch at a time, as one worker of the app's pool takes them (deid-pool.ts BATCH_FILES);
+              // each file comes back as a Blob of its new header and its picked file's Pixel Data, as the app sends it.
+              for (let id = 0; id < files.length; id += batchFiles) {
+                const batch = files.slice(id, id + batchFiles);
+                const answer = await new Promise<{ outcomes?: Made[]; failed?: string }>((resolve) => {
+                  worker.onmessage = (event: MessageEvent<{ outcomes?: Made[]; failed?: string }>) => resolve(event.data);
+                  worker.postMessage({ id, files: batch.map((file) => ({ file, compression: 'none' })), policy, key: keyBytes });
                 });
-                if (!answer.bytes) throw new Error(`file ${id} was refused: ${answer.refused ?? 'no answer'}`);
-                if (id === 0) firstOutput = answer.bytes as Uint8Array<ArrayBuffer>;
+                const made = answer.outcomes ?? [];
+                const refused = made.find((m) => !m.made);
+                if (made.length !== batch.length || refused) throw new Error(`a file of batch ${id} was refused: ${refused?.refused ?? answer.failed ?? 'no answer'}`);
+                if (id === 0) firstOutput = made[0]!.made;
               }
               const ms = performance.now() - start;
-              const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', firstOutput!));
+              const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await firstOutput!.arrayBuffer()));
               return { ms, first: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
             },
-            { policy, key: Array.from(key) },
+            { policy, key: Array.from(key), batchFiles: BATCH_FILES },
           );
           return { seconds: ms / 1000, peakRssBytes: peak, firstOutputSha256: first };
         } finally {

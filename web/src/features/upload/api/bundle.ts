@@ -24,10 +24,53 @@ function plain(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
  * file is ever read into memory or copied by the page.
  */
 export function packBundle(files: readonly BundleFile[]): File {
+  return packParts(files.map((entry) => ({ member: memberOf(entry), parts: [entry.file] })));
+}
+
+/** A member whose bytes are Blob parts (a de-identified file: its new header, then its picked file's Pixel Data). */
+export interface PartsMember {
+  member: BundleMember;
+  parts: BlobPart[];
+}
+
+/** The tar of members given as parts, as one File: one Blob for the bundle, none per member. */
+export function packParts(members: readonly PartsMember[]): File {
   const parts: BlobPart[] = [];
-  for (const entry of files) parts.push(plain(tarMemberHeader(memberOf(entry))), entry.file, plain(tarPadding(entry.file.size)));
+  for (const { member, parts: bytes } of members) parts.push(plain(tarMemberHeader(member)), ...bytes, plain(tarPadding(member.size)));
   parts.push(plain(TAR_END));
-  return new File(parts, BUNDLE_NAME, { type: 'application/x-tar' });
+  return new File(coalesced(parts), BUNDLE_NAME, { type: 'application/x-tar' });
+}
+
+/**
+ * Neighbouring byte parts (a member's padding, the next one's header, a de-identified header)
+ * joined into one: Chromium's Blob constructor pays for each part, not for the bytes.
+ */
+function coalesced(parts: readonly BlobPart[]): BlobPart[] {
+  const out: BlobPart[] = [];
+  let run: Uint8Array[] = [];
+  const flush = () => {
+    if (run.length === 1) out.push(run[0] as Uint8Array<ArrayBuffer>);
+    else if (run.length > 1) {
+      const joined = new Uint8Array(run.reduce((n, r) => n + r.length, 0));
+      let at = 0;
+      for (const r of run) {
+        joined.set(r, at);
+        at += r.length;
+      }
+      out.push(joined);
+    }
+    run = [];
+  };
+  for (const part of parts) {
+    if (part instanceof Uint8Array) {
+      if (part.length > 0) run.push(part);
+      continue;
+    }
+    flush();
+    out.push(part);
+  }
+  flush();
+  return out;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { Policy } from '@portal/deid';
 import { compressionOf } from '../archives/entry-source';
-import type { DeidOutcome } from './deid-work';
+import { batches, type DeidOutcome } from './deid-batch';
 import type { WorkerAnswer, WorkerRequest } from './deid.worker';
 
-/** De-identifies one file (a picked file, or an entry of an archive). */
+/** De-identifies files (picked files, or entries of an archive). */
 export interface Deidentifier {
   run(file: Blob): Promise<DeidOutcome>;
+  /** Many files, answered in their order: read and handed to the workers in batches. */
+  runMany(files: readonly Blob[]): Promise<DeidOutcome[]>;
   dispose(): void;
 }
 
@@ -16,14 +18,14 @@ export interface Deidentifier {
 export const DEID_WORKERS = 2;
 
 interface Task {
-  file: Blob;
-  resolve: (outcome: DeidOutcome) => void;
+  files: readonly Blob[];
+  resolve: (outcomes: DeidOutcome[]) => void;
   reject: (error: Error) => void;
 }
 
 /**
  * A small pool of Web Workers. A waiting file is not read until a worker takes it (the worker reads
- * the Blob itself), so what is in memory is bounded by the workers' files, not the queue's.
+ * the Blobs itself), so what is in memory is bounded by the workers' batches, not the queue's.
  */
 export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_WORKERS): Deidentifier {
   const waiting: Task[] = [];
@@ -37,12 +39,13 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
     worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
       const task = busy.get(worker);
       busy.delete(worker);
-      task?.resolve('refused' in event.data ? { refused: event.data.refused } : { bytes: event.data.bytes });
+      if ('failed' in event.data) task?.reject(new Error(event.data.failed));
+      else task?.resolve(event.data.outcomes);
       idle.push(worker);
       next();
     };
     worker.onerror = (event) => {
-      // A worker that failed to load or crashed is replaced; its file fails as a retryable error.
+      // A worker that failed to load or crashed is replaced; its files fail as a retryable error.
       event.preventDefault();
       busy.get(worker)?.reject(new Error('The de-identification of this file stopped unexpectedly; try again.'));
       busy.delete(worker);
@@ -60,17 +63,20 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
       if (!worker) return;
       const task = waiting.shift() as Task;
       busy.set(worker, task);
-      const request: WorkerRequest = { id: nextId++, file: task.file, compression: compressionOf(task.file), policy, key };
+      const request: WorkerRequest = { id: nextId++, files: task.files.map((file) => ({ file, compression: compressionOf(file) })), policy, key };
       worker.postMessage(request);
     }
   };
 
+  const runBatch = (files: readonly Blob[]) =>
+    new Promise<DeidOutcome[]>((resolve, reject) => {
+      waiting.push({ files, resolve, reject });
+      next();
+    });
+
   return {
-    run: (file) =>
-      new Promise<DeidOutcome>((resolve, reject) => {
-        waiting.push({ file, resolve, reject });
-        next();
-      }),
+    run: async (file) => (await runBatch([file]))[0] as DeidOutcome,
+    runMany: async (files) => (await Promise.all(batches(files).map(runBatch))).flat(),
     dispose: () => {
       for (const worker of [...idle, ...busy.keys()]) worker.terminate();
       for (const task of [...waiting, ...busy.values()]) task.reject(new Error('The upload dialog was closed.'));
@@ -83,9 +89,12 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
 
 /** The same work on the calling thread: for tests, and for a browser without module workers. */
 export function inlineDeidentifier(policy: Policy, key: Uint8Array): Deidentifier {
+  // Loaded when first used, so the engine never weighs on the dialog's own chunk.
+  const runMany = async (files: readonly Blob[]) =>
+    (await import('./deid-work')).runDeidBatch({ files: files.map((file) => ({ file, compression: compressionOf(file) })), policy, key });
   return {
-    // Loaded when first used, so the engine never weighs on the dialog's own chunk.
-    run: async (file) => (await import('./deid-work')).runDeidTask({ file, compression: compressionOf(file), policy, key }),
+    run: async (file) => (await runMany([file]))[0] as DeidOutcome,
+    runMany,
     dispose: () => undefined,
   };
 }

@@ -1,5 +1,5 @@
 import type { Policy } from '@portal/deid';
-import { packBundle, type BundleFile } from '../api/bundle';
+import { memberOf, packParts, type BundleFile, type PartsMember } from '../api/bundle';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
 import type { Deidentifier } from './deid-pool';
 
@@ -12,9 +12,9 @@ export function policyTag(policy: Policy, edition: string): string {
   return `deid:${policy.profile}:${policy.options.join('+')}:${edition}`;
 }
 
-/** The bytes as a File like the original (name, time), so a bundle's tar headers say the same. */
-function madeFile(bytes: Uint8Array, like: File): File {
-  return new File([bytes as Uint8Array<ArrayBuffer>], like.name, { lastModified: like.lastModified });
+/** The made bytes as a File like the original (name, time). */
+function madeFile(made: Blob, like: File): File {
+  return new File([made], like.name, { lastModified: like.lastModified });
 }
 
 /** Member paths of a bundle; a file alone is named by its path inside its folder, or its name. */
@@ -22,14 +22,18 @@ function nameOf(job: UploadJob): string {
   return job.delivery?.relativePath ?? job.path;
 }
 
-async function deidentifyMembers(members: readonly BundleFile[], deid: Deidentifier): Promise<BundleFile[]> {
-  const outcomes = await Promise.all(members.map((m) => deid.run(m.file)));
+/**
+ * Each member de-identified, as tar members of parts: a File per member would cost the page a
+ * Blob of its own (3.8 ms each in Chromium here, the main thread's largest cost for 2,000 files).
+ */
+async function deidentifyMembers(members: readonly BundleFile[], deid: Deidentifier): Promise<PartsMember[]> {
+  const outcomes = await deid.runMany(members.map((m) => m.file));
   const leftOut = new Map<string, string>();
-  const made: BundleFile[] = [];
+  const made: PartsMember[] = [];
   outcomes.forEach((outcome, i) => {
-    const member = members[i] as BundleFile;
-    if ('refused' in outcome) leftOut.set(member.path, outcome.refused);
-    else made.push({ path: member.path, file: madeFile(outcome.bytes, member.file) });
+    const entry = members[i] as BundleFile;
+    if ('refused' in outcome) leftOut.set(entry.path, outcome.refused);
+    else made.push({ member: { ...memberOf(entry), size: outcome.made.size }, parts: [outcome.made] });
   });
   if (leftOut.size > 0) throw new LeftOutFailure(leftOut);
   return made;
@@ -40,11 +44,11 @@ async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promis
   if (job.bundle) {
     const members = await deidentifyMembers(job.bundle.members, deid);
     // The original members name the upload (its resume key and the delivery's memory); the tar carries the made ones.
-    return { ...job, file: packBundle(members), variant: { made, original: job.file } };
+    return { ...job, file: packParts(members), variant: { made, original: job.file } };
   }
   const outcome = await deid.run(job.file);
   if ('refused' in outcome) throw new LeftOutFailure(new Map([[nameOf(job), outcome.refused]]));
-  return { ...job, file: madeFile(outcome.bytes, job.file), variant: { made, original: job.file } };
+  return { ...job, file: madeFile(outcome.made, job.file), variant: { made, original: job.file } };
 }
 
 /**

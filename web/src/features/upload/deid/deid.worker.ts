@@ -1,23 +1,16 @@
 // One of the de-identification workers (deid-pool.ts): the engine's CPU time stays off the page's thread.
-import { runDeidTask, type DeidTask } from './deid-work';
+import type { DeidOutcome } from './deid-batch';
+import { runDeidBatch, type DeidBatch } from './deid-work';
 
-export type WorkerRequest = DeidTask & { id: number };
-export type WorkerAnswer = { id: number; bytes: Uint8Array } | { id: number; refused: string };
-
-/** A view of its own buffer, which can be handed over instead of copied. */
-function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes as Uint8Array<ArrayBuffer>;
-  return bytes.slice();
-}
+export type WorkerRequest = DeidBatch & { id: number };
+export type WorkerAnswer = { id: number; outcomes: DeidOutcome[] } | { id: number; failed: string };
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  const { id, ...task } = event.data;
-  void runDeidTask(task).then((outcome) => {
-    if ('refused' in outcome) {
-      self.postMessage({ id, refused: outcome.refused } satisfies WorkerAnswer);
-      return;
-    }
-    const bytes = owned(outcome.bytes);
-    self.postMessage({ id, bytes } satisfies WorkerAnswer, { transfer: [bytes.buffer] });
-  });
+  const { id, ...batch } = event.data;
+  runDeidBatch(batch).then(
+    // Blobs are handed over by reference: their bytes stay where they are.
+    (outcomes) => self.postMessage({ id, outcomes } satisfies WorkerAnswer),
+    // A picked file that can no longer be read (moved, changed on disk since it was chosen).
+    () => self.postMessage({ id, failed: 'A file could not be read from the disk; check it is still there and try again.' } satisfies WorkerAnswer),
+  );
 };

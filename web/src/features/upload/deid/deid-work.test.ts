@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { deidentify, type Policy } from '@portal/deid';
+import dcmjs from 'dcmjs';
+import { deflateSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { compressionOf, markDeflated } from '../archives/entry-source';
+import { DAMAGED_ENTRY, FIRST_READ_BYTES, runDeidBatch } from './deid-work';
+
+const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dicom');
+const ct = new Uint8Array(readFileSync(path.join(FIXTURES, 's01_CT_small.dcm')));
+const KEY = new Uint8Array(32).map((_, i) => i + 3);
+const POLICY: Policy = { profile: 'basic', options: [] };
+const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
+
+/** The CT with a private value of 70 KB before Pixel Data: its header does not fit in the first read. */
+function longHeaderCt(): Uint8Array {
+  const file = dcmjs.data.DicomMessage.readFile(ct.slice().buffer);
+  file.dict['00290010'] = { vr: 'LO', Value: ['BENCH CREATOR'] };
+  file.dict['00291010'] = { vr: 'OB', Value: [new Uint8Array(FIRST_READ_BYTES + 6000).fill(65).buffer] };
+  return new Uint8Array(file.write());
+}
+
+describe('de-identifying a batch of files', () => {
+  it('answers each file made as the engine makes it, from its first bytes or, for a long header, from all of them', async () => {
+    const long = longHeaderCt();
+    const zipEntry = blob(deflateSync(ct));
+    markDeflated(zipEntry);
+    const damaged = blob(new Uint8Array([1, 2, 3]));
+    markDeflated(damaged);
+    const files = [blob(ct), blob(long), zipEntry, blob(new Uint8Array(300).fill(7)), damaged];
+    const outcomes = await runDeidBatch({ files: files.map((file) => ({ file, compression: compressionOf(file) })), policy: POLICY, key: KEY });
+    expect(outcomes).toHaveLength(5);
+    const assembled = async (i: number) => {
+      const outcome = outcomes[i]!;
+      if ('refused' in outcome) throw new Error(outcome.refused);
+      return new Uint8Array(await outcome.made.arrayBuffer());
+    };
+    expect(await assembled(0)).toEqual(deidentify(ct, POLICY, KEY).bytes);
+    // A header longer than the first read: read again whole, same output.
+    expect(await assembled(1)).toEqual(deidentify(long, POLICY, KEY).bytes);
+    // A zip entry is unpacked here.
+    expect(await assembled(2)).toEqual(deidentify(ct, POLICY, KEY).bytes);
+    // Not DICOM, and a damaged zip entry: refused in words, the others unaffected.
+    expect(outcomes[3]).toEqual({ refused: expect.stringMatching(/not a DICOM file/) });
+    expect(outcomes[4]).toEqual({ refused: DAMAGED_ENTRY });
+  });
+});

@@ -6,7 +6,12 @@
 import { BlockList, isIP } from 'node:net';
 import dns from 'node:dns';
 
-const blocked = new BlockList();
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
+// Kept apart: a BlockList answers an IPv4 address as inside ::ffff:0:0/96, so the IPv6 list alone
+// would hold every IPv4 address.
+const mappedV4 = new BlockList();
+mappedV4.addSubnet('::ffff:0:0', 96, 'ipv6');
 const V4: [string, number][] = [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -25,8 +30,7 @@ const V4: [string, number][] = [
 ];
 const V6: [string, number][] = [
   ['::', 127], // unspecified and loopback
-  ['::ffff:0:0', 96], // IPv4-mapped: the IPv4 rules are not applied through it, so none passes
-  ['64:ff9b::', 96], // NAT64, likewise
+  ['64:ff9b::', 96], // NAT64: the IPv4 address inside is not checked, so none passes
   ['100::', 64],
   ['2001:db8::', 32],
   ['2002::', 16], // 6to4 embeds an IPv4 address
@@ -34,14 +38,24 @@ const V6: [string, number][] = [
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
 ];
-for (const [net, prefix] of V4) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of V6) blocked.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of V4) blockedV4.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of V6) blockedV6.addSubnet(net, prefix, 'ipv6');
 
 /** Whether an IP address (v4 or v6, as text) is one a webhook must not go to. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return blockedV4.check(address, 'ipv4');
+  // An IPv4-mapped address (::ffff:10.0.0.1) is judged by the IPv4 address it carries.
+  if (mappedV4.check(address, 'ipv6')) return blockedV4.check(embeddedV4(address), 'ipv4');
+  return blockedV6.check(address, 'ipv6');
+}
+
+/** The IPv4 address in the last 32 bits of an IPv6 address, however it was written. */
+function embeddedV4(address: string): string {
+  const groups = new URL(`http://[${address}]`).hostname.slice(1, -1).split(':');
+  const [high, low] = groups.slice(-2).map((g) => parseInt(g || '0', 16));
+  return [high! >> 8, high! & 255, low! >> 8, low! & 255].join('.');
 }
 
 /** A refusal a person reads: the address, and why. */

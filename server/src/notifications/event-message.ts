@@ -25,8 +25,12 @@ function countsOf(summary: string | null): Counts {
   if (!summary) return {};
   try {
     const parsed = JSON.parse(summary) as Record<string, unknown>;
-    const pick = (key: string) => (typeof parsed[key] === 'number' ? { [key]: parsed[key] } : {});
-    return { ...pick('studies'), ...pick('series'), ...pick('instances') } as Counts;
+    const counts: Counts = {};
+    for (const key of ['studies', 'series', 'instances'] as const) {
+      const value = parsed[key];
+      if (typeof value === 'number') counts[key] = value;
+    }
+    return counts;
   } catch {
     return {};
   }

@@ -26,7 +26,7 @@ export interface WebhookJobDeps {
 
 export function deliverWebhookJob(deps: WebhookJobDeps): JobKind<{ deliveryId: number; endpointId: number }> {
   return defineJobKind(DELIVER_WEBHOOK, {
-    handle: async ({ deliveryId }, { attempt }) => {
+    handle: async ({ deliveryId }, { attempt, signal }) => {
       const message = await deps.webhooks.forSending(deliveryId);
       // Its endpoint was deleted, or an earlier run ended it.
       if (!message || message.status === 'delivered' || message.status === 'failed') return;
@@ -41,8 +41,10 @@ export function deliverWebhookJob(deps: WebhookJobDeps): JobKind<{ deliveryId: n
       }
       const result = await attemptDelivery(
         { url: message.url, secret, messageId: message.message_id, payload: message.payload },
-        { allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs, now },
+        { allowPrivate: deps.allowPrivate, timeoutMs: deps.timeoutMs, now, signal },
       );
+      // Stopped mid-attempt: the runner hands the job back; this attempt is not counted.
+      signal.throwIfAborted();
       if (result.ok) {
         await deps.webhooks.recordAttempt(deliveryId, { status: 'delivered', statusCode: result.statusCode, error: null, at: now });
         return;

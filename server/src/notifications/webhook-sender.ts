@@ -22,6 +22,8 @@ export interface AttemptOptions {
   timeoutMs: number;
   /** The attempt's time, which the signature covers. */
   now: Date;
+  /** The job's: a worker stopping ends the attempt at once. */
+  signal?: AbortSignal;
 }
 
 export interface AttemptResult {
@@ -57,7 +59,7 @@ export async function attemptDelivery(message: WebhookMessage, options: AttemptO
       {
         method: 'POST',
         headers: { ...signedHeaders(message, options.now), 'content-length': String(body.length) },
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
         // A fresh connection each time: a pooled one could outlive the address check it passed.
         agent: false,
         ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),

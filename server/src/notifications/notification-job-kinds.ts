@@ -79,6 +79,8 @@ export function sendNotificationMailJob(deps: MailJobDeps): JobKind<{ mailId: nu
     },
     // The SMTP server kept refusing it: it is not kept for ever.
     onGiveUp: ({ mailId }) => deps.notifications.deleteMails([mailId]),
+    // One lane: e-mails are few and quick, and every idle lane polls the queue.
+    concurrency: 1,
   });
 }
 

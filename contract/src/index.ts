@@ -17,3 +17,4 @@ export * from './sso.js';
 export * from './delivery-bundle.js';
 export * from './deidentification.js';
 export * from './deidentification-report.js';
+export * from './notifications.js';

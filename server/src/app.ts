@@ -33,6 +33,7 @@ import { validatorCompiler } from './http/validate.js';
 import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
+import { notificationsRoutes } from './notifications/index.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
         downloadLinksRoutes(services.downloadLinks, { storage: services.storage, folders: services.deliveries }, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );
       await api.register(adminRoutes(services));
+      await api.register(notificationsRoutes(services.notifications.preferences, services.notifications.webhooks));
       await api.register(
         ssoPlugin(
           {

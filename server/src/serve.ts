@@ -52,6 +52,7 @@ const sweeper = setInterval(() => {
   services.downloadLinks.sweep().catch((err: unknown) => app.log.error({ err }, 'sweeping used and expired download links failed'));
   services.sweepThrottle().catch((err: unknown) => app.log.error({ err }, 'sweeping old sign-in throttle counters failed'));
   services.purge.schedule().catch((err: unknown) => app.log.error({ err }, 'queueing the purge of deleted files failed'));
+  services.notifications.digest.queueIfDue().catch((err: unknown) => app.log.error({ err }, 'queueing the daily notification digest failed'));
 }, Math.min(config.uploadLeaseMs, config.resumable.expiryMs));
 sweeper.unref();
 

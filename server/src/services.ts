@@ -53,6 +53,17 @@ import { QidoRepository, QidoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
+import {
+  deliverWebhookJob,
+  DigestSchedule,
+  NotificationPreferences,
+  NotificationsRepository,
+  Notifier,
+  sendDigestJob,
+  sendNotificationMailJob,
+  WebhooksAdministration,
+  WebhooksRepository,
+} from './notifications/index.js';
 
 /** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
 export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents;
@@ -78,6 +89,10 @@ export interface Services {
     quota: QuotaRepository;
     /** Projects' de-identification policies and sealed keys (deidentification/). */
     deidentification: DeidentificationRepository;
+    /** Users' choices of e-mails and the e-mails waiting (notifications/). */
+    notifications: NotificationsRepository;
+    /** Webhook endpoints and their log (notifications/). */
+    webhooks: WebhooksRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -115,6 +130,8 @@ export interface Services {
   metrics: Metrics;
   /** The rooms' announcements; who reacts is decided in this file (createServices, wakeOnUpload) and nowhere else. */
   events: Events<PortalEvents>;
+  /** People told (issue 35): the reactions that queue e-mails and webhooks, users' choices, the endpoints, the daily digest. */
+  notifications: { notifier: Notifier; preferences: NotificationPreferences; webhooks: WebhooksAdministration; digest: DigestSchedule };
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
   sweepThrottle: () => Promise<number>;
 }
@@ -151,6 +168,8 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     ssoSettings: new SsoSettingsRepository(db),
     quota: new QuotaRepository(db),
     deidentification: new DeidentificationRepository(db),
+    notifications: new NotificationsRepository(db),
+    webhooks: new WebhooksRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -193,6 +212,11 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('file.removed', (fileId) => downloadLinks.fileRemoved(fileId));
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
+  const notifier = new Notifier(repos.notifications, { mailConfigured: mailer !== undefined, publicUrl: config.publicUrl, warn });
+  events.on('file.uploaded', (row) => notifier.completed(row));
+  events.on('delivery.completed', (row) => notifier.completed(row));
+  events.on('file.processed', (fileId, companyId) => notifier.processed(fileId, companyId));
+  events.on('file.failed', (fileId, companyId) => notifier.processed(fileId, companyId));
   const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
   return {
     handle,
@@ -230,6 +254,14 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     purge,
     metrics,
     events,
+    notifications: {
+      notifier,
+      preferences: new NotificationPreferences(repos.notifications, repos.users, mailer !== undefined),
+      webhooks: new WebhooksAdministration(repos.webhooks, repos.companies, audit, new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }), {
+        allowPrivate: config.notifications.webhookAllowPrivate,
+      }),
+      digest: new DigestSchedule(db, repos.jobs, { hourUtc: config.notifications.digestHourUtc, clock }),
+    },
     // The password throttle and single sign-on's per-address limit share the table: the longer
     // window decides.
     sweepThrottle: () => throttleRepo.sweep(clock() - Math.max(config.loginThrottle.windowMs, config.sso.windowMs)),
@@ -256,6 +288,15 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
       events: services.events,
     }),
     purgeDeletedJob(services.purge),
+    deliverWebhookJob({
+      webhooks: services.repos.webhooks,
+      box: new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }),
+      allowPrivate: config.notifications.webhookAllowPrivate,
+      timeoutMs: config.notifications.webhookTimeoutMs,
+      retryBaseMs: config.notifications.webhookRetryBaseMs,
+    }),
+    sendNotificationMailJob({ notifications: services.repos.notifications, mailer: services.mailer }),
+    sendDigestJob({ notifications: services.repos.notifications, mailer: services.mailer }),
   ];
 }
 

@@ -36,7 +36,9 @@ export type AuditAction =
   | 'delivery.deleted'
   | 'file.purged'
   | 'delivery.purged'
-  | 'audit.pruned';
+  | 'audit.pruned'
+  | 'webhook.created'
+  | 'webhook.deleted';
 
 type Detail = string | number | boolean | null;
 

@@ -114,6 +114,11 @@ const ZEnv = z.object({
       error: `must be options separated by commas, of ${DEIDENTIFICATION_OPTIONS.join(', ')}`,
     })
     .optional(),
+  // Webhooks and e-mail notifications (docs/notifications.md).
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_TIMEOUT_SECONDS: int(1, 60).default(10),
+  WEBHOOK_RETRY_BASE_SECONDS: int(0, 3600).default(90),
+  NOTIFY_DIGEST_HOUR_UTC: int(0, 23).default(7),
 });
 
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_WORK_DIR', 'S3_WORK_MAX_BYTES'] as const;
@@ -219,6 +224,16 @@ export interface Config {
   };
   /** The de-identification policy a new project is created with (DEIDENTIFICATION_DEFAULT, _OPTIONS). */
   newProjectDeidentification: { profile: TDeidentificationProfile; options: TDeidentificationOption[] };
+  notifications: {
+    /** WEBHOOK_ALLOW_PRIVATE: receivers on loopback, private and link-local addresses (and plain http) allowed. */
+    webhookAllowPrivate: boolean;
+    /** How long a receiver has to answer one attempt. */
+    webhookTimeoutMs: number;
+    /** The first retry after this long, doubling with every further attempt (ten retries: about a day). */
+    webhookRetryBaseMs: number;
+    /** The hour (UTC) from which the day's digest e-mails are sent. */
+    digestHourUtc: number;
+  };
   metrics: {
     /** A bearer that may read metrics besides a SysAdmin's session; the only one a worker's METRICS_PORT accepts. */
     token: string | undefined;
@@ -384,6 +399,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       options: DEIDENTIFICATION_OPTIONS.filter((o) => deidOptions.includes(o)),
     },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    notifications: {
+      webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_SECONDS * 1000,
+      digestHourUtc: e.NOTIFY_DIGEST_HOUR_UTC,
+    },
   };
 }
 

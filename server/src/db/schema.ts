@@ -337,6 +337,58 @@ export interface SsoLoginTable {
   expires_at: string;
 }
 
+/** A user's choice of e-mails (migration 030); no row: none. */
+export interface NotificationPreferenceTable {
+  user_id: number;
+  /** JSON array of the contract's event names. */
+  events: string;
+  mode: 'immediate' | 'daily';
+  all_projects: number;
+  updated_at: string;
+}
+
+/** A webhook receiver (migration 030): a company's, or every company's when company_id is null. */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  company_id: number | null;
+  url: string;
+  /** JSON array of the contract's event names. */
+  events: string;
+  /** The Standard Webhooks secret, only ever sealed (sso/secret-box.ts). */
+  secret_sealed: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+/** One message to one endpoint, with its attempts (migration 030): the endpoint's log. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  company_id: number | null;
+  event: string;
+  message_id: string;
+  payload: string;
+  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+/** An e-mail line waiting to be sent, at once or in the next daily digest (migration 030). */
+export interface NotificationMailTable {
+  id: Generated<number>;
+  user_id: number;
+  company_id: number;
+  event: string;
+  file_id: number;
+  mode: 'immediate' | 'daily';
+  line: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -361,6 +413,10 @@ export interface Database {
   audit_head: AuditHeadTable;
   company_sso: CompanySsoTable;
   sso_logins: SsoLoginTable;
+  notification_preferences: NotificationPreferenceTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  notification_mails: NotificationMailTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -381,3 +437,6 @@ export type AuditLogRow = Selectable<AuditLogTable>;
 export type PasswordLinkRow = Selectable<PasswordLinkTable>;
 export type CompanySsoRow = Selectable<CompanySsoTable>;
 export type SsoLoginRow = Selectable<SsoLoginTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type NotificationMailRow = Selectable<NotificationMailTable>;

@@ -5,4 +5,6 @@ export interface FileEvents {
   'file.removed': [fileId: number];
   /** A file's processing marked it 'ready' (its entries recorded and committed): derived work may start. */
   'file.processed': [fileId: number, companyId: number];
+  /** A file's processing ended 'failed' (its reason recorded and committed): its owners may be told. */
+  'file.failed': [fileId: number, companyId: number];
 }

@@ -46,7 +46,7 @@ export function givenUpDeletedMessage(attempts: number): string {
  * then the row fails with the reason in words; elsewhere the file is kept for the owner to decide.
  */
 export async function giveUp(
-  deps: { files: UploadsToProcess; policies?: ProjectPolicies },
+  deps: { files: UploadsToProcess; policies?: ProjectPolicies; events?: Announcer<FileEvents> },
   fileId: number,
   attempts: number,
   deleteIdentified: (file: NonNullable<Awaited<ReturnType<UploadsToProcess['findForProcessing']>>>) => Promise<void>,
@@ -55,6 +55,7 @@ export async function giveUp(
   const deidentifying = file !== undefined && (await activePolicy(deps.policies, file.project_id)) !== null;
   if (file && deidentifying) await deleteIdentified(file);
   await deps.files.setProcessing(fileId, { status: 'failed', error: deidentifying ? givenUpDeletedMessage(attempts) : givenUpMessage(attempts) });
+  if (file) await deps.events?.emit('file.failed', fileId, file.company_id);
 }
 
 /** How a job ends for its row: 'ready' with its summary, or 'failed' with the reason in words. */
@@ -89,6 +90,7 @@ export async function writeOutcome(
   await (complete ? complete(finish) : finish());
   // Once committed: what follows a processed file (its thumbnails) is queued by the reaction (services.ts).
   if (state.status === 'ready') await deps.events?.emit('file.processed', file.id, file.company_id);
+  else await deps.events?.emit('file.failed', file.id, file.company_id);
 }
 
 /**

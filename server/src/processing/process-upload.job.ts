@@ -131,6 +131,7 @@ async function deidentifyUpload(deps: ProcessUploadDeps, file: FileToProcess, ac
   const refuse = async (reason: string) => {
     await deps.storage.delete(file.storage_key);
     await deps.files.setProcessing(file.id, { status: 'failed', error: reason, summary: null });
+    await deps.events?.emit('file.failed', file.id, file.company_id);
     return null;
   };
   const local = await deps.storage.openLocal(file.storage_key);

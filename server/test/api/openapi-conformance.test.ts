@@ -339,6 +339,16 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     const csv = await send('GET /admin/audit', {}, { token: adminToken, query: { format: 'csv' } });
     expect(mediaType(csv.headers)).toBe('text/csv');
     await send('GET /metrics', {}, { token: sysToken });
+    // Notifications: a user's e-mails, webhook endpoints and their log (an event nothing here announces).
+    await send('GET /me/notifications', {}, { token: userToken });
+    await send('PUT /me/notifications', {}, { token: userToken, json: { events: ['upload.processed'], mode: 'daily' } });
+    await send('PUT /me/notifications', {}, { token: userToken, json: { events: ['delivery.completed'], mode: 'daily', all_projects: true } });
+    const hook = (await send('POST /admin/webhooks', {}, { token: adminToken, json: { url: 'https://93.184.215.14/hook', events: ['delivery.rejected'] } })).json.data[0].id as number;
+    await send('POST /admin/webhooks', {}, { token: adminToken, json: { url: 'https://127.0.0.1/hook', events: ['delivery.rejected'] } });
+    await send('GET /admin/webhooks', {}, { token: adminToken });
+    await send('GET /admin/webhooks', {}, { token: userToken });
+    await send('GET /admin/webhooks/{id}/deliveries', { id: hook }, { token: adminToken });
+    await send('DELETE /admin/webhooks/{id}', { id: hook }, { token: adminToken });
     await send('GET /metrics', {}, { token: userToken });
 
     // Single sign-on, through a real provider.

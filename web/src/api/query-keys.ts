@@ -20,4 +20,7 @@ export const queryKeys = {
   adminUsers: ['admin', 'users'] as const,
   adminPasswordRequests: ['admin', 'password-requests'] as const,
   adminAudit: ['admin', 'audit'] as const,
+  adminWebhooks: ['admin', 'webhooks'] as const,
+  /** The signed-in user's choice of e-mails (GET /me/notifications). */
+  notificationSettings: ['notification-settings'] as const,
 };

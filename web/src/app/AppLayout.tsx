@@ -10,11 +10,13 @@ import { UserMenu } from '../features/auth/components/UserMenu';
 import { useSession } from '../features/auth/session-context';
 
 const ChangePasswordDialog = lazy(() => import('../features/account/components/ChangePasswordDialog'));
+const NotificationsDialog = lazy(() => import('../features/notifications/components/NotificationsDialog'));
 
 /** The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. */
 export function AppLayout() {
   const { user } = useSession();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [notificationsOpen, setNotificationsOpen] = useState(false);
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -23,7 +25,7 @@ export function AppLayout() {
             <Logo />
           </Box>
           <ColorModeToggle />
-          <UserMenu onChangePassword={() => setPasswordOpen(true)} />
+          <UserMenu onChangePassword={() => setPasswordOpen(true)} onNotifications={() => setNotificationsOpen(true)} />
         </Toolbar>
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1 }}>
@@ -32,6 +34,11 @@ export function AppLayout() {
       {user && passwordOpen && (
         <Suspense fallback={null}>
           <ChangePasswordDialog open={passwordOpen} userId={user.id} onClose={() => setPasswordOpen(false)} />
+        </Suspense>
+      )}
+      {user && notificationsOpen && (
+        <Suspense fallback={null}>
+          <NotificationsDialog open={notificationsOpen} role={user.role} onClose={() => setNotificationsOpen(false)} />
         </Suspense>
       )}
     </Box>

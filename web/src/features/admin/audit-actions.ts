@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'file.purged', label: 'Deleted file’s stored bytes removed' },
   { code: 'delivery.purged', label: 'Deleted folder delivery’s stored bytes removed' },
   { code: 'audit.pruned', label: 'Old audit rows removed' },
+  { code: 'webhook.', label: 'Any webhook change' },
+  { code: 'webhook.created', label: 'Webhook created' },
+  { code: 'webhook.deleted', label: 'Webhook deleted' },
 ];
 
 const LABELS = new Map(AUDIT_ACTIONS.map((a) => [a.code, a.label]));

@@ -13,8 +13,10 @@ import { AuditPanel } from './AuditPanel';
 import { CompaniesPanel } from './CompaniesPanel';
 import { PasswordRequestsPanel } from './PasswordRequestsPanel';
 import { UsersPanel } from './UsersPanel';
+import { WebhooksPanel } from '../../notifications';
+import { useCompanyNames } from '../api/get-companies';
 
-const SECTIONS = ['users', 'companies', 'requests', 'audit'] as const;
+const SECTIONS = ['users', 'companies', 'requests', 'webhooks', 'audit'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (value: string | undefined): value is Section => (SECTIONS as readonly string[]).includes(value ?? '');
 
@@ -25,6 +27,7 @@ export default function AdminPage() {
   const { section } = useParams();
   const waiting = useOpenRequestCount();
   const queryClient = useQueryClient();
+  const companies = useCompanyNames(sysAdmin && section === 'webhooks');
   // Requests arrive from the login screen of others: each change of tab reads the count (and the lists) again.
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.adminPasswordRequests });
@@ -41,6 +44,7 @@ export default function AdminPage() {
       value: 'requests',
       label: open > 0 ? `Password requests (${open} waiting)` : 'Password requests',
     },
+    { value: 'webhooks', label: 'Webhooks' },
     { value: 'audit', label: 'Audit' },
   ];
 
@@ -64,6 +68,13 @@ export default function AdminPage() {
       {section === 'users' && <UsersPanel />}
       {section === 'companies' && <CompaniesPanel />}
       {section === 'requests' && <PasswordRequestsPanel />}
+      {section === 'webhooks' && (
+        <WebhooksPanel
+          sysAdmin={sysAdmin}
+          companies={companies.data?.companies ?? []}
+          companyName={(id) => companies.data?.nameOf.get(id) ?? `Company ${id}`}
+        />
+      )}
       {section === 'audit' && <AuditPanel />}
     </Box>
   );

@@ -1,5 +1,6 @@
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import Logout from '@mui/icons-material/Logout';
+import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Password from '@mui/icons-material/Password';
 import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
@@ -17,9 +18,9 @@ import { useSession } from '../session-context';
 
 /**
  * Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'; administrators
- * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15).
+ * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35).
  */
-export function UserMenu({ onChangePassword }: { onChangePassword: () => void }) {
+export function UserMenu({ onChangePassword, onNotifications }: { onChangePassword: () => void; onNotifications?: () => void }) {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -71,6 +72,19 @@ export function UserMenu({ onChangePassword }: { onChangePassword: () => void })
                 <AdminPanelSettings fontSize="small" />
               </ListItemIcon>
               Administration
+            </MenuItem>
+          )}
+          {onNotifications && (
+            <MenuItem
+              onClick={() => {
+                close();
+                onNotifications();
+              }}
+            >
+              <ListItemIcon>
+                <NotificationsOutlined fontSize="small" />
+              </ListItemIcon>
+              Notifications
             </MenuItem>
           )}
           <MenuItem

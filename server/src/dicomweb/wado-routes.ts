@@ -51,11 +51,12 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
       const type = frameMediaTypes(frames.syntax, frames.native)[0]!;
       const typed = `${type}; transfer-syntax=${frames.syntax}`;
       const how = negotiateFrames(accept, frames.syntax, frames.native, frames.frames.length === 1);
-      const open = (runs: readonly { start: number; length: number }[]) => async () => {
+      // A frame's fragments, each read by range when the part before it has gone.
+      const open = (runs: readonly { start: number; length: number }[]) => () => {
         async function* bytes() {
           for (const run of runs) if (run.length > 0) yield* await wado.read(instance, run);
         }
-        return bytes();
+        return Promise.resolve(bytes());
       };
       if (how === 'single') return reply.type(typed).send(singleBody(open(frames.frames[0]!)));
       const boundary = newBoundary();

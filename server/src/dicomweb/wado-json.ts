@@ -115,7 +115,7 @@ function convert(dataSet: DataSet, charsets: readonly string[], bulk: (path: str
     if (tag === PIXEL_DATA && prefix === '') {
       json = { vr: vr === 'UN' ? 'OW' : vr, BulkDataURI: bulk(key) };
     } else if (vr === 'SQ') {
-      const items = (element.items ?? []).map((item, i) => convert(item.dataSet!, charsets, bulk, `${prefix}${key}/${i}/`));
+      const items = (element.items ?? []).map((item, i) => convert(item.dataSet!, charsets, bulk, `${prefix}${key}.${i}.`));
       json = items.length > 0 ? { vr, Value: items } : { vr };
     } else if (element.length <= 0 || element.dataOffset + element.length > dataSet.byteArray.length) {
       json = { vr };
@@ -142,7 +142,7 @@ export function instanceMetadata(header: { dataSet: DataSet; charsets: string[] 
   return object;
 }
 
-/** The element a bulk data path names ('7FE00010', '00540016/0/00281201'), with the data set holding it. */
+/** The element a bulk data address names ('7FE00010', '00540016.0.00281201'), with the data set holding it. */
 export function elementAt(dataSet: DataSet, path: readonly string[]): { dataSet: DataSet; element: Element } | null {
   let current = dataSet;
   for (let i = 0; i < path.length; i += 2) {

@@ -21,7 +21,12 @@ const StudyParams = z.object({ ...project, study: uid('Study Instance') });
 const SeriesParams = StudyParams.extend({ series: uid('Series Instance') });
 const InstanceParams = SeriesParams.extend({ instance: uid('SOP Instance') });
 const FramesParams = InstanceParams.extend({ frames: z.string().regex(/^\d{1,6}(,\d{1,6}){0,999}$/, 'Frame numbers from 1, separated by commas').describe('Frame numbers from 1, separated by commas (1,3,5)') });
-const BulkParams = InstanceParams.extend({ '*': z.string().regex(/^[0-9A-Fa-f]{8}(\/\d{1,6}\/[0-9A-Fa-f]{8})*$/, 'A bulk data address').describe('The attribute: its tag, or sequence tag/item index/tag…') });
+const BulkParams = InstanceParams.extend({
+  attribute: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{8}(\.\d{1,6}\.[0-9A-Fa-f]{8}){0,20}$/, 'A bulk data address: a tag, or sequence tag.item index.tag…')
+    .describe('The attribute, as the BulkDataURI names it: its tag (7FE00010), or within a sequence item: sequence tag.item index (from 0).tag'),
+});
 
 const binary = z.string().meta({ format: 'binary' });
 const multipart = (description: string) => ({ description, content: { 'multipart/related': { schema: binary } } });
@@ -136,7 +141,7 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
       },
     );
     app.get(
-      `${instancePath}/bulkdata/*`,
+      `${instancePath}/bulkdata/:attribute`,
       {
         schema: {
           summary: 'WADO-RS: a bulk data value a BulkDataURI of the metadata names (Pixel Data as its frames; any other binary value as its stored bytes)',
@@ -148,10 +153,10 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
         },
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
-        const params = request.params as { id: number; '*': string };
+        const params = request.params as { id: number; attribute: string };
         const [instance] = await found(request);
-        const path = params['*'].split('/');
-        const location = `${instanceUrl(base(request, params.id), instance!)}/bulkdata/${params['*']}`;
+        const path = params.attribute.split('.');
+        const location = `${instanceUrl(base(request, params.id), instance!)}/bulkdata/${params.attribute}`;
         if (path.length === 1 && path[0]!.toUpperCase() === '7FE00010') return sendFrames(reply, request.headers.accept, instance!, await wado.frames(instance!, 'all'), location);
         const run = await wado.bulkData(instance!, path);
         const how = negotiateOctets(request.headers.accept);

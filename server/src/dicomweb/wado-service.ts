@@ -88,7 +88,7 @@ export class WadoService {
     return { syntax, native: native && isNative(syntax), frames };
   }
 
-  /** Where a bulk data value other than Pixel Data lies ('00540016/0/00281201'); 404 when the header has none there. */
+  /** Where a bulk data value other than Pixel Data lies ('00540016.0.00281201', split at its dots); 404 when the header has none there. */
   async bulkData(instance: StoredInstance, path: readonly string[]): Promise<Run> {
     const header = await this.#header(instance);
     const found = elementAt(header.dataSet, path);

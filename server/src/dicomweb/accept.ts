@@ -64,10 +64,10 @@ function syntaxFits(range: MediaRange, syntax: string): boolean {
 const typeFits = (pattern: string, type: string) => pattern === '*/*' || pattern === type || (pattern.endsWith('/*') && type.startsWith(pattern.slice(0, -1)));
 
 /**
- * How to send pixel data (frames, or Pixel Data's bulk data) stored in `syntax`: as parts of a
- * multipart/related answer, or (for one value) alone. Throws 406 when the client takes neither.
+ * How to send pixel data (frames, or Pixel Data's bulk data: `bulk`) stored in `syntax`: as parts
+ * of a multipart/related answer, or (for one value) alone. Throws 406 when the client takes neither.
  */
-export function negotiateFrames(accept: string | undefined, syntax: string, native: boolean, single: boolean): 'multipart' | 'single' {
+export function negotiateFrames(accept: string | undefined, syntax: string, native: boolean, single: boolean, bulk = false): 'multipart' | 'single' {
   const ranges = mediaRanges(accept);
   if (ranges.length === 0) return 'multipart';
   const types = frameMediaTypes(syntax, native);
@@ -75,7 +75,9 @@ export function negotiateFrames(accept: string | undefined, syntax: string, nati
     if (range.type === 'multipart/related' || range.type === 'multipart/*') {
       const type = range.params.type?.toLowerCase() ?? 'application/octet-stream';
       // application/octet-stream with transfer-syntax=* takes the frames as stored, whatever their type.
-      const octets = type === 'application/octet-stream' && (native || range.params['transfer-syntax'] === '*' || range.params['transfer-syntax'] === syntax);
+      // Pixel Data's bulk data asked as octets without a transfer syntax is sent as stored, as BulkDataURIs are followed.
+      const wanted = range.params['transfer-syntax'];
+      const octets = type === 'application/octet-stream' && (native || wanted === '*' || wanted === syntax || (bulk && wanted === undefined));
       if ((octets || types.some((t) => typeFits(type, t))) && syntaxFits(range, syntax)) return 'multipart';
     } else if (range.type === '*/*') return 'multipart';
     else if (single && types.some((t) => typeFits(range.type, t)) && syntaxFits(range, syntax)) return 'single';

@@ -15,16 +15,47 @@ export function newBoundary(): string {
   return `dicomweb-${randomBytes(12).toString('hex')}`;
 }
 
+/**
+ * Parts opened ahead of the one being sent: opening and reading a stored object costs a few trips
+ * to the storage (open, stat, read; a request to S3), which for a series of small instances would
+ * otherwise each wait for the part before. At most this many parts' first buffers are held.
+ */
+const OPENED_AHEAD = 16;
+
 /** The body of a multipart/related answer; a part that cannot be read ends it broken, never short. */
-export function multipartBody(boundary: string, parts: Iterable<Part> | AsyncIterable<Part>): Readable {
-  async function* body() {
-    for await (const part of parts) {
-      const headers = [`--${boundary}`, `Content-Type: ${part.contentType}`, ...(part.location ? [`Content-Location: ${part.location}`] : []), '', ''];
-      yield Buffer.from(headers.join('\r\n'));
-      for await (const chunk of await part.open()) yield chunk;
-      yield Buffer.from('\r\n');
+export function multipartBody(boundary: string, parts: readonly Part[]): Readable {
+  const opened: Promise<AsyncIterable<Uint8Array>>[] = [];
+  const openUpTo = (index: number) => {
+    while (opened.length <= Math.min(index, parts.length - 1)) {
+      const next = parts[opened.length]!.open();
+      // Its first bytes are read ahead too (up to the stream's buffer, 64 KiB): a small instance is
+      // then whole in memory when its turn comes, instead of waiting for its reads one by one.
+      next.then(
+        (stream) => {
+          if (stream instanceof Readable) stream.read(0);
+        },
+        // Failures are met where the part is sent; until then they must not count as unhandled.
+        () => undefined,
+      );
+      opened.push(next);
     }
-    yield Buffer.from(`--${boundary}--\r\n`);
+  };
+  async function* body() {
+    let sent = 0;
+    try {
+      for (; sent < parts.length; sent++) {
+        const part = parts[sent]!;
+        openUpTo(sent + OPENED_AHEAD);
+        const headers = [`--${boundary}`, `Content-Type: ${part.contentType}`, ...(part.location ? [`Content-Location: ${part.location}`] : []), '', ''];
+        yield Buffer.from(headers.join('\r\n'));
+        for await (const chunk of await opened[sent]!) yield chunk;
+        yield Buffer.from('\r\n');
+      }
+      yield Buffer.from(`--${boundary}--\r\n`);
+    } finally {
+      // An answer cut short (the client went away) closes what was opened ahead.
+      for (const ahead of opened.slice(sent + 1)) void ahead.then((stream) => (stream as { destroy?: () => void }).destroy?.(), () => undefined);
+    }
   }
   return Readable.from(body(), { objectMode: false });
 }

@@ -52,10 +52,10 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
     };
 
     /** The frames of one instance as parts (or one frame alone), typed by their stored transfer syntax. */
-    const sendFrames = (reply: FastifyReply, accept: string | undefined, instance: StoredInstance, frames: Frames, location: string) => {
+    const sendFrames = (reply: FastifyReply, accept: string | undefined, instance: StoredInstance, frames: Frames, location: string, bulk = false) => {
       const type = frameMediaTypes(frames.syntax, frames.native)[0]!;
       const typed = `${type}; transfer-syntax=${frames.syntax}`;
-      const how = negotiateFrames(accept, frames.syntax, frames.native, frames.frames.length === 1);
+      const how = negotiateFrames(accept, frames.syntax, frames.native, frames.frames.length === 1, bulk);
       // A frame's fragments, each read by range when the part before it has gone.
       const open = (runs: readonly { start: number; length: number }[]) => () => {
         async function* bytes() {
@@ -157,7 +157,7 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
         const [instance] = await found(request);
         const path = params.attribute.split('.');
         const location = `${instanceUrl(base(request, params.id), instance!)}/bulkdata/${params.attribute}`;
-        if (path.length === 1 && path[0]!.toUpperCase() === '7FE00010') return sendFrames(reply, request.headers.accept, instance!, await wado.frames(instance!, 'all'), location);
+        if (path.length === 1 && path[0]!.toUpperCase() === '7FE00010') return sendFrames(reply, request.headers.accept, instance!, await wado.frames(instance!, 'all'), location, true);
         const run = await wado.bulkData(instance!, path);
         const how = negotiateOctets(request.headers.accept);
         const open = async (): Promise<AsyncIterable<Uint8Array>> => (run.length > 0 ? wado.read(instance!, run) : Readable.from([]));

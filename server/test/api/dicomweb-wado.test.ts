@@ -197,6 +197,8 @@ describe.each(dialects())('WADO-RS (%s)', (dialect) => {
       expect(pixels.BulkDataURI).toBe(wadoUrl(item, '/bulkdata/7FE00010'));
       const parts = await api.retrieveBulkData({ BulkDataURI: pixels.BulkDataURI!, mediaTypes: AS_STORED });
       expect(parts.map(hex)).toEqual(framesByDcmjs(item.file).map(hex));
+      // As dicomweb-client asks by default (octets, no transfer syntax): as stored too.
+      expect((await api.retrieveBulkData({ BulkDataURI: pixels.BulkDataURI! })).map(hex)).toEqual(framesByDcmjs(item.file).map(hex));
     }
     // Any other binary value is a BulkDataURI too, answering its stored bytes.
     const [ct] = await api.retrieveInstanceMetadata(uidsOf(CORPUS.ct));

@@ -1,6 +1,6 @@
 // Reading a stored instance through the storage abstraction (filesystem or S3 alike): ranges of
 // its bytes as streams, and its header, read from ever longer prefixes (never the pixel data).
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { readDicomHeaderBy, type DicomHeader } from '../ingest/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredInstance } from './wado-repository.js';
@@ -12,8 +12,9 @@ const MAX_HEADER_BYTES = 16 * 1024 * 1024;
 export function readInstance(storage: Storage, instance: StoredInstance, range?: { start: number; end: number }): Promise<Readable> {
   const start = instance.offset + (range?.start ?? 0);
   const end = instance.offset + (range?.end ?? instance.size - 1);
-  // A whole object is read without a range (the common case: an entry stored on its own).
-  if (instance.offset === 0 && range === undefined) return storage.get(instance.storageKey);
+  if (end < start) return Promise.resolve(Readable.from([]));
+  // Always by range, a whole instance too: a stream that knows where it ends stops after its last
+  // byte, without one more read to find the end of the file (a trip to the thread pool each).
   return storage.get(instance.storageKey, { start, end });
 }
 

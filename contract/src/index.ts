@@ -17,3 +17,5 @@ export * from './sso.js';
 export * from './delivery-bundle.js';
 export * from './deidentification.js';
 export * from './deidentification-report.js';
+export * from './file-review.js';
+export * from './review.js';

@@ -52,10 +52,11 @@ import { StudiesService } from './studies/studies.service.js';
 import { QidoRepository, QidoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
+import { ReviewRepository, ReviewService, type ReviewEvents } from './review/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 
 /** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
-export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents;
+export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents & ReviewEvents;
 
 export interface Services {
   handle: DatabaseHandle;
@@ -111,6 +112,8 @@ export interface Services {
   downloadLinks: DownloadLinksService;
   /** Gives back the bytes of deleted files and deliveries after DELETED_RETENTION_DAYS. */
   purge: PurgeService;
+  /** Arrival rules, accept or reject, the reviewers' inbox (issue 35). */
+  review: ReviewService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
   /** The rooms' announcements; who reacts is decided in this file (createServices, wakeOnUpload) and nowhere else. */
@@ -194,6 +197,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('project.removed', (projectId) => files.projectRemoved(projectId));
   events.on('project.removed', () => purge.deleted());
   const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
+  const review = new ReviewService(new ReviewRepository(db), repos.files, projects, audit, events);
+  // The project's rules judge a file once its processing is committed (issue 35).
+  events.on('file.processed', (fileId) => review.judge(fileId));
   return {
     handle,
     repos,
@@ -228,6 +234,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     allowance,
     downloadLinks,
     purge,
+    review,
     metrics,
     events,
     // The password throttle and single sign-on's per-address limit share the table: the longer

@@ -36,7 +36,13 @@ export type AuditAction =
   | 'delivery.deleted'
   | 'file.purged'
   | 'delivery.purged'
-  | 'audit.pruned';
+  | 'audit.pruned'
+  // Issue 35: the review of what arrives.
+  | 'project.rules_changed'
+  | 'file.rules_checked'
+  | 'file.accepted'
+  | 'file.rejected'
+  | 'file.replaced';
 
 type Detail = string | number | boolean | null;
 

@@ -54,7 +54,10 @@ export const ZRuleOutcome = z.object({
 export type TRuleOutcome = z.infer<typeof ZRuleOutcome>;
 
 export const ZFileReview = z.object({
-  state: ZReviewState.nullable().describe('null while processing, or when processing failed'),
+  state: ZReviewState.nullable()
+    // OpenAPI 3.0's nullable does not add null to an enum's values: the document lists it.
+    .meta({ enum: [...REVIEW_STATES, null] })
+    .describe('null while processing, or when processing failed'),
   reason: z
     .object({ code: ZRejectReason, text: z.string().describe('The reviewer’s own words (may be empty)') })
     .nullable()

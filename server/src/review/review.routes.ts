@@ -9,7 +9,7 @@ import { BAD_REQUEST, errorResponse, NOT_FOUND } from '../http/responses.js';
 import type { ReviewService } from './review.service.js';
 
 const ProjectParams = z.object({ id: zId('Project') });
-const FileParams = z.object({ id: zId('File') });
+const FileParams = z.object({ fileId: zId('File') });
 
 export function reviewRoutes(review: ReviewService) {
   return (fastify: FastifyInstance) => {
@@ -46,7 +46,7 @@ export function reviewRoutes(review: ReviewService) {
     );
 
     app.post(
-      '/study-petitions-files/:id/review',
+      '/study-petitions-files/:fileId/review',
       {
         schema: {
           summary: 'Accept or reject an upload or delivery (SysUser, SysAdmin); a rejection names a reason of the list, with free text',
@@ -61,7 +61,7 @@ export function reviewRoutes(review: ReviewService) {
           },
         },
       },
-      async (request) => ({ data: [await review.decide(sessionOf(request).actor, request.params.id, request.body)] }),
+      async (request) => ({ data: [await review.decide(sessionOf(request).actor, request.params.fileId, request.body)] }),
     );
 
     app.get(

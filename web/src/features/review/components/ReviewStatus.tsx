@@ -42,7 +42,7 @@ export function ReviewStatus({ review, rules = 'failed' }: { review: TFileReview
         )}
       </Box>
       {failed.map((rule) => (
-        <Typography key={rule.rule} variant="caption" color="warning.main" component="p" sx={{ overflowWrap: 'anywhere' }}>
+        <Typography key={rule.rule} variant="caption" color="text.secondary" component="p" sx={{ overflowWrap: 'anywhere' }}>
           {rule.message}
         </Typography>
       ))}

@@ -18,7 +18,9 @@ export function RulesLine({ projectId }: { projectId: number }) {
     <>
       <Alert
         severity="info"
-        role="note"
+        // A region of its own, named: the project's de-identification line is the page's note.
+        role="region"
+        aria-label="Arrival rules"
         variant="outlined"
         sx={{ mb: 2, alignItems: 'center' }}
         action={

@@ -122,7 +122,7 @@ describe('reviewing what arrives', () => {
     expect(await inboxRow(page, 'knee-mr.dcm').textContent()).toContain('Needs attention');
     expect(await inboxRow(page, 'knee-mr.dcm').textContent()).toContain('1 series is of a modality the project does not allow (only CT)');
     expect(await inboxRow(page, 'knee-mr.dcm').textContent()).toContain(`${PROJECT} · Illyria Hospital`);
-    expect(await inboxRow(page, 'knee-ct.dcm').textContent()).toContain('All 4 rules pass');
+    expect(await inboxRow(page, 'knee-ct.dcm').textContent()).toContain('All 5 rules pass');
     for (const mode of ['light', 'dark'] as const) {
       await setMode(page, mode);
       await page.getByRole('heading', { name: 'To review', level: 1 }).waitFor();
@@ -130,9 +130,9 @@ describe('reviewing what arrives', () => {
         await expect.poll(() => page.getByText('knee-mr.dcm').count()).toBeGreaterThan(0);
       });
     }
-    await page.getByRole('textbox', { name: 'Search file, project or company' }).fill('knee-ct');
+    await page.getByLabel('Search file, project or company').fill('knee-ct');
     await expect.poll(() => page.getByRole('table', { name: 'To review' }).getByRole('row').count()).toBe(2);
-    await page.getByRole('textbox', { name: 'Search file, project or company' }).fill('');
+    await page.getByLabel('Search file, project or company').fill('');
   });
 
   test('accepts one upload and rejects the other with a reason and words for the sender', async () => {

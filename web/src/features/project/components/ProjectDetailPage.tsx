@@ -26,7 +26,7 @@ import { useProject } from '../api/get-project';
 import { useProjectFilesPage } from '../api/get-project-files';
 import { BulkDeleteNames } from './BulkDeleteNames';
 import { DeidentificationLine } from './DeidentificationLine';
-import { RulesLine } from '../../review';
+import { ReviewDialog, RulesLine } from '../../review';
 import { useSignedInUser } from '../../auth';
 import { isReviewer } from '../../../lib/role-names';
 import { FilesTable } from './FilesTable';
@@ -37,7 +37,6 @@ import { ProjectViewPanel, ProjectViewTabs, useProjectView } from './ProjectView
 // The upload feature is reached through its public index only (see web/README.md).
 const UploadDialog = lazy(() => import('../../upload').then((upload) => ({ default: upload.UploadDialog })));
 const FileContentsDialog = lazy(() => import('./FileContentsDialog'));
-const ReviewDialog = lazy(() => import('../../review').then((review) => ({ default: review.ReviewDialog })));
 const StudiesView = lazy(() => import('../../studies').then((studies) => ({ default: studies.StudiesView })));
 
 export default function ProjectDetailPage() {

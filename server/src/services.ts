@@ -198,8 +198,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('project.removed', () => purge.deleted());
   const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
   const review = new ReviewService(new ReviewRepository(db), repos.files, projects, audit, events);
-  // The project's rules judge a file once its processing is committed (issue 35).
-  events.on('file.processed', (fileId) => review.judge(fileId));
+  // The project's rules judge a file once its processing is committed (issue 35). A failure here
+  // must not fail the job whose outcome is already committed: the file then awaits no review, said in the log.
+  events.on('file.processed', (fileId) => review.judge(fileId).catch((err: unknown) => warn(err, `checking file ${fileId} against its project's arrival rules failed`)));
   return {
     handle,
     repos,

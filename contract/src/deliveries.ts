@@ -4,6 +4,11 @@ import { z } from 'zod';
 export const ZCreateDelivery = z.strictObject({
   studypetitionid: z.number().int(),
   name: z.string().max(10_000),
+  replaces: z
+    .number()
+    .int()
+    .optional()
+    .describe('A rejected file of the same project this delivery answers: once completed, that file becomes replaced (issue 35)'),
 });
 export type TCreateDelivery = z.infer<typeof ZCreateDelivery>;
 

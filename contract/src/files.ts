@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { listParams, ZListPage } from './common.js';
 import { ZDeidentificationReport } from './deidentification-report.js';
+import { ZFileReview, ZReviewStateFilter } from './file-review.js';
 import { oneOf } from './fields.js';
 
 export const ZProcessingStatus = z.enum(['pending', 'processing', 'ready', 'failed']);
@@ -16,8 +17,12 @@ export const ZProcessingSummary = z.object({
   skipped: z.number().int(),
   skipped_reasons: z.record(z.string(), z.number().int()).optional(),
   // Issue 14: every entry counted once, in one of five buckets (in_project is shown apart).
-  entries: z.number().int().describe('Every entry seen: instances + duplicates + other + unreadable + skipped'),
-  duplicates: z.number().int().describe('DICOM instances whose SOP Instance UID was already counted in the same upload'),
+  entries: z.number().int().describe('Every entry seen: instances + duplicates + conflicts + other + unreadable + skipped'),
+  duplicates: z.number().int().describe('DICOM instances whose SOP Instance UID, study, series and bytes were already counted in the same upload'),
+  conflicts: z
+    .number()
+    .int()
+    .describe('DICOM instances whose SOP Instance UID was already counted in the same upload with another study, series or other bytes (issue 35)'),
   in_project: z
     .number()
     .int()
@@ -50,6 +55,7 @@ export const ZProjectFile = z.object({
   deidentification: ZDeidentificationReport.nullable().describe(
     'What de-identification did to this upload (issue 33); null when the project keeps identity as sent (profile off)',
   ),
+  review: ZFileReview.describe('Its review (issue 35): the state beside the processing status, the reason of a rejection, the rules’ outcomes'),
 });
 export type TProjectFile = z.infer<typeof ZProjectFile>;
 
@@ -77,6 +83,7 @@ export const ZFilesQuery = z.object({
   ...listParams,
   sort: ZFileSort.optional(),
   status: ZStatusFilter.optional(),
+  review: ZReviewStateFilter.optional().describe('Review states (issue 35), or several separated by commas'),
 });
 export type TFilesQuery = z.infer<typeof ZFilesQuery>;
 

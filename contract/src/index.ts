@@ -18,3 +18,5 @@ export * from './delivery-bundle.js';
 export * from './deidentification.js';
 export * from './deidentification-report.js';
 export * from './notifications.js';
+export * from './file-review.js';
+export * from './review.js';

@@ -52,6 +52,7 @@ import { StudiesService } from './studies/studies.service.js';
 import { QidoRepository, QidoService, WadoRepository, WadoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
+import { ReviewRepository, ReviewService, type ReviewEvents } from './review/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 import {
   deliverWebhookJob,
@@ -66,7 +67,7 @@ import {
 } from './notifications/index.js';
 
 /** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
-export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents;
+export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents & ReviewEvents;
 
 export interface Services {
   handle: DatabaseHandle;
@@ -128,6 +129,8 @@ export interface Services {
   downloadLinks: DownloadLinksService;
   /** Gives back the bytes of deleted files and deliveries after DELETED_RETENTION_DAYS. */
   purge: PurgeService;
+  /** Arrival rules, accept or reject, the reviewers' inbox (issue 35). */
+  review: ReviewService;
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
   /** The rooms' announcements; who reacts is decided in this file (createServices, wakeOnUpload) and nowhere else. */
@@ -219,7 +222,12 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   events.on('delivery.completed', (row) => notifier.completed(row));
   events.on('file.processed', (fileId, companyId) => notifier.processed(fileId, companyId));
   events.on('file.failed', (fileId, companyId) => notifier.processed(fileId, companyId));
+  events.on('file.reviewed', (fileId, companyId, decision) => notifier.reviewed(fileId, companyId, decision));
   const deidentification = new DeidentificationService(projects, repos.deidentification, projectKeys, audit);
+  const review = new ReviewService(new ReviewRepository(db), repos.files, projects, audit, events);
+  // The project's rules judge a file once its processing is committed (issue 35). A failure here
+  // must not fail the job whose outcome is already committed: the file then awaits no review, said in the log.
+  events.on('file.processed', (fileId) => review.judge(fileId).catch((err: unknown) => warn(err, `checking file ${fileId} against its project's arrival rules failed`)));
   return {
     handle,
     repos,
@@ -255,6 +263,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     allowance,
     downloadLinks,
     purge,
+    review,
     metrics,
     events,
     notifications: {

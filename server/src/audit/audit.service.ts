@@ -38,7 +38,13 @@ export type AuditAction =
   | 'delivery.purged'
   | 'audit.pruned'
   | 'webhook.created'
-  | 'webhook.deleted';
+  | 'webhook.deleted'
+  // Issue 35: the review of what arrives.
+  | 'project.rules_changed'
+  | 'file.rules_checked'
+  | 'file.accepted'
+  | 'file.rejected'
+  | 'file.replaced';
 
 type Detail = string | number | boolean | null;
 

@@ -18,6 +18,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     manageCompanies: [false, false],
     setDeidentification: [false, false],
     receiveProjectKey: [true, false],
+    setRules: [false, false],
+    review: [false, false],
   },
   [ROLES.CompanyAdmin]: {
     read: [true, false],
@@ -29,6 +31,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     manageCompanies: [false, false],
     setDeidentification: [false, false],
     receiveProjectKey: [true, false],
+    setRules: [false, false],
+    review: [false, false],
   },
   [ROLES.SysUser]: {
     read: [true, true],
@@ -40,6 +44,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     manageCompanies: [false, false],
     setDeidentification: [false, false],
     receiveProjectKey: [false, false],
+    setRules: [true, true],
+    review: [true, true],
   },
   [ROLES.SysAdmin]: {
     read: [true, true],
@@ -51,6 +57,8 @@ const MATRIX: Record<TRole, Record<Action, [boolean, boolean]>> = {
     manageCompanies: [true, true],
     setDeidentification: [true, true],
     receiveProjectKey: [false, false],
+    setRules: [true, true],
+    review: [true, true],
   },
 };
 

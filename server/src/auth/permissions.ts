@@ -19,7 +19,11 @@ export type Action =
   | 'setDeidentification'
   // The project's de-identification key, which its pseudonyms are made with: only the people of the
   // company that sends the data (the hospital) hold it, never the operator's SysUser or SysAdmin.
-  | 'receiveProjectKey';
+  | 'receiveProjectKey'
+  // Arrival rules and the review of what arrives (issue 35): the receiving side, the operator's
+  // SysUser and SysAdmin, for every company; the sending company reads the outcome only.
+  | 'setRules'
+  | 'review';
 
 const isSys = (actor: Actor) => actor.role === ROLES.SysUser || actor.role === ROLES.SysAdmin;
 
@@ -43,10 +47,10 @@ export function can(actor: Actor, action: Action, companyId: number): boolean {
     case ROLES.SysAdmin:
       return action !== 'receiveProjectKey';
     case ROLES.SysUser:
-      return action === 'read' || action === 'download';
+      return action === 'read' || action === 'download' || action === 'setRules' || action === 'review';
     case ROLES.CompanyAdmin:
-      return own && action !== 'manageCompanies' && action !== 'setDeidentification';
+      return own && action !== 'manageCompanies' && action !== 'setDeidentification' && action !== 'setRules' && action !== 'review';
     case ROLES.User:
-      return own && action !== 'manageUsers' && action !== 'manageCompanies' && action !== 'setDeidentification';
+      return own && action !== 'manageUsers' && action !== 'manageCompanies' && action !== 'setDeidentification' && action !== 'setRules' && action !== 'review';
   }
 }

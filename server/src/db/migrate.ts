@@ -29,6 +29,7 @@ import * as m023 from './migrations/023-finished-tus-uploads.js';
 import * as m024 from './migrations/024-deidentification.js';
 import * as m025 from './migrations/025-deidentification-outcome.js';
 import * as m027 from './migrations/027-qido-fields.js';
+import * as m029 from './migrations/029-review.js';
 import * as m030 from './migrations/030-notifications.js';
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
@@ -58,6 +59,7 @@ const steps: Record<string, Step> = {
   '024-deidentification': m024,
   '025-deidentification-outcome': m025,
   '027-qido-fields': m027,
+  '029-review': m029,
   '030-notifications': m030,
 };
 

@@ -92,6 +92,26 @@ export interface ProjectFileTable {
   purged_at: string | null;
   /** JSON of the server's de-identification outcome (processing/deidentify-outcome.ts; migration 025). */
   deid_outcome: Generated<string | null>;
+  /** The review (migration 029, review/): its state, null while processing. */
+  review_state: Generated<string | null>;
+  /** A rejection's reason: a code of the contract's list, and the reviewer's words. */
+  review_reason: Generated<string | null>;
+  review_note: Generated<string | null>;
+  /** JSON of the rules' outcomes ([{rule, ok, message}]) when processing ended. */
+  review_rules: Generated<string | null>;
+  reviewed_at: Generated<string | null>;
+  reviewed_by: Generated<number | null>;
+  /** The rejected file this one answers, and the file that answered this one. */
+  replaces: Generated<number | null>;
+  replaced_by: Generated<number | null>;
+}
+
+/** A project's arrival rules (migration 029): JSON of the contract's TReviewRules. */
+export interface ProjectRulesTable {
+  project_id: number;
+  rules: string;
+  updated_at: string;
+  updated_by: number | null;
 }
 
 export interface PendingUploadTable {
@@ -138,6 +158,8 @@ export interface TusUploadTable {
   delivery_id: number | null;
   relative_path: string | null;
   file_id: number | null;
+  /** The rejected file this upload replaces once it becomes a file (migration 029). */
+  replaces: Generated<number | null>;
 }
 
 /** A folder sent as one unit (migration 008). */
@@ -153,6 +175,8 @@ export interface DeliveryTable {
   created_at: string;
   updated_at: string;
   expires_at: string | null;
+  /** The rejected file its completion replaces (migration 029). */
+  replaces: Generated<number | null>;
 }
 
 /** A file of a delivery that arrived whole, alone or in a bundle. */
@@ -397,6 +421,7 @@ export interface Database {
   projects: ProjectTable;
   project_keys: ProjectKeyTable;
   project_files: ProjectFileTable;
+  project_rules: ProjectRulesTable;
   pending_uploads: PendingUploadTable;
   tus_uploads: TusUploadTable;
   tus_offsets: TusOffsetTable;

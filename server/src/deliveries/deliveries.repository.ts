@@ -8,7 +8,7 @@ import { enqueueJob } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
 import { PathSet } from './delivery-bundle.js';
-import { PROCESS_DELIVERY } from '../files/index.js';
+import { markReplaced, PROCESS_DELIVERY } from '../files/index.js';
 
 /** Rolls back a member's transaction whose upload record was no longer open. */
 class UploadGone extends Error {}
@@ -42,7 +42,7 @@ export class DeliveriesRepository {
     this.#prepared = new PreparedQueries(db);
   }
 
-  async create(values: Pick<DeliveryRow, 'project_id' | 'company_id' | 'created_by' | 'name'>, expiresAt: Date): Promise<DeliveryRow> {
+  async create(values: Pick<DeliveryRow, 'project_id' | 'company_id' | 'created_by' | 'name' | 'replaces'>, expiresAt: Date): Promise<DeliveryRow> {
     const now = nowIso();
     return this.db
       .insertInto('deliveries')
@@ -286,9 +286,12 @@ export class DeliveriesRepository {
           processing_status: 'pending',
           processing_error: null,
           processing_summary: null,
+          replaces: delivery.replaces,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The rejected file it answers becomes replaced with it, or the completion is refused (issue 35).
+      await markReplaced(trx, row);
       await trx.updateTable('deliveries').set({ file_id: row.id }).where('id', '=', delivery.id).execute();
       await enqueueJob(trx, PROCESS_DELIVERY, { fileId: row.id, companyId: row.company_id });
       return row;

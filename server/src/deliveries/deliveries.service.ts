@@ -85,8 +85,10 @@ export class DeliveriesService implements FolderMembers {
   async create(actor: Actor, body: TCreateDelivery): Promise<TDelivery> {
     const name = checkFileName(body.name);
     const project = await this.projects.require(actor, body.studypetitionid, 'create');
+    // Checked now, before any file is sent, and again when the delivery completes (issue 35).
+    if (body.replaces !== undefined) await this.uploads.checkReplaces(actor, project.id, body.replaces);
     const row = await this.deliveries.create(
-      { project_id: project.id, company_id: project.company_id, created_by: actor.userId, name },
+      { project_id: project.id, company_id: project.company_id, created_by: actor.userId, name, replaces: body.replaces ?? null },
       this.#expiry(),
     );
     return presentDelivery({ ...row, files: 0, bytes: 0 });
@@ -307,6 +309,7 @@ export class DeliveriesService implements FolderMembers {
     });
     if (!row) throw conflict('This delivery is already complete');
     await this.uploads.recordUpload(row, 'delivery');
+    await this.uploads.recordReplaced(row);
     await this.events.emit('delivery.completed', row);
     return presentDelivery(await this.#require(actor, id));
   }

@@ -17,6 +17,12 @@ const row = (summary: object): FileRow =>
     processing_error: null,
     processing_summary: JSON.stringify(summary),
     deid_outcome: null,
+    review_state: null,
+    review_reason: null,
+    review_note: null,
+    review_rules: null,
+    replaces: null,
+    replaced_by: null,
   }) as unknown as FileRow;
 
 describe('presentFile', () => {
@@ -31,6 +37,7 @@ describe('presentFile', () => {
       skipped_reasons: { 'a link': 2 },
       entries: 6,
       duplicates: 0,
+      conflicts: 0,
       in_project: 0,
       dicomdirs: 0,
       unreadable: 0,
@@ -38,7 +45,7 @@ describe('presentFile', () => {
   });
 
   it('keeps a summary that has every count', () => {
-    const full = { entries: 4, studies: 1, series: 1, instances: 1, duplicates: 1, in_project: 1, other: 1, dicomdirs: 1, unreadable: 1, skipped: 0 };
+    const full = { entries: 4, studies: 1, series: 1, instances: 1, duplicates: 1, conflicts: 0, in_project: 1, other: 1, dicomdirs: 1, unreadable: 1, skipped: 0 };
     expect(presentFile(row(full)).processing.summary).toEqual(full);
   });
 });

@@ -1,5 +1,5 @@
-import type { TDeidentificationReport, TProcessingSummary, TProjectFile } from '@portal/contract';
-import { ZDeidentificationReport, ZProcessingStatus } from '@portal/contract';
+import type { TDeidentificationReport, TFileReview, TProcessingSummary, TProjectFile, TRuleOutcome } from '@portal/contract';
+import { ZDeidentificationReport, ZProcessingStatus, ZRejectReason, ZReviewState } from '@portal/contract';
 import type { FileRow } from './files.repository.js';
 
 /** A file as the API shows it: no storage key, no internal columns. */
@@ -20,6 +20,19 @@ export function presentFile(row: FileRow): TProjectFile {
       summary: row.processing_summary === null ? null : presentSummary(JSON.parse(row.processing_summary) as StoredSummary),
     },
     deidentification: presentDeidentification(row.deid_outcome),
+    review: presentReview(row),
+  };
+}
+
+/** The file's review (issue 35) as its columns hold it; the outcomes were checked when written. */
+export function presentReview(row: Pick<FileRow, 'review_state' | 'review_reason' | 'review_note' | 'review_rules' | 'replaced_by' | 'replaces'>): TFileReview {
+  const reason = ZRejectReason.safeParse(row.review_reason);
+  return {
+    state: row.review_state === null ? null : ZReviewState.parse(row.review_state),
+    reason: reason.success ? { code: reason.data, text: row.review_note ?? '' } : null,
+    replaced_by: row.replaced_by === null ? null : Number(row.replaced_by),
+    replaces: row.replaces === null ? null : Number(row.replaces),
+    rules: row.review_rules === null ? [] : (JSON.parse(row.review_rules) as TRuleOutcome[]),
   };
 }
 
@@ -29,14 +42,15 @@ export function presentDeidentification(stored: string | null): TDeidentificatio
 }
 
 /** Summaries recorded before issue 14 lack the counts that add up; they are read as they were counted then. */
-type StoredSummary = Omit<TProcessingSummary, 'entries' | 'duplicates' | 'in_project' | 'dicomdirs' | 'unreadable'> &
-  Partial<Pick<TProcessingSummary, 'entries' | 'duplicates' | 'in_project' | 'dicomdirs' | 'unreadable'>>;
+type StoredSummary = Omit<TProcessingSummary, 'entries' | 'duplicates' | 'conflicts' | 'in_project' | 'dicomdirs' | 'unreadable'> &
+  Partial<Pick<TProcessingSummary, 'entries' | 'duplicates' | 'conflicts' | 'in_project' | 'dicomdirs' | 'unreadable'>>;
 
 function presentSummary(stored: StoredSummary): TProcessingSummary {
   return {
     ...stored,
     entries: stored.entries ?? stored.instances + stored.other + stored.skipped,
     duplicates: stored.duplicates ?? 0,
+    conflicts: stored.conflicts ?? 0,
     in_project: stored.in_project ?? 0,
     dicomdirs: stored.dicomdirs ?? 0,
     unreadable: stored.unreadable ?? 0,

@@ -4,10 +4,11 @@ import { nowIso } from '../db/database.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
 import type { Database, JobRow, ProjectFileRow } from '../db/schema.js';
 import { containsText } from '../db/search.js';
-import type { TFileSort, TProcessingStatus, TProcessingSummary, TSortOrder } from '@portal/contract';
+import type { TFileSort, TProcessingStatus, TProcessingSummary, TReviewState, TSortOrder } from '@portal/contract';
 import { enqueueJob, type EnqueueOptions } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PROCESS_UPLOAD, type TDescribedFile } from './file-jobs.js';
+import { findReplaceable, markReplaced } from './replacement.js';
 
 export interface NewFile {
   project_id: number;
@@ -18,6 +19,8 @@ export interface NewFile {
   storage_key: string;
   kind: 'dicom' | 'archive';
   created_by: number | null;
+  /** The rejected file of the same project this upload replaces (issue 35). */
+  replaces?: number | null;
 }
 
 /** A file row with what the API derives from its neighbours. */
@@ -58,6 +61,8 @@ export interface CommitOptions {
 export interface FileFind {
   q?: string | undefined;
   status?: TProcessingStatus[] | undefined;
+  /** Review states (issue 35). */
+  review?: TReviewState[] | undefined;
   /** Without a sort key: newest first, as the unpaged list. */
   sort?: TFileSort | undefined;
   order: TSortOrder;
@@ -66,7 +71,7 @@ export interface FileFind {
 }
 
 /** A new file row's columns, in the order the prepared insert takes them. */
-const NEW_FILE_COLUMNS = ['project_id', 'company_id', 'file', 'filesize', 'sha256', 'storage_key', 'kind', 'created_by'] as const;
+const NEW_FILE_COLUMNS = ['project_id', 'company_id', 'file', 'filesize', 'sha256', 'storage_key', 'kind', 'created_by', 'replaces'] as const;
 
 export class FilesRepository {
   // An upload's and its job's statements, built once (db/prepared-queries.ts): building them with
@@ -99,8 +104,19 @@ export class FilesRepository {
     return query;
   }
 
+  /** The rejected file of the project an upload may name in `replaces` (issue 35), or undefined. */
+  findReplaceable(projectId: number, fileId: number): Promise<{ id: number } | undefined> {
+    return findReplaceable(this.db, projectId, fileId);
+  }
+
   find(id: number, scope: Scope): Promise<FileRow | undefined> {
     return this.live(scope).where('project_files.id', '=', id).executeTakeFirst();
+  }
+
+  /** Live files by id within `scope` (the reviewers' inbox reads a page of ids first), in no order. */
+  findMany(ids: number[], scope: Scope): Promise<FileRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.live(scope).where('project_files.id', 'in', ids).execute();
   }
 
   listForProject(projectId: number, scope: Scope): Promise<FileRow[]> {
@@ -123,6 +139,7 @@ export class FilesRepository {
     let query = this.live(scope).where('project_files.project_id', '=', projectId);
     if (find.q) query = query.where(containsText(sql.ref('project_files.file'), find.q));
     if (find.status) query = query.where('project_files.processing_status', 'in', find.status);
+    if (find.review) query = query.where('project_files.review_state', 'in', find.review);
     const count = query.clearSelect().select((eb) => eb.fn.countAll<number | string>().as('n'));
     const { order } = find;
     const sorted =
@@ -146,7 +163,7 @@ export class FilesRepository {
     const { andThen, described, claimedBy } = opts;
     const committed = this.db.transaction().execute(async (trx) => {
       const now = nowIso();
-      const [row] = await this.#prepared.rows<ProjectFileRow>('insertUpload', [...NEW_FILE_COLUMNS.map((column) => file[column]), now], (v) =>
+      const [row] = await this.#prepared.rows<ProjectFileRow>('insertUpload', [...NEW_FILE_COLUMNS.map((column) => file[column] ?? null), now], (v) =>
         this.db
           .insertInto('project_files')
           .values({
@@ -162,6 +179,8 @@ export class FilesRepository {
         trx,
       );
       if (row === undefined) throw new Error('the new file row was not returned');
+      // The rejected file it answers becomes replaced with it, or the upload is refused (issue 35).
+      if (row.replaces !== null) await markReplaced(trx, row);
       await this.#prepared.run('endPending', [file.storage_key], ([key]) => this.db.deleteFrom('pending_uploads').where('storage_key', '=', key!), trx);
       // In the same transaction, so no committed upload is ever left without its processing job.
       const job = await enqueueJob(trx, PROCESS_UPLOAD, { fileId: row.id, companyId: row.company_id, ...(described ? { described } : {}) }, {

@@ -42,6 +42,7 @@ export class FilesService {
     const { rows, total } = await this.files.findInProject(project.id, companyScope(actor), {
       q: find.q,
       status: find.status,
+      review: find.review,
       sort: find.sort,
       order: find.order ?? (find.sort ? 'asc' : 'desc'),
       offset: (page - 1) * perPage,

@@ -22,3 +22,4 @@ export { FilesRepository, type CommitOptions, type FileRow, type NewFile } from 
 export type { FolderFile, FolderMembers } from './folder-members.js';
 export { cleanFileName } from './download-response.js';
 export { liveInstances } from './live-instances.js';
+export { findReplaceable, markReplaced, notReplaceable } from './replacement.js';

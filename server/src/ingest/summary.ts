@@ -1,6 +1,8 @@
 // Counts for an upload's summary. Every entry lands in exactly one bucket, so that
-// entries = instances + duplicates + other + unreadable + skipped (issue 14): a person can check
-// that nothing went missing between what was sent and what is shown.
+// entries = instances + duplicates + conflicts + other + unreadable + skipped (issue 14): a person
+// can check that nothing went missing between what was sent and what is shown. A conflict (issue
+// 35) is an instance whose SOP Instance UID was already seen with another study, series or other
+// bytes: not a copy, and counted apart so that it is not lost among the duplicates.
 import type { IngestedEntry, IngestSummary } from './ingest-types.js';
 
 /**
@@ -15,9 +17,11 @@ export const NO_SOP_INSTANCE_UID = 'no SOP Instance UID';
 export class SummaryBuilder {
   private readonly studies = new Set<string>();
   private readonly series = new Set<string>();
-  private readonly instances = new Set<string>();
+  /** Each SOP Instance UID counted, with what a copy of it must repeat: its study, series and bytes. */
+  private readonly instances = new Map<string, string>();
   private entries = 0;
   private duplicates = 0;
+  private conflicts = 0;
   private other = 0;
   private dicomdirs = 0;
   private unreadable = 0;
@@ -25,7 +29,7 @@ export class SummaryBuilder {
   private readonly unreadableReasons: Record<string, number> = {};
   private readonly skippedReasons: Record<string, number> = {};
 
-  add(entry: Pick<IngestedEntry, 'kind' | 'reason' | 'dicom'>): void {
+  add(entry: Pick<IngestedEntry, 'kind' | 'reason' | 'dicom' | 'sha256'>): void {
     this.entries += 1;
     if (entry.kind === 'skipped') {
       this.tally(this.skippedReasons, entry.reason ?? 'unknown', 1);
@@ -43,11 +47,14 @@ export class SummaryBuilder {
         // A header that could not be read, or one that does not say which instance it is.
         this.unreadable += 1;
         this.tally(this.unreadableReasons, entry.reason ?? NO_SOP_INSTANCE_UID, 1);
-      } else if (this.instances.has(sop)) {
-        // The same instance twice (a copy in another folder) is one instance and one duplicate.
-        this.duplicates += 1;
       } else {
-        this.instances.add(sop);
+        const identity = `${entry.dicom?.study_instance_uid ?? ''}|${entry.dicom?.series_instance_uid ?? ''}|${entry.sha256 ?? ''}`;
+        const seen = this.instances.get(sop);
+        if (seen === undefined) this.instances.set(sop, identity);
+        // The same instance twice (a copy in another folder) is one instance and one duplicate;
+        // the same UID on another study, series or other bytes is a conflict.
+        else if (seen === identity) this.duplicates += 1;
+        else this.conflicts += 1;
       }
     }
   }
@@ -67,6 +74,7 @@ export class SummaryBuilder {
       series: this.series.size,
       instances: this.instances.size,
       duplicates: this.duplicates,
+      conflicts: this.conflicts,
       // Filled in by the job, which can ask the database (EntriesRepository.countInstancesElsewhere).
       in_project: 0,
       other: this.other,

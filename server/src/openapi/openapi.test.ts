@@ -4,6 +4,9 @@
 // routes nor the contract can move without the document following.
 import {
   listResponse,
+  ZReviewDecision,
+  ZReviewList,
+  ZReviewRules,
   ZAdminUser,
   ZAuditList,
   ZCompaniesList,
@@ -79,6 +82,10 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /study-petitions/{id}/deidentification': listResponse(ZDeidentificationPolicy),
   'PUT /study-petitions/{id}/deidentification': listResponse(ZDeidentificationPolicy),
   'GET /study-petitions/{id}/deidentification/key': listResponse(ZProjectKey),
+  'GET /study-petitions/{id}/rules': listResponse(ZReviewRules),
+  'PUT /study-petitions/{id}/rules': listResponse(ZReviewRules),
+  'POST /study-petitions-files/{fileId}/review': listResponse(ZProjectFile),
+  'GET /review': ZReviewList,
   'GET /study-petitions-files': ZFilesList,
   'POST /upload-study-petitions-files': listResponse(ZProjectFile),
   'PUT /study-petitions-files-delete/{id}': listResponse(ZProjectFile),
@@ -114,6 +121,8 @@ const BODIES: Record<string, ZodType> = {
   'POST /study-petitions': ZCreateProject,
   'PUT /study-petitions/{id}': ZUpdateProject,
   'PUT /study-petitions/{id}/deidentification': ZUpdateDeidentificationPolicy,
+  'PUT /study-petitions/{id}/rules': ZReviewRules,
+  'POST /study-petitions-files/{fileId}/review': ZReviewDecision,
   'POST /deliveries': ZCreateDelivery,
   'POST /download-links': ZCreateDownloadLink,
   'POST /password/set': ZPasswordSetRequest,
@@ -130,7 +139,8 @@ const BODIES: Record<string, ZodType> = {
 /** The query parameters routes read. */
 const QUERIES: Record<string, string[]> = {
   'GET /study-petitions': ['company_id'],
-  'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status'],
+  'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status', 'review'],
+  'GET /review': ['q', 'order', 'page', 'per_page', 'state'],
   'GET /study-petitions/{id}/studies': ['q', 'order', 'page', 'per_page', 'sort'],
   'GET /study-petitions/{id}/dicomweb/studies': ['limit', 'offset', 'includefield', 'fuzzymatching'],
   'GET /study-petitions/{id}/dicomweb/series': ['limit', 'offset', 'includefield', 'fuzzymatching'],
@@ -247,7 +257,7 @@ describe.each(dialects())('the OpenAPI document on %s', (dialect) => {
   it('documents the upload as a multipart form with the project before the file', () => {
     const upload = doc.paths['/upload-study-petitions-files']!.post!;
     const form = upload.requestBody!.content['multipart/form-data']!.schema as { properties: Record<string, object>; required: string[] };
-    expect(Object.keys(form.properties)).toEqual(['studypetitionid', 'file']);
+    expect(Object.keys(form.properties)).toEqual(['studypetitionid', 'file', 'replaces']);
     expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(form.required).toEqual(['studypetitionid', 'file']);
   });

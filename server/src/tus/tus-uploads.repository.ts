@@ -16,6 +16,8 @@ export interface NewTusUpload {
   size: number;
   delivery_id: number | null;
   relative_path: string | null;
+  /** The rejected file the upload replaces once it becomes a file (issue 35). */
+  replaces?: number | null;
 }
 
 export interface Owner {
@@ -32,7 +34,7 @@ export class TusUploadsRepository {
 
   /** Records a new upload and answers its record. */
   async create(upload: NewTusUpload, expiresAt: Date): Promise<TusUploadRow> {
-    const row: TusUploadRow = { ...upload, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt), file_id: null };
+    const row: TusUploadRow = { ...upload, replaces: upload.replaces ?? null, state: 'open', head_checked: 0, created_at: nowIso(), expires_at: nowIso(expiresAt), file_id: null };
     await this.db.insertInto('tus_uploads').values(row).execute();
     return row;
   }

@@ -37,7 +37,7 @@ export interface TusUploadsOptions {
 /** Upload-Metadata longer than this is refused: four short values need far less. */
 export const MAX_METADATA_CHARS = 8192;
 /** The metadata kept with an upload; other keys are accepted and dropped. */
-const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath', BUNDLE_METADATA_KEY] as const;
+const KNOWN_METADATA = ['filename', 'studypetitionid', 'delivery', 'relativePath', BUNDLE_METADATA_KEY, 'replaces'] as const;
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 const NOT_FOUND = 'Upload not found';
 const FINISHING = 'Another request is finishing this upload; ask where it stands (HEAD) in a moment';
@@ -109,7 +109,7 @@ export class TusUploadsService {
    * record, under a new, unguessable id.
    */
   async authorizeCreation(actor: Actor, headers: CreationHeaders): Promise<TusUploadRow> {
-    const { inDelivery, projectId, fileName, size } = await this.#checkCreation(actor, headers);
+    const { inDelivery, projectId, fileName, size, replaces } = await this.#checkCreation(actor, headers);
     const upload = {
       id: newUploadId(),
       user_id: actor.userId,
@@ -119,6 +119,7 @@ export class TusUploadsService {
       size,
       delivery_id: inDelivery?.deliveryId ?? null,
       relative_path: inDelivery?.relativePath ?? null,
+      replaces,
     };
     // The record holds its Upload-Length against the company's allowance while its bytes arrive.
     const recorded = this.#admit(projectId, size, () => this.uploads.create(upload, new Date(Date.now() + this.options.expiryMs)));
@@ -187,6 +188,13 @@ export class TusUploadsService {
     if (bundle && !fileName.toLowerCase().endsWith('.tar')) throw unprocessable('A bundle of a folder\'s files is a tar file: send its name (filename) ending in .tar');
     if (meta.studypetitionid == null && !inDelivery) throw badRequest('Send the project (studypetitionid) in Upload-Metadata');
     const projectId = inDelivery?.projectId ?? (await this.projects.require(actor, parseId(meta.studypetitionid?.trim(), 'Project'), 'create')).id;
+    // `replaces` (issue 35): the rejected file this upload answers; a delivery names it at its creation.
+    let replaces: number | null = null;
+    if (meta.replaces != null) {
+      if (inDelivery) throw badRequest('A file of a delivery does not name replaces: the delivery names the file it replaces when it is created');
+      replaces = parseId(meta.replaces.trim(), 'File');
+      await this.files.checkReplaces(actor, projectId, replaces);
+    }
     const size = Number(headers.uploadLength);
     if (size > this.options.maxUploadBytes) throw new UploadTooLargeError(this.options.maxUploadBytes);
     if (size === 0) throw new AppError(415, 'The file is empty');
@@ -199,7 +207,7 @@ export class TusUploadsService {
           `cancel some before starting another (an unfinished upload is removed ${describeDuration(this.options.expiryMs)} after it started)`,
       );
     }
-    return { inDelivery, projectId, fileName, size };
+    return { inDelivery, projectId, fileName, size, replaces };
   }
 
   /** Free space and the company's allowance, weighed by the uploads entry as for every path (UploadsService.admit). */
@@ -392,7 +400,7 @@ export class TusUploadsService {
         await this.files.discard(received);
         throw badRequest('The upload ended with a different size than announced; upload the file again');
       }
-      file = await this.files.commit(actor, received, row.project_id);
+      file = await this.files.commit(actor, received, row.project_id, row.replaces);
     } catch (err) {
       await this.remove(row.id);
       throw err;

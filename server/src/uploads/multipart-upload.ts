@@ -51,7 +51,7 @@ export async function receiveMultipartUpload(
   uploads: UploadsService,
   actor: Actor,
   opts: MultipartUploadOptions,
-): Promise<{ upload: ReceivedUpload; projectId: number }> {
+): Promise<{ upload: ReceivedUpload; projectId: number; replaces: number | undefined }> {
   if (!request.isMultipart()) throw new AppError(415, 'The upload must be sent as multipart/form-data');
   // The parser cannot split a body without its boundary and would fail with its own message (a 500).
   if (!hasBoundary(request.headers['content-type'])) throw badRequest(NO_BOUNDARY_MESSAGE);
@@ -78,17 +78,27 @@ export async function receiveMultipartUpload(
   raw.once('end', bodyComplete);
 
   let projectId: number | undefined;
+  let replaces: number | undefined;
   let upload: ReceivedUpload | undefined;
   try {
     for await (const part of partsOf(request)) {
       if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value.trim() : undefined;
+        // `replaces` (issue 35): the rejected file of the project this upload answers.
+        if (part.fieldname === 'replaces') {
+          if (replaces !== undefined) throw badRequest('Send replaces once');
+          replaces = parseId(value, 'File');
+          continue;
+        }
         if (part.fieldname !== 'studypetitionid') throw badRequest(`Unknown field: ${part.fieldname}`);
         if (projectId !== undefined) throw badRequest('Send studypetitionid once');
-        projectId = parseId(typeof part.value === 'string' ? part.value.trim() : undefined, 'Project');
+        projectId = parseId(value, 'Project');
         continue;
       }
       if (part.fieldname !== 'file') throw badRequest(`Unknown file field: ${part.fieldname}; send the file as "file"`);
       if (upload) throw badRequest('Send one file per upload');
+      // Named before the file: a file that cannot be replaced refuses the upload before its bytes.
+      if (projectId !== undefined && replaces !== undefined) await uploads.checkReplaces(actor, projectId, replaces);
       storing = true;
       const receiving = uploads.receive(actor, {
         fileName: part.filename,
@@ -113,7 +123,7 @@ export async function receiveMultipartUpload(
     // Back to the server-wide idle timeout for the rest of this connection.
     raw.socket?.setTimeout(request.server.server.timeout);
   }
-  return { upload, projectId };
+  return { upload, projectId, replaces };
 }
 
 /**

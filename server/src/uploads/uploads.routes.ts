@@ -14,6 +14,7 @@ import type { UploadsService } from './uploads.service.js';
 const UploadForm = z.object({
   studypetitionid: zId('Project').describe('The project, before or after the file (before: a refused project stops the upload before its bytes)'),
   file: z.file().describe('The file (a DICOM file or an archive)'),
+  replaces: zId('File').optional().describe('A rejected file of the same project that this upload answers: it becomes replaced (issue 35)'),
 });
 
 export function uploadsRoutes(uploads: UploadsService, options: MultipartUploadOptions) {
@@ -34,15 +35,15 @@ export function uploadsRoutes(uploads: UploadsService, options: MultipartUploadO
             408: errorResponse('No data arrived for UPLOAD_IDLE_TIMEOUT_SECONDS'),
             413: errorResponse('Over MAX_UPLOAD_BYTES, or past the company’s storage allowance'),
             415: errorResponse('Not an accepted kind, or content that contradicts the extension'),
-            422: errorResponse('File name over 255 characters'),
+            422: errorResponse('File name over 255 characters, or `replaces` names no rejected file of the project'),
             507: errorResponse('The server is low on storage (MIN_FREE_BYTES), or the disk filled while writing'),
           },
         },
       },
       async (request, reply) => {
         const { actor } = sessionOf(request);
-        const { upload, projectId } = await receiveMultipartUpload(request, uploads, actor, options);
-        return reply.status(201).send({ data: [await uploads.commit(actor, upload, projectId)] });
+        const { upload, projectId, replaces } = await receiveMultipartUpload(request, uploads, actor, options);
+        return reply.status(201).send({ data: [await uploads.commit(actor, upload, projectId, replaces)] });
       },
     );
   };

@@ -5,9 +5,9 @@ import type { TProjectFile } from '@portal/contract';
 import { can, type Actor } from '../auth/index.js';
 import type { AuditEvent, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
-import { forbidden } from '../errors/app-error.js';
+import { forbidden, unprocessable } from '../errors/app-error.js';
 import type { Announcer } from '../events/events.js';
-import { describedForJob, presentFile, PROCESS_UPLOAD, type CommitOptions, type FileRow, type FilesRepository, type NewFile, type TDescribedFile } from '../files/index.js';
+import { describedForJob, notReplaceable, presentFile, PROCESS_UPLOAD, type CommitOptions, type FileRow, type FilesRepository, type NewFile, type TDescribedFile } from '../files/index.js';
 import { describeBytesOffThread, resolveLimits } from '../ingest/index.js';
 import type { LaneReservation } from '../jobs/index.js';
 import type { ProjectsService } from '../projects/index.js';
@@ -75,6 +75,16 @@ function uploadEvent(row: ProjectFileRow, via: UploadPath): AuditEvent {
     companyId: row.company_id,
     object: { type: 'file', id: row.id },
     details: { name: row.file, size: Number(row.filesize), sha256: row.sha256, project_id: row.project_id, via },
+  };
+}
+
+/** The rejected file `row` replaces became 'replaced' (issue 35): recorded on the old file. */
+export function replacedEvent(row: Pick<ProjectFileRow, 'id' | 'company_id' | 'project_id' | 'replaces' | 'file'>): AuditEvent {
+  return {
+    action: 'file.replaced',
+    companyId: row.company_id,
+    object: { type: 'file', id: row.replaces ?? 0 },
+    details: { replaced_by: row.id, name: row.file, project_id: row.project_id },
   };
 }
 
@@ -229,8 +239,17 @@ export class UploadsService {
     return { key: rules.key, size: stored.value.size, sha256: facts.value.sha256, ...(described ? { described } : {}) };
   }
 
-  /** Makes a received upload visible as a file of the project, or removes its bytes. */
-  async commit(actor: Actor, upload: ReceivedUpload, projectId: number): Promise<TProjectFile> {
+  /**
+   * Before bytes are stored: `replaces` (issue 35) must name a rejected file of the project (422
+   * otherwise). Checked again, and applied, in the transaction that commits the upload.
+   */
+  async checkReplaces(actor: Actor, projectId: number, replaces: number): Promise<void> {
+    const project = await this.projects.require(actor, projectId, 'create');
+    if (!(await this.files.findReplaceable(project.id, replaces))) throw unprocessable(notReplaceable(replaces));
+  }
+
+  /** Makes a received upload visible as a file of the project, or removes its bytes. `replaces`: the rejected file it answers. */
+  async commit(actor: Actor, upload: ReceivedUpload, projectId: number, replaces?: number | null): Promise<TProjectFile> {
     try {
       const project = await this.projects.require(actor, projectId, 'create');
       if (upload.weighedFor !== undefined && upload.weighedFor !== project.company_id) await this.allowance?.admit({ companyId: project.company_id }, upload.size, () => Promise.resolve());
@@ -243,10 +262,14 @@ export class UploadsService {
         storage_key: upload.key,
         kind: upload.kind,
         created_by: actor.userId,
+        replaces: replaces ?? null,
       };
       const row = await this.#commitStartingJob(file, {
         // In the file row's transaction: one write fewer per upload, and no upload without its record.
-        andThen: (trx, committed) => this.audit.recordIn(trx, uploadEvent(committed, upload.via)),
+        andThen: async (trx, committed) => {
+          await this.audit.recordIn(trx, uploadEvent(committed, upload.via));
+          if (committed.replaces !== null) await this.audit.recordIn(trx, replacedEvent(committed));
+        },
         // The header read on arrival holds the patient's identity: in a project that removes it, the
         // job's payload (a database row) must not carry it; the job reads the file it de-identified.
         described: project.deid_profile === 'off' ? upload.described : undefined,
@@ -280,6 +303,11 @@ export class UploadsService {
   async discard(upload: ReceivedUpload): Promise<void> {
     await this.storage.delete(upload.key);
     await this.pending.end(upload.key);
+  }
+
+  /** A completed delivery that replaced a rejected file (issue 35): recorded on the old file. */
+  async recordReplaced(row: ProjectFileRow): Promise<void> {
+    if (row.replaces !== null) await this.audit.record(replacedEvent(row));
   }
 
   /** An upload that became a file of its project (multipart, tus, or a completed delivery). */

@@ -72,7 +72,7 @@ describe.each(dialects())('ingest fidelity on %s', (dialect) => {
     expect((await processed(p.id, alone.body.data[0].id as number)).entries.map((e) => e.dicom?.number_of_frames)).toEqual(['1A']);
   });
 
-  it('counts the study and series of an entry that repeats another study\'s SOP Instance UID', async () => {
+  it('counts the study and series of an entry that repeats another study\'s SOP Instance UID, as a conflict rather than a duplicate (issue 35)', async () => {
     const p = await makeProject(server.services, company);
     const first = fs.readFileSync(path.join(FIXTURES, 'dicom', 's03_CT_series5N_2062.dcm'));
     const sop = '1.3.6.1.4.1.5962.1.1.0.0.0.1194734704.16302.0.12';
@@ -87,7 +87,7 @@ describe.each(dialects())('ingest fidelity on %s', (dialect) => {
     expect(answer.status).toBe(201);
     const { summary, entries, studies } = await processed(p.id, answer.body.data[0].id as number);
     expect(entries.map((e) => e.dicom?.sop_instance_uid)).toEqual([sop, sop]);
-    expect(summary).toMatchObject({ entries: 2, instances: 1, duplicates: 1, studies: 2, series: 2 });
+    expect(summary).toMatchObject({ entries: 2, instances: 1, duplicates: 0, conflicts: 1, studies: 2, series: 2 });
     // The same counts as the study tree of the same entries.
     expect(studies).toHaveLength(summary.studies);
     expect(studies.flatMap((s) => s.series)).toHaveLength(summary.series);

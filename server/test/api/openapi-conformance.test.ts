@@ -9,7 +9,7 @@
 // with success and (where the document lists any) once with a client error fails the test: a new
 // route needs a line in the scenario.
 import { createRequire } from 'node:module';
-import { ROLES } from '@portal/contract';
+import { DEFAULT_REVIEW_RULES, ROLES } from '@portal/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
@@ -232,6 +232,10 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('PUT /study-petitions/{id}/deidentification', { id: project }, { token: sysToken, json: { profile: 'off', options: [] } });
     await send('GET /study-petitions/{id}/deidentification/key', { id: project }, { token: userToken });
     await send('GET /study-petitions/{id}/deidentification/key', { id: project }, { token: sysToken });
+    // Arrival rules (issue 35).
+    await send('GET /study-petitions/{id}/rules', { id: project }, { token: userToken });
+    await send('PUT /study-petitions/{id}/rules', { id: project }, { token: sysToken, json: { ...DEFAULT_REVIEW_RULES, modalities: ['CT'] } });
+    await send('PUT /study-petitions/{id}/rules', { id: project }, { token: adminToken, json: DEFAULT_REVIEW_RULES });
     const doomed = await makeProject(server.services, company, 'To be deleted');
     await send('PUT /study-petitions-delete/{id}', { id: doomed.id }, { token: adminToken });
     await send('PUT /study-petitions-delete/{id}', { id: doomed.id }, { token: adminToken });
@@ -283,6 +287,16 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
       if (entries.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await send('GET /study-petitions-files/{fileId}/contents', { fileId: file }, { token: userToken, query: { limit: '100000' } });
+    // The review (issue 35): once the rules judged the file, a decision and the inbox.
+    for (let i = 0; i < 300; i += 1) {
+      const listed = (await send('GET /study-petitions-files', {}, { token: userToken, query: { study_petition_id: String(project) } })).json.data as { id: number; review: { state: string | null } }[];
+      if (listed.find((f) => f.id === file)?.review.state) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await send('POST /study-petitions-files/{fileId}/review', { fileId: file }, { token: sysToken, json: { decision: 'reject', reason: { code: 'other', text: 'Conformance' } } });
+    await send('POST /study-petitions-files/{fileId}/review', { fileId: file }, { token: userToken, json: { decision: 'accept' } });
+    await send('GET /review', {}, { token: sysToken, query: { q: 'ct', state: 'rejected' } });
+    await send('GET /review', {}, { token: userToken });
     await send('GET /study-petitions/{id}/studies', { id: project }, { token: userToken });
     await send('GET /study-petitions/{id}/studies', { id: project }, { token: userToken, query: { sort: 'nothing' } });
     // DICOMweb: each search and both stores, answered in DICOM JSON, and a refusal of each kind.

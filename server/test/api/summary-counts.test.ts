@@ -18,7 +18,7 @@ import { dicomFixture, listFiles, makeArchive, upload } from '../uploads.js';
 type Entry = { path: string; kind: string; reason: string | null };
 
 function addsUp(s: TProcessingSummary): boolean {
-  return s.entries === s.instances + s.duplicates + s.other + s.unreadable + s.skipped;
+  return s.entries === s.instances + s.duplicates + s.conflicts + s.other + s.unreadable + s.skipped;
 }
 
 describe.each(dialects())('summaries that add up on %s', (dialect) => {

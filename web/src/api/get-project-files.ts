@@ -17,11 +17,14 @@ export function projectFilesQueryOptions(projectId: number) {
 
 export type FileSort = 'file' | 'filesize' | 'created_at' | 'updated_at';
 export type FileStatus = TProjectFile['processing']['status'];
+export type FileReviewState = NonNullable<TProjectFile['review']['state']>;
 
 /** What the files table asks the server for (docs/api.md 'Finding files and studies'). */
 export interface FilesFilter {
   q: string;
   status: FileStatus | '';
+  /** Issue 35: the review state, '' for any. */
+  review: FileReviewState | '';
   sort: FileSort | null;
   order: 'asc' | 'desc';
 }
@@ -42,6 +45,7 @@ function filterParams(filter: FilesFilter): Record<string, string> {
   const params: Record<string, string> = {};
   if (filter.q !== '') params.q = filter.q;
   if (filter.status !== '') params.status = filter.status;
+  if (filter.review !== '') params.review = filter.review;
   if (filter.sort !== null) Object.assign(params, { sort: filter.sort, order: filter.order });
   return params;
 }

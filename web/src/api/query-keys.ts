@@ -14,6 +14,9 @@ export const queryKeys = {
   fileContents: (fileId: number) => ['file-contents', fileId] as const,
   /** A project's de-identification policy: the project page shows it, the upload dialog follows it. */
   deidentification: (projectId: number) => ['deidentification', projectId] as const,
+  /** A project's arrival rules, and the reviewers' inbox (issue 35). */
+  reviewRules: (projectId: number) => ['review-rules', projectId] as const,
+  reviewInbox: (request: object) => ['review-inbox', request] as const,
   // Administration (issue 15): every list under one root, so a change can refresh what it touches.
   admin: ['admin'] as const,
   adminCompanies: ['admin', 'companies'] as const,

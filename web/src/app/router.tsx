@@ -13,6 +13,7 @@ const ProjectsPage = lazy(() => import('../features/projects/components/Projects
 const ProjectDetailPage = lazy(() => import('../features/project/components/ProjectDetailPage'));
 const AdminPage = lazy(() => import('../features/admin/components/AdminPage'));
 const SetPasswordPage = lazy(() => import('../features/auth/components/SetPasswordPage'));
+const ReviewInboxPage = lazy(() => import('../features/review/components/ReviewInboxPage'));
 
 export const appRoutes: RouteObject[] = [
   {
@@ -30,6 +31,8 @@ export const appRoutes: RouteObject[] = [
             children: [
               { path: '/home', element: <LazyPage page={ProjectsPage} /> },
               { path: '/study/:id', element: <LazyPage page={ProjectDetailPage} /> },
+              // The reviewers' inbox (issue 35); the page says Access Denied to other roles.
+              { path: '/review', element: <LazyPage page={ReviewInboxPage} /> },
               // Administration (issue 15), beside the spec's three routes: /admin/<section>.
               {
                 element: <RequireAdmin />,

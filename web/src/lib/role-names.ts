@@ -9,3 +9,8 @@ export function roleName(role: number | null | undefined): string {
 export function isAdministrator(role: number | null | undefined): boolean {
   return role === 2 || role === 4;
 }
+
+/** Issue 35: the receiving side (SysUser, SysAdmin), who set a project's arrival rules and accept or reject what arrives. */
+export function isReviewer(role: number | null | undefined): boolean {
+  return role === 3 || role === 4;
+}

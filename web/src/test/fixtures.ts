@@ -27,14 +27,15 @@ export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
     duplicate_of: null,
     processing: { status: 'ready', error: null, summary: aSummary({ studies: 1, series: 2, instances: 10 }) },
     deidentification: null,
+    review: { state: null, reason: null, replaced_by: null, replaces: null, rules: [] },
     ...overrides,
   };
 }
 
-/** A summary that adds up: entries = instances + duplicates + other + unreadable + skipped. */
+/** A summary that adds up: entries = instances + duplicates + conflicts + other + unreadable + skipped. */
 export function aSummary(counts: Partial<TProcessingSummary> = {}): TProcessingSummary {
-  const summary = { studies: 0, series: 0, instances: 0, duplicates: 0, in_project: 0, other: 0, dicomdirs: 0, unreadable: 0, skipped: 0, ...counts };
-  return { ...summary, entries: counts.entries ?? summary.instances + summary.duplicates + summary.other + summary.unreadable + summary.skipped };
+  const summary = { studies: 0, series: 0, instances: 0, duplicates: 0, conflicts: 0, in_project: 0, other: 0, dicomdirs: 0, unreadable: 0, skipped: 0, ...counts };
+  return { ...summary, entries: counts.entries ?? summary.instances + summary.duplicates + summary.conflicts + summary.other + summary.unreadable + summary.skipped };
 }
 
 export function aUser(overrides: Partial<SessionUser> = {}): SessionUser {

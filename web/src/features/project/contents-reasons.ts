@@ -51,6 +51,7 @@ export function contentsReasons(summary: TProcessingSummary | null): ContentsRea
 
   // Kept, and accounted for apart from the instances: each said once, when there are any.
   const duplicates = summary.duplicates;
+  const conflicts = summary.conflicts ?? 0;
   const inProject = summary.in_project;
   const dicomdirs = summary.dicomdirs;
   const keptApart: [number, Omit<ContentsReason, 'severity'>][] = [
@@ -60,6 +61,14 @@ export function contentsReasons(summary: TProcessingSummary | null): ContentsRea
         key: 'duplicates',
         text: `${duplicates} ${plural(duplicates, 'duplicate', 'duplicates')}: the same instance more than once in this upload`,
         detail: 'Same SOP Instance UID as another entry of this upload: kept, and the instance is counted once.',
+      },
+    ],
+    [
+      conflicts,
+      {
+        key: 'conflicts',
+        text: `${conflicts} conflicting ${plural(conflicts, 'instance', 'instances')}: a SOP Instance UID used again for another study, series or other bytes`,
+        detail: 'Not a copy: two different images claim to be the same instance. Kept as sent and not counted as instances; the reviewers see it among the arrival rules.',
       },
     ],
     [
@@ -79,6 +88,7 @@ export function contentsReasons(summary: TProcessingSummary | null): ContentsRea
       },
     ],
   ];
-  for (const [n, reason] of keptApart) if (n > 0) reasons.push({ ...reason, severity: 'info' });
+  // A conflict is kept too, but it is a fault in what was sent: said as a warning.
+  for (const [n, reason] of keptApart) if (n > 0) reasons.push({ ...reason, severity: reason.key === 'conflicts' ? 'warning' : 'info' });
   return reasons;
 }

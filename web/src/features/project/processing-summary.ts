@@ -23,6 +23,8 @@ export function describeSummary(summary: TProcessingSummary): string {
   const parts = [
     c.instances > 0 ? count(c.instances, 'instance', 'instances') : '',
     c.duplicates > 0 ? count(c.duplicates, 'duplicate', 'duplicates') : '',
+    // Issue 35: the same SOP Instance UID with another study, series or other bytes is not a copy.
+    (c.conflicts ?? 0) > 0 ? count(c.conflicts, 'conflicting instance', 'conflicting instances') : '',
     c.dicomdirs > 0 ? count(c.dicomdirs, 'DICOMDIR', 'DICOMDIRs') : '',
     c.other > 0 ? count(c.other, 'other file', 'other files') : '',
     c.unreadable > 0 ? `${c.unreadable} unreadable${reasons(c.unreadable_reasons, c.unreadable)}` : '',

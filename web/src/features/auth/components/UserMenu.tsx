@@ -1,4 +1,5 @@
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
+import FactCheck from '@mui/icons-material/FactCheckOutlined';
 import Logout from '@mui/icons-material/Logout';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Password from '@mui/icons-material/Password';
@@ -13,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { isAdministrator, roleName } from '../../../lib/role-names';
+import { isAdministrator, isReviewer, roleName } from '../../../lib/role-names';
 import { useSession } from '../session-context';
 
 /**
@@ -72,6 +73,19 @@ export function UserMenu({ onChangePassword, onNotifications }: { onChangePasswo
                 <AdminPanelSettings fontSize="small" />
               </ListItemIcon>
               Administration
+            </MenuItem>
+          )}
+          {isReviewer(user.role) && (
+            <MenuItem
+              onClick={() => {
+                close();
+                void navigate('/review');
+              }}
+            >
+              <ListItemIcon>
+                <FactCheck fontSize="small" />
+              </ListItemIcon>
+              To review
             </MenuItem>
           )}
           {onNotifications && (

@@ -1,6 +1,7 @@
 import type { TProjectFile } from '@portal/contract';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
+import FactCheck from '@mui/icons-material/FactCheckOutlined';
 import ListAlt from '@mui/icons-material/ListAlt';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
@@ -9,12 +10,22 @@ export interface FileActionHandlers {
   onOpen: (file: TProjectFile) => void;
   onDownload: (file: TProjectFile) => void;
   onDelete: (file: TProjectFile) => void;
+  /** Given to SysUser and SysAdmin (issue 35): accept or reject. */
+  onReview?: ((file: TProjectFile) => void) | undefined;
 }
 
 /** A file's actions, the same in a table row and on a phone's card. */
-export function FileActions({ file, onOpen, onDownload, onDelete }: FileActionHandlers & { file: TProjectFile }) {
+export function FileActions({ file, onOpen, onDownload, onDelete, onReview }: FileActionHandlers & { file: TProjectFile }) {
+  const reviewable = onReview && file.review.state !== null && file.review.state !== 'replaced';
   return (
     <>
+      {reviewable && (
+        <Tooltip title="Accept or reject">
+          <IconButton aria-label={`Review ${file.file}`} onClick={() => onReview(file)} color="primary">
+            <FactCheck />
+          </IconButton>
+        </Tooltip>
+      )}
       <Tooltip title="Contents">
         <IconButton aria-label={`View contents of ${file.file}`} onClick={() => onOpen(file)}>
           <ListAlt />

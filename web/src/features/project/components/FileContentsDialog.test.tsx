@@ -47,6 +47,7 @@ const cd = aFile({
       series: 1,
       instances: 1,
       other: 1,
+      conflicts: 0,
       skipped: 1,
       skipped_reasons: { 'symbolic link': 1 },
       entries: 4,

@@ -23,6 +23,7 @@ import { ContentsEntries } from './ContentsEntries';
 import { ContentsReasons } from './ContentsReasons';
 import { DeidentificationReport } from './DeidentificationReport';
 import { ProcessingStatus } from './ProcessingStatus';
+import { ReviewStatus, RuleOutcomes } from '../../review';
 import { StudyTree } from './StudyTree';
 
 type KindFilter = TEntryKind | 'all';
@@ -68,7 +69,16 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
       <DialogContent dividers>
         <Box sx={{ mb: 2 }}>
           <ProcessingStatus processing={file.processing} />
+          <ReviewStatus review={file.review} rules="none" />
         </Box>
+        {file.review.rules.length > 0 && (
+          <Box component="section" aria-labelledby="contents-rules-title" sx={{ mb: 2 }}>
+            <Typography id="contents-rules-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+              Arrival rules
+            </Typography>
+            <RuleOutcomes rules={file.review.rules} />
+          </Box>
+        )}
         {file.processing.status === 'failed' && file.processing.error && (
           <Alert severity="warning" sx={{ mb: 2 }}>
             {file.processing.error}

@@ -1,6 +1,7 @@
 import type { TProjectFile } from '@portal/contract';
 import FolderOutlined from '@mui/icons-material/FolderOutlined';
 import Link from '@mui/material/Link';
+import { ReviewStatus } from '../../review';
 import { DeidentifiedChip } from './DeidentifiedChip';
 import { DuplicateChip } from './DuplicateChip';
 import { ProcessingStatus } from './ProcessingStatus';
@@ -12,7 +13,7 @@ interface FileNameProps {
   onUploadAgain: () => void;
 }
 
-/** A file's name (a folder marked as one), its processing status and summary, its de-identified and duplicate marks. */
+/** A file's name (a folder marked as one), its processing status and summary, its review (issue 35), its de-identified and duplicate marks. */
 export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) {
   return (
     <>
@@ -22,6 +23,7 @@ export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) 
         {file.file}
       </Link>
       <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: onUploadAgain }} />
+      <ReviewStatus review={file.review} />
       <DeidentifiedChip file={file} />
       <DuplicateChip file={file} files={files} />
     </>

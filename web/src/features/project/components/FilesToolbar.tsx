@@ -1,7 +1,8 @@
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import type { FileStatus } from '../../../api/get-project-files';
+import { REVIEW_STATE_LABELS, REVIEW_STATES } from '@portal/contract';
+import type { FileReviewState, FileStatus } from '../../../api/get-project-files';
 import { SearchField } from '../../../components/SearchField';
 import type { FilesQuery } from './use-files-query';
 
@@ -13,7 +14,9 @@ const STATUSES: Array<{ value: FileStatus | ''; label: string }> = [
   { value: 'failed', label: 'Failed' },
 ];
 
-/** Above the files table: search by name and a filter by processing status, both answered by the server. */
+const REVIEWS: Array<{ value: FileReviewState | ''; label: string }> = [{ value: '', label: 'All' }, ...REVIEW_STATES.map((value) => ({ value, label: REVIEW_STATE_LABELS[value] }))];
+
+/** Above the files table: search by name and filters by processing status and review state, all answered by the server. */
 export function FilesToolbar({ query }: { query: FilesQuery }) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, px: 2, pb: 2 }}>
@@ -31,6 +34,21 @@ export function FilesToolbar({ query }: { query: FilesQuery }) {
         {STATUSES.map((status) => (
           <MenuItem key={status.value} value={status.value}>
             {status.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        label="Review"
+        value={query.review}
+        onChange={(event) => query.setReview(event.target.value as FileReviewState | '')}
+        sx={{ minWidth: 180 }}
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+      >
+        {REVIEWS.map((review) => (
+          <MenuItem key={review.value} value={review.value}>
+            {review.label}
           </MenuItem>
         ))}
       </TextField>

@@ -26,6 +26,9 @@ import { useProject } from '../api/get-project';
 import { useProjectFilesPage } from '../api/get-project-files';
 import { BulkDeleteNames } from './BulkDeleteNames';
 import { DeidentificationLine } from './DeidentificationLine';
+import { ReviewDialog, RulesLine } from '../../review';
+import { useSignedInUser } from '../../auth';
+import { isReviewer } from '../../../lib/role-names';
 import { FilesTable } from './FilesTable';
 import { useFilesQuery } from './use-files-query';
 import { isInProgress } from '../processing-summary';
@@ -79,6 +82,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const scheduleDownloadReset = useProgressReset(() => setDownloadProgress(0));
   const [uploadOpen, setUploadOpen] = useState(false);
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
+  const [reviewing, setReviewing] = useState<TProjectFile | null>(null);
+  const reviewer = isReviewer(useSignedInUser()?.role);
   const [view, setView] = useProjectView();
 
   const download = async (file: TProjectFile) => {
@@ -167,6 +172,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
 
       {/* Above the tabs: the same line heads the files and the studies, where patient names show. */}
       {project && <DeidentificationLine projectId={project.id} />}
+      {project && <RulesLine projectId={project.id} />}
       <ProjectViewTabs view={view} onChange={setView} />
       <ProjectViewPanel name="files" view={view}>
       <Paper variant="outlined">
@@ -200,6 +206,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
             onOpen={setContentsOf}
             onDownload={(file) => void download(file)}
             onDelete={setSingleDelete}
+            onReview={reviewer ? setReviewing : undefined}
             onUpload={() => setUploadOpen(true)}
           />
         )}
@@ -246,6 +253,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
           <UploadDialog open projectId={project.id} onClose={() => setUploadOpen(false)} onUploaded={reloadFiles} />
         )}
         {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}
+        {reviewing && <ReviewDialog file={reviewing} onClose={() => setReviewing(null)} />}
       </Suspense>
     </Box>
   );

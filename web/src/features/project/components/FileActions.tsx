@@ -4,6 +4,8 @@ import Download from '@mui/icons-material/Download';
 import ListAlt from '@mui/icons-material/ListAlt';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
+import { OpenInViewerButton } from '../../../components/OpenInViewerButton';
+import { fileViewerUrl } from '../../../lib/viewer-url';
 
 export interface FileActionHandlers {
   onOpen: (file: TProjectFile) => void;
@@ -11,10 +13,16 @@ export interface FileActionHandlers {
   onDelete: (file: TProjectFile) => void;
 }
 
+/** A DICOM file or a folder whose processing found images; an archive's images are seen through the Studies view. */
+function viewable(file: TProjectFile): boolean {
+  return file.kind !== 'archive' && file.processing.status === 'ready' && (file.processing.summary?.instances ?? 0) > 0;
+}
+
 /** A file's actions, the same in a table row and on a phone's card. */
 export function FileActions({ file, onOpen, onDownload, onDelete }: FileActionHandlers & { file: TProjectFile }) {
   return (
     <>
+      {viewable(file) && <OpenInViewerButton href={fileViewerUrl(file.studypetitionid, file.id)} name={file.file} />}
       <Tooltip title="Contents">
         <IconButton aria-label={`View contents of ${file.file}`} onClick={() => onOpen(file)}>
           <ListAlt />

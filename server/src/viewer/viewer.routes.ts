@@ -59,7 +59,8 @@ export function viewerRoutes(options: ViewerOptions): FastifyPluginAsync {
         decorateReply: false,
         preCompressed: true,
         setHeaders: (reply, file) => {
-          reply.header('cache-control', HASHED.test(path.basename(file)) ? IMMUTABLE : REVALIDATE);
+          // `file` is the .br or .gz copy when one is sent.
+          reply.header('cache-control', HASHED.test(path.basename(file).replace(/\.(br|gz)$/, '')) ? IMMUTABLE : REVALIDATE);
         },
       });
     }

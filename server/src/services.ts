@@ -49,7 +49,7 @@ import { JobRunner, JobsRepository, type JobKind } from './jobs/index.js';
 import { countStorageErrors, Metrics, QUEUE_COUNT_CAP } from './metrics/index.js';
 import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
-import { QidoRepository, QidoService } from './dicomweb/index.js';
+import { QidoRepository, QidoService, WadoRepository, WadoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
@@ -101,6 +101,8 @@ export interface Services {
   studies: StudiesService;
   /** DICOMweb searches (QIDO-RS) of a project's instances. */
   qido: QidoService;
+  /** DICOMweb retrieval (WADO-RS) of a project's instances, from storage. */
+  wado: WadoService;
   /** Folders sent as one unit. */
   deliveries: DeliveriesService;
   /** DICOMweb STOW-RS: each request one delivery. */
@@ -223,6 +225,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     contents,
     studies: new StudiesService(projects, new StudiesRepository(db)),
     qido: new QidoService(projects, new QidoRepository(db)),
+    wado: new WadoService(projects, new WadoRepository(db), storage),
     deliveries,
     stow: new StowService(projects, deliveries, uploads, deidentification, { directory: path.join(config.dataDir, 'tus'), maxUploadBytes: config.maxUploadBytes }),
     allowance,

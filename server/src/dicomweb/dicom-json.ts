@@ -6,11 +6,13 @@ import type { QidoRow } from './qido.repository.js';
 export interface DicomJsonElement {
   vr: string;
   Value?: unknown[];
+  /** Where a binary value is retrieved (WADO-RS metadata, PS3.18 F.2.6). */
+  BulkDataURI?: string;
 }
 export type DicomJsonObject = Record<string, DicomJsonElement>;
 
 /** A PN value's component groups (PS3.18 F.2.2): 'Doe^John=ドウ^ジョン' */
-function personName(value: string): Record<string, string> {
+export function personName(value: string): Record<string, string> {
   const [alphabetic, ideographic, phonetic] = value.split('=');
   const name: Record<string, string> = {};
   if (alphabetic) name.Alphabetic = alphabetic;
@@ -55,4 +57,12 @@ export function dicomJson(level: Level, fields: readonly Attribute[], row: QidoR
     object[attr.tag] = found.length > 0 ? { vr: attr.vr, Value: found } : { vr: attr.vr };
   }
   return object;
+}
+
+/**
+ * The absolute …/dicomweb URL of a project as the request reached it: every URL the DICOMweb
+ * answers give (QIDO's and STOW's RetrieveURL, WADO's BulkDataURI) starts with it, in one form.
+ */
+export function dicomwebBase(request: { protocol: string; host: string }, apiPrefix: string, projectId: number): string {
+  return `${request.protocol}://${request.host}${apiPrefix}/study-petitions/${projectId}/dicomweb`;
 }

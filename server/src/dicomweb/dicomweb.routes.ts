@@ -7,6 +7,7 @@ import { sessionOf } from '../auth/index.js';
 import { zId } from '../http/params.js';
 import { errorResponse, NOT_FOUND } from '../http/responses.js';
 import { requireDicomJson } from './accept.js';
+import { dicomwebBase } from './dicom-json.js';
 import type { Level } from './qido-attributes.js';
 import type { QidoPath, QidoQuery, QidoService } from './qido.service.js';
 
@@ -71,7 +72,7 @@ export function dicomwebRoutes(qido: QidoService, options: { apiPrefix: string }
         async (request: FastifyRequest, reply: FastifyReply) => {
           requireDicomJson(request.headers.accept);
           const params = request.params as { id: number } & QidoPath;
-          const base = `${request.protocol}://${request.host}${options.apiPrefix}/study-petitions/${params.id}/dicomweb`;
+          const base = dicomwebBase(request, options.apiPrefix, params.id);
           const answer = await qido.search(sessionOf(request).actor, params.id, route.level, params, request.query as QidoQuery, base);
           return reply.type(DICOM_JSON).send(JSON.stringify(answer));
         },

@@ -6,7 +6,7 @@ import { sessionOf } from '../auth/index.js';
 import { AppError } from '../errors/app-error.js';
 import { zId } from '../http/params.js';
 import { errorResponse, FORBIDDEN, NOT_FOUND } from '../http/responses.js';
-import { retrieveUrl } from './dicom-json.js';
+import { dicomwebBase, retrieveUrl } from './dicom-json.js';
 import { storeAnswer, storeStatus, type StoredInstance } from './stow-answer.js';
 import { MalformedBodyError, readParts, stowBoundary } from './stow-parts.js';
 import type { StowService } from './stow.service.js';
@@ -41,7 +41,7 @@ export function stowRoutes(stow: StowService, opts: { apiPrefix: string }) {
       await stow.authorize(actor, projectId);
       const type = stowBoundary(request.headers['content-type']);
       if ('refused' in type) throw new AppError(415, type.refused);
-      const base = `${opts.apiPrefix}/study-petitions/${projectId}/dicomweb`;
+      const base = dicomwebBase(request, opts.apiPrefix, projectId);
       let result;
       try {
         result = await stow.store(actor, projectId, readParts(request.raw, type.boundary), study);

@@ -8,7 +8,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { TDeidentificationPolicy } from '@portal/contract';
-import { replacementUid } from '@portal/deid';
 import { can, type Actor } from '../auth/index.js';
 import type { DeliveriesService } from '../deliveries/index.js';
 import { AppError, forbidden } from '../errors/app-error.js';
@@ -17,6 +16,7 @@ import type { ProjectsService } from '../projects/index.js';
 import { checkContent, type UploadsService } from '../uploads/index.js';
 import { FAILURE, type FailedPart, type StoredInstance } from './stow-answer.js';
 import type { Part } from './stow-parts.js';
+import { storedUids } from './stow-uids.js';
 
 /** What STOW asks of the de-identification feature (its service, wired in services.ts). */
 export interface StowPolicies {
@@ -56,9 +56,7 @@ export class StowService {
   /** Stores the parts of one request in one delivery; `study`: the study every part must belong to. */
   async store(actor: Actor, projectId: number, parts: AsyncIterable<Part>, study: string | undefined, now = new Date()): Promise<StowResult> {
     const policy = await this.policies.policyOfProject(projectId);
-    const key = policy && policy.profile !== 'off' && !policy.options.includes('retainUIDs') ? await this.policies.keyOfProject(projectId) : null;
-    // The UIDs the instance will carry once stored: the engine's replacement where the project replaces them.
-    const stored = (uid: string) => (key ? replacementUid(uid, key) : uid);
+    const rule = policy && policy.profile !== 'off' && !policy.options.includes('retainUIDs') ? { policy, key: await this.policies.keyOfProject(projectId) } : null;
     const result: StowResult = { stored: [], failed: [] };
     let deliveryId: number | undefined;
     let n = 0;
@@ -79,10 +77,12 @@ export class StowService {
         }
         const header = await readDicomHeader(file, MAX_HEADER_BYTES);
         const fields = header.ok ? header.fields : undefined;
-        if (!fields?.sop_instance_uid || !fields.sop_class_uid || !fields.study_instance_uid || !fields.series_instance_uid) {
+        if (!header.ok || !fields?.sop_instance_uid || !fields.sop_class_uid || !fields.study_instance_uid || !fields.series_instance_uid) {
           result.failed.push({ reason: FAILURE.cannotRead, words: `Part ${n} was not kept: its DICOM header cannot be read or lacks the study, series or instance UID` });
           continue;
         }
+        // The UIDs the instance will carry once stored (stow-uids.ts).
+        const stored = await storedUids(file, written.size, header.dataSet, fields.transfer_syntax_uid, rule);
         const instance: StoredInstance = {
           sopClassUid: fields.sop_class_uid,
           sopInstanceUid: stored(fields.sop_instance_uid),

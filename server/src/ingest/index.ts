@@ -11,7 +11,8 @@ export {
   kindsForName,
   type ContentKind,
 } from './detect/detect-kind.js';
-export { readDicomHeader, type DicomHeader } from './dicom/dicom-header.js';
+export { readDicomHeader, readDicomHeaderBy, type DicomHeader } from './dicom/dicom-header.js';
+export { decodeDicomText } from './dicom/dicom-charset.js';
 export { ENCRYPTED_MESSAGE, SKIP, type SkipReason } from './skip-reasons.js';
 export { describeStoredBytes, describeStoredFile, describeStoredMember, MEMBER_FIRST_READ, type StoredFileKind } from './stored-file.js';
 export { describeBytesOffThread } from './describe-thread.js';

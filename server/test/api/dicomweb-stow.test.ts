@@ -71,7 +71,7 @@ describe.each(dialects())('DICOMweb STOW-RS, %s', (dialect) => {
     expect(json['00081198']).toBeUndefined();
     for (const item of referenced) {
       expect(str(item, '00081150')).toMatch(/^1\.2\.840\.10008\./);
-      expect(str(item, '00081190')).toMatch(new RegExp(`/study-petitions/${project.id}/dicomweb/studies/[0-9.]+/series/[0-9.]+/instances/${String(str(item, '00081155')).replace(/\./g, '\\.')}$`));
+      expect(str(item, '00081190')).toMatch(new RegExp(`^${server.api}/study-petitions/${project.id}/dicomweb/studies/[0-9.]+/series/[0-9.]+/instances/${String(str(item, '00081155')).replace(/\./g, '\\.')}$`));
     }
     const rows = (await listFiles(server.api, token, project.id)).body.data as { id: number; file: string; kind: string }[];
     expect(rows).toHaveLength(1);
@@ -135,6 +135,18 @@ describe.each(dialects())('DICOMweb STOW-RS, %s', (dialect) => {
     const entries = contents.body.data.entries as { dicom: { sop_instance_uid: string; study_instance_uid: string } | null }[];
     expect(entries.map((e) => e.dicom?.sop_instance_uid)).toEqual([str(item, '00081155')]);
     expect(String(str(item, '00081190'))).toContain(`/studies/${entries[0]!.dicom!.study_instance_uid}/`);
+
+    // The instance as kept, sent again: processing keeps it byte for byte, UIDs and all, and the answer says so.
+    const kept = Buffer.from(await (await fetch(`${server.api}/study-petitions-files/${rows[0]!.id}/contents/${(contents.body.data.entries as { id: number }[])[0]!.id}/download`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+    const again = await stow(projectId, multipart([kept]));
+    expect(again.status).toBe(200);
+    const keptItem = seq(JSON.parse(again.text), '00081199')[0]!;
+    expect(str(keptItem, '00081155')).toBe(str(item, '00081155'));
+    expect(str(keptItem, '00081190')).toBe(str(item, '00081190'));
+    const second = ((await listFiles(server.api, token, projectId)).body.data as { id: number }[]).find((r) => r.id !== rows[0]!.id)!;
+    expect((await waitProcessed(server.api, token, projectId, second.id)).processing.status).toBe('ready');
+    const secondEntries = (await call(`${server.api}/study-petitions-files/${second.id}/contents`, { token })).body.data.entries as { dicom: { sop_instance_uid: string } }[];
+    expect(secondEntries.map((e) => e.dicom.sop_instance_uid)).toEqual([str(item, '00081155')]);
   });
 
   it('refuses parts past the company’s allowance as out of resources, keeping those that fit', async () => {

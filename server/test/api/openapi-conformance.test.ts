@@ -296,6 +296,22 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     const series = ((await send(`GET ${dicomweb}/studies/{study}/instances`, { id: project, study }, { token: userToken })).json as Record<string, { Value?: string[] }>[])[0]?.['0020000E']?.Value?.[0] ?? '';
     await send(`GET ${dicomweb}/studies/{study}/series/{series}/instances`, { id: project, study, series }, { token: userToken });
     await send(`GET ${dicomweb}/studies/{study}/series/{series}/instances`, { id: project, study, series }, { token: userToken, headers: { accept: 'text/html' } });
+    // WADO-RS: each retrieval, its metadata, frames and bulk data, and a refusal of each.
+    const instance = ((await send(`GET ${dicomweb}/studies/{study}/series/{series}/instances`, { id: project, study, series }, { token: userToken })).json as Record<string, { Value?: string[] }>[])[0]?.['00080018']?.Value?.[0] ?? '';
+    const uids = { id: project, study, series, instance };
+    for (const level of [`${dicomweb}/studies/{study}`, `${dicomweb}/studies/{study}/series/{series}`, `${dicomweb}/studies/{study}/series/{series}/instances/{instance}`]) {
+      await send(`GET ${level}`, uids, { token: userToken });
+      await send(`GET ${level}`, uids, { token: userToken, headers: { accept: 'multipart/related; type="application/dicom"; transfer-syntax=1.2.3' } });
+      await send(`GET ${level}/metadata`, uids, { token: userToken });
+      await send(`GET ${level}/metadata`, { ...uids, study: '1.2.3' }, { token: userToken });
+    }
+    const frames = `${dicomweb}/studies/{study}/series/{series}/instances/{instance}/frames/{frames}`;
+    await send(`GET ${frames}`, { ...uids, frames: '1' }, { token: userToken, headers: { accept: 'multipart/related; type=application/octet-stream; transfer-syntax=*' } });
+    await send(`GET ${frames}`, { ...uids, frames: '1' }, { token: userToken, headers: { accept: 'image/png' } });
+    await send(`GET ${frames}`, { ...uids, frames: '9' }, { token: userToken });
+    const bulk = `${dicomweb}/studies/{study}/series/{series}/instances/{instance}/bulkdata/{attribute}`;
+    await send(`GET ${bulk}`, { ...uids, attribute: '7FE00010' }, { token: userToken });
+    await send(`GET ${bulk}`, { ...uids, attribute: '00091001' }, { token: userToken });
     const related = (boundary: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), dicom, Buffer.from(`\r\n--${boundary}--\r\n`)]);
     const stow = (boundary: string) => ({ token: userToken, headers: { 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}` }, body: related(boundary) });
     await send(`POST ${dicomweb}/studies`, { id: project }, stow('conformance1'));

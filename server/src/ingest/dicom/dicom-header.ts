@@ -300,16 +300,23 @@ export async function readDicomHeader(file: string, maxHeaderBytes: number): Pro
  * delivery's bundle). `first`: its first bytes, when the caller read them already.
  */
 export async function readDicomHeaderAt(handle: FileHandle, offset: number, size: number, maxHeaderBytes: number, first?: Uint8Array): Promise<DicomHeader> {
+  return readDicomHeaderBy(
+    async (want) => {
+      if (first !== undefined && first.length >= want) return first.subarray(0, want);
+      const buffer = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, offset);
+      return buffer.subarray(0, bytesRead);
+    },
+    size,
+    maxHeaderBytes,
+  );
+}
+
+/** The same over any reader of a file's first `want` bytes (a stored object read by range: DICOMweb's metadata and frames). */
+export async function readDicomHeaderBy(read: (want: number) => Promise<Uint8Array>, size: number, maxHeaderBytes: number): Promise<DicomHeader> {
   const parser = new PrefixParser(size, maxHeaderBytes);
   for (;;) {
-    let bytes: Uint8Array;
-    if (first !== undefined && first.length >= parser.want) bytes = first.subarray(0, parser.want);
-    else {
-      const buffer = Buffer.allocUnsafe(parser.want);
-      const { bytesRead } = await handle.read(buffer, 0, parser.want, offset);
-      bytes = buffer.subarray(0, bytesRead);
-    }
-    const header = parser.offer(bytes);
+    const header = parser.offer(await read(parser.want));
     if (header !== null) return header;
   }
 }

@@ -68,7 +68,8 @@ export const APP_CONFIG_JS = `// The portal's configuration of the OHIF viewer (
       routerBasename: '/viewer',
       extensions: [],
       modes: [],
-      customizationService: {},
+      // No guided tour over the first image: the portal's users open the viewer to check what arrived.
+      customizationService: { global: { 'ohif.tours': { $set: [] } } },
       showStudyList: true,
       maxNumberOfWebWorkers: 3,
       showWarningMessageForCrossOrigin: false,

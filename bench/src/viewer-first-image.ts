@@ -1,0 +1,100 @@
+// `npm run bench:viewer` (issue 34 item 5): from a click on 'Open in viewer' in the Studies view to
+// the first image drawn by OHIF, for a 512² CT series, in Debian's Chromium, headless. The series is
+// the shared corpus's 512×512 JPEG 2000 lossless CT slice (s09) copied into SLICES instances of one
+// series by dcmodify (new SOP Instance UIDs, instance numbers and positions), uploaded to a portal
+// started as `npm start` runs it. "Drawn" is read from OHIF's viewport canvas (the e2e's rule: lit
+// pixels in many levels), polled every 20 ms; the clock starts at the click. Each run is a fresh
+// tab; the first is a cold browser cache (OHIF's 3 MB of compressed bundles fetched), the others
+// warm (its hashed files kept for a year): both medians are printed. Target: ≤ 2 s.
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { apiLogin } from '../../e2e/src/api.js';
+import { launchBrowser } from '../../e2e/src/browser.js';
+import { startPortal } from '../../e2e/src/portal.js';
+import { signInWithProject } from '../../e2e/src/project-setup.js';
+import { isImage, readViewport, uploadDicom, waitForProcessing } from '../../e2e/src/viewer.js';
+
+const exec = promisify(execFile);
+const SHARED_DICOM = process.env.SHARED_DICOM_DIR ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'dicom');
+const CT_512 = 's09_CT_J2K_lossless_japanese_charset.dcm';
+const SLICES = Number(process.env.VIEWER_BENCH_SLICES ?? 30);
+const RUNS = Number(process.env.VIEWER_BENCH_RUNS ?? 5);
+const TARGET_SECONDS = 2;
+const STUDY_UID = '2.25.3401';
+const SERIES_UID = '2.25.3401.1';
+
+async function makeSeries(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (let i = 1; i <= SLICES; i += 1) {
+    const file = path.join(dir, `ct512-${String(i).padStart(3, '0')}.dcm`);
+    await copyFile(path.join(SHARED_DICOM, CT_512), file);
+    await exec('dcmodify', [
+      '-nb',
+      '-m', `(0020,000D)=${STUDY_UID}`,
+      '-m', `(0020,000E)=${SERIES_UID}`,
+      '-m', `(0008,0018)=${SERIES_UID}.${i}`,
+      '-m', `(0002,0003)=${SERIES_UID}.${i}`,
+      '-m', `(0020,0013)=${i}`,
+      '-m', `(0020,0032)=0\\0\\${i * 2}`,
+      '-m', '(0010,0010)=Bench^Viewer',
+      file,
+    ]);
+    files.push(file);
+  }
+  return files;
+}
+
+async function timeFirstImage(page: Page): Promise<number> {
+  const link = page.getByRole('link', { name: /^Open Bench, Viewer.* in viewer$/ });
+  await link.waitFor();
+  const opened = page.context().waitForEvent('page');
+  const started = performance.now();
+  await link.click();
+  const viewer = await opened;
+  try {
+    for (;;) {
+      if (isImage(await readViewport(viewer).catch(() => null))) return (performance.now() - started) / 1000;
+      if (performance.now() - started > 120_000) throw new Error('no image within 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await viewer.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'bench-viewer-'));
+const portal = await startPortal();
+const browser = await launchBrowser();
+try {
+  const user = { username: 'bench', password: 'Bench!Viewer1', firstname: 'Bench', lastname: 'Viewer' };
+  const { session, projectId } = await signInWithProject(portal, browser, { company: 'Bench', user, project: 'Viewer' });
+  const { token } = await apiLogin(portal.url, user.username, user.password);
+  const files = await makeSeries(work);
+  for (const file of files) await uploadDicom(portal.url, token, projectId, file);
+  await waitForProcessing(portal.url, token, projectId, files.length, 300_000);
+  await session.page.goto(`/study/${projectId}?view=studies`);
+
+  const seconds: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    seconds.push(await timeFirstImage(session.page));
+    console.log(`run ${run + 1}: ${seconds.at(-1)!.toFixed(2)} s${run === 0 ? ' (cold browser cache)' : ''}`);
+  }
+  const warm = seconds.slice(1);
+  console.log(`\n'Open in viewer' to first image, ${SLICES}-slice 512x512 CT series (JPEG 2000 lossless):`);
+  console.log(`  cold cache ${seconds[0]!.toFixed(2)} s; warm median ${median(warm).toFixed(2)} s of ${warm.length} (target <= ${TARGET_SECONDS} s)`);
+  console.log(`  cores: ${os.cpus().length}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+} finally {
+  await browser.close();
+  await portal.stop();
+  await rm(work, { recursive: true, force: true });
+}

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { x as extract } from 'tar';
-import { BOOT_SCRIPT, BOOT_SCRIPT_NAME, LEFT_OUT, rewriteBundle, rewriteIndexHtml, rewriteManifest, rewriteStyleSheet } from '../src/viewer/prepare.js';
+import { BOOT_SCRIPT, BOOT_SCRIPT_NAME, DECODE_WORKERS_FILE, isDecodeWorker, LEFT_OUT, rewriteBundle, rewriteIndexHtml, rewriteManifest, rewriteStyleSheet } from '../src/viewer/prepare.js';
 
 export const OHIF_PACKAGE = '@ohif/app@3.13.2';
 const OHIF_INTEGRITY = 'sha512-WZdxmpmG7rqFgW9ZJLcbgr3XCtLi1KDNPoMaeY5PPe6j4G4fjEjjkycZM6C6Zk2F87BKxFfpq+jd5xXZB9E8EA==';
@@ -56,11 +56,13 @@ async function rewrite(dir: string, files: string[]): Promise<void> {
   await edit('manifest.json', rewriteManifest);
   await writeFile(path.join(dir, BOOT_SCRIPT_NAME), BOOT_SCRIPT);
   let bundles = 0;
+  const decodeWorkers: string[] = [];
   for (const file of files.filter((f) => !f.includes('/'))) {
     if (file.endsWith('.css')) await edit(file, rewriteStyleSheet);
     if (file.endsWith('.js')) {
       const full = path.join(dir, file);
       const source = await readFile(full, 'utf8');
+      if (isDecodeWorker(source)) decodeWorkers.push(file);
       const changed = rewriteBundle(source);
       if (changed !== source) {
         bundles += 1;
@@ -69,6 +71,8 @@ async function rewrite(dir: string, files: string[]): Promise<void> {
     }
   }
   if (bundles === 0) throw new Error("the viewer's bundles no longer set the public path the install rewrites");
+  if (decodeWorkers.length === 0) throw new Error("the viewer's image decoding worker was not found");
+  await writeFile(path.join(dir, DECODE_WORKERS_FILE), `${JSON.stringify(decodeWorkers)}\n`);
 }
 
 async function precompress(dir: string): Promise<void> {

@@ -151,6 +151,13 @@ describe('the viewer under /viewer/', () => {
       expect(rest(policy), route).toEqual(rest(portal));
       expect(policy, route).not.toContain("'unsafe-eval'");
     }
+    // The image decoding worker alone may evaluate strings (OpenJPEG's embind bindings): it is
+    // found by the install, and served with 'unsafe-eval' under its own, worker-only policy.
+    const [worker] = JSON.parse(fs.readFileSync(path.join(VIEWER_DIST, 'decode-workers.json'), 'utf8')) as string[];
+    expect(fs.readFileSync(path.join(VIEWER_DIST, worker!), 'utf8')).toContain('decodeTask');
+    const workerPolicy = await policyOf(`/viewer/${worker}`);
+    expect(workerPolicy).toContain("script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'");
+    expect(await policyOf(`/viewer/${worker}x`)).not.toContain("'unsafe-eval'");
     for (const route of ['/', '/home', '/api/v1/health', '/viewerx', '/assets/x.js']) {
       const policy = await policyOf(route);
       expect(policy, route).toContain("script-src 'self';");

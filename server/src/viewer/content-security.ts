@@ -13,6 +13,14 @@ export const VIEWER_ADDITIONS: Record<string, string[]> = {
   'worker-src': ["'self'", 'blob:'],
 };
 
+/** Added for the image decoding worker's script only (prepare.ts, isDecodeWorker). */
+export const DECODE_WORKER_ADDITIONS: Record<string, string[]> = {
+  // A worker runs under the policy its own script was served with. OpenJPEG's JavaScript bindings
+  // (emscripten embind) build functions with `new Function`: without it no JPEG 2000 image is
+  // decoded. The worker has no page to reach, and gets only pixel data to decode.
+  'script-src': ["'unsafe-eval'"],
+};
+
 function parse(policy: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
   for (const part of policy.split(';')) {
@@ -23,9 +31,11 @@ function parse(policy: string): Map<string, string[]> {
 }
 
 /** The portal's policy with the viewer's additions; every other directive is kept as it was. */
-export function viewerPolicy(policy: string): string {
+export function viewerPolicy(policy: string, decodeWorker = false): string {
   const directives = parse(policy);
-  for (const [name, sources] of Object.entries(VIEWER_ADDITIONS)) {
+  const additions = Object.entries(VIEWER_ADDITIONS);
+  if (decodeWorker) additions.push(...Object.entries(DECODE_WORKER_ADDITIONS));
+  for (const [name, sources] of additions) {
     const current = directives.get(name) ?? [];
     directives.set(name, [...current, ...sources.filter((source) => !current.includes(source))]);
   }

@@ -66,3 +66,16 @@ export function rewriteManifest(json: string): string {
  * from the internet: a portal cannot reach them, and its CSP would not let it).
  */
 export const LEFT_OUT = [/^app-config\.js$/, /^_headers$/, /^_redirects$/, /^serve\.json$/, /^google\.js$/, /^sw\.js(\.map)?$/, /^ort\//];
+
+/**
+ * The image loader's decoding worker: the bundle that runs OHIF's decodeTask inside a worker
+ * (it loads its chunks with importScripts). Its OpenJPEG codec's C++ bindings (emscripten's embind)
+ * build functions with `new Function`, so this worker alone is served with 'unsafe-eval'
+ * (content-security.ts); the page and every other script keep the portal's script-src.
+ */
+export function isDecodeWorker(source: string): boolean {
+  return source.includes('decodeTask') && source.includes('importScripts(');
+}
+
+/** What the install found, for the server: written beside the files as DECODE_WORKERS_FILE. */
+export const DECODE_WORKERS_FILE = 'decode-workers.json';

@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { APP_CONFIG_JS } from './app-config.js';
 import { CSP_HEADER, viewerPolicy } from './content-security.js';
+import { DECODE_WORKERS_FILE } from './prepare.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -25,6 +26,15 @@ export function viewerDistBeside(webDistDir: string): string {
   return path.join(path.dirname(webDistDir), 'viewer-dist');
 }
 
+/** The decoding worker's file names, as the install found them (missing: none, JPEG 2000 then fails). */
+function readDecodeWorkers(distDir: string): Set<string> {
+  try {
+    return new Set(JSON.parse(fs.readFileSync(path.join(distDir, DECODE_WORKERS_FILE), 'utf8')) as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
 export interface ViewerOptions {
   /** The prepared OHIF files (web/viewer-dist); may be missing, then the viewer says so. */
   distDir: string;
@@ -35,9 +45,12 @@ export function viewerRoutes(options: ViewerOptions): FastifyPluginAsync {
     const indexFile = path.join(options.distDir, 'index.html');
     const installed = fs.existsSync(indexFile);
 
-    app.addHook('onSend', async (_request, reply) => {
+    const decodeWorkers = installed ? readDecodeWorkers(options.distDir) : new Set<string>();
+    app.addHook('onSend', async (request, reply) => {
       const policy = reply.getHeader(CSP_HEADER);
-      if (typeof policy === 'string') reply.header(CSP_HEADER, viewerPolicy(policy));
+      const pathname = request.url.split('?')[0] ?? '';
+      const file = pathname.slice(pathname.lastIndexOf('/') + 1);
+      if (typeof policy === 'string') reply.header(CSP_HEADER, viewerPolicy(policy, decodeWorkers.has(file)));
     });
 
     const sendIndex = async (reply: FastifyReply) => {

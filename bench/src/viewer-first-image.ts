@@ -7,7 +7,7 @@
 // tab; the first is a cold browser cache (OHIF's 3 MB of compressed bundles fetched), the others
 // warm (its hashed files kept for a year): both medians are printed. Target: ≤ 2 s.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +19,7 @@ import { signInWithProject } from '../../e2e/src/project-setup.js';
 import { isImage, readViewport, uploadDicom, waitForProcessing } from '../../e2e/src/viewer.js';
 
 const exec = promisify(execFile);
-const SHARED_DICOM = process.env.SHARED_DICOM_DIR ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'dicom');
+const SHARED_DICOM = process.env.SHARED_DICOM_DIR ?? '/work/shared/dicom';
 const CT_512 = 's09_CT_J2K_lossless_japanese_charset.dcm';
 const SLICES = Number(process.env.VIEWER_BENCH_SLICES ?? 30);
 const RUNS = Number(process.env.VIEWER_BENCH_RUNS ?? 5);
@@ -32,15 +32,16 @@ async function makeSeries(dir: string): Promise<string[]> {
   for (let i = 1; i <= SLICES; i += 1) {
     const file = path.join(dir, `ct512-${String(i).padStart(3, '0')}.dcm`);
     await copyFile(path.join(SHARED_DICOM, CT_512), file);
+    await chmod(file, 0o644);
     await exec('dcmodify', [
       '-nb',
-      '-m', `(0020,000D)=${STUDY_UID}`,
-      '-m', `(0020,000E)=${SERIES_UID}`,
-      '-m', `(0008,0018)=${SERIES_UID}.${i}`,
-      '-m', `(0002,0003)=${SERIES_UID}.${i}`,
-      '-m', `(0020,0013)=${i}`,
-      '-m', `(0020,0032)=0\\0\\${i * 2}`,
-      '-m', '(0010,0010)=Bench^Viewer',
+      // -i inserts or replaces; the meta header's SOP Instance UID follows the dataset's.
+      '-i', `(0020,000D)=${STUDY_UID}`,
+      '-i', `(0020,000E)=${SERIES_UID}`,
+      '-i', `(0008,0018)=${SERIES_UID}.${i}`,
+      '-i', `(0020,0013)=${i}`,
+      '-i', `(0020,0032)=0\\0\\${i * 2}`,
+      '-i', '(0010,0010)=Bench^Viewer',
       file,
     ]);
     files.push(file);

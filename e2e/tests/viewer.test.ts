@@ -157,8 +157,8 @@ describe('the viewer', () => {
         try {
           // OHIF asked the portal about the study (its search comes first)...
           await expect.poll(() => answers.length, { timeout: VIEWER_TIMEOUT_MS }).toBeGreaterThan(0);
-          // ...and is given time to ask for more and draw what it would have got.
-          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          // ...and says, in its own words, that the study is not there; it drew nothing.
+          await viewer.getByText('One or more of the requested studies are not available at this time.').waitFor({ timeout: VIEWER_TIMEOUT_MS });
           expect(isImage(await readViewport(viewer))).toBe(false);
           // Nothing of the study came back: a foreign project is 404 throughout, and the user's own
           // project finds no such study (its searches are empty, its metadata and frames 404).

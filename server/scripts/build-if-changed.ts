@@ -36,6 +36,14 @@ export const PORTAL_TARGETS: BuildTarget[] = [
     stamp: 'server/dist/.build-fingerprint',
     command: ['npm', 'run', 'build', '-w', 'server'],
   },
+  {
+    // The OHIF viewer, fetched and prepared once (scripts/viewer-install.ts pins its version).
+    name: 'viewer',
+    inputs: ['server/scripts/viewer-install.ts', 'server/src/viewer/prepare.ts'],
+    product: 'web/viewer-dist/index.html',
+    stamp: 'web/viewer-dist/.build-fingerprint',
+    command: ['npx', 'tsx', 'server/scripts/viewer-install.ts'],
+  },
 ];
 
 /** Tests are not shipped: changing one does not make a build stale. */

@@ -35,6 +35,7 @@ import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
 import { notificationsRoutes } from './notifications/index.js';
+import { viewerDistBeside, viewerRoutes } from './viewer/index.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     { prefix: API_PREFIX },
   );
 
+  await app.register(viewerRoutes({ distDir: viewerDistBeside(config.webDistDir) }), { prefix: '/viewer' });
   await serveWebApp(app, config.webDistDir);
   return app;
 }

@@ -5,6 +5,8 @@ import FactCheck from '@mui/icons-material/FactCheckOutlined';
 import ListAlt from '@mui/icons-material/ListAlt';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
+import { OpenInViewerButton } from '../../../components/OpenInViewerButton';
+import { fileViewerUrl } from '../../../lib/viewer-url';
 
 export interface FileActionHandlers {
   onOpen: (file: TProjectFile) => void;
@@ -12,6 +14,11 @@ export interface FileActionHandlers {
   onDelete: (file: TProjectFile) => void;
   /** Given to SysUser and SysAdmin (issue 35): accept or reject. */
   onReview?: ((file: TProjectFile) => void) | undefined;
+}
+
+/** A DICOM file or a folder whose processing found images; an archive's images are seen through the Studies view. */
+function viewable(file: TProjectFile): boolean {
+  return file.kind !== 'archive' && file.processing.status === 'ready' && (file.processing.summary?.instances ?? 0) > 0;
 }
 
 /** A file's actions, the same in a table row and on a phone's card. */
@@ -26,6 +33,7 @@ export function FileActions({ file, onOpen, onDownload, onDelete, onReview }: Fi
           </IconButton>
         </Tooltip>
       )}
+      {viewable(file) && <OpenInViewerButton href={fileViewerUrl(file.studypetitionid, file.id)} name={file.file} />}
       <Tooltip title="Contents">
         <IconButton aria-label={`View contents of ${file.file}`} onClick={() => onOpen(file)}>
           <ListAlt />

@@ -12,6 +12,8 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { Fragment, useState } from 'react';
+import { OpenInViewerButton } from '../../../components/OpenInViewerButton';
+import { studyViewerUrl } from '../../../lib/viewer-url';
 import { MISSING, modalities, studyDate, studyName, type StudySort } from '../study-format';
 import { StudySeries } from './StudySeries';
 import { StudySources } from './StudySources';
@@ -38,13 +40,14 @@ export const STUDY_COLUMNS: readonly Column[] = [
 ];
 
 interface StudiesTableProps {
+  projectId: number;
   studies: TProjectStudy[];
   sort: StudySort;
   onSort: (key: TStudySort) => void;
 }
 
 /** The project's studies, one row each, sortable by the columns the server sorts, each expandable to its series. */
-export function StudiesTable({ studies, sort, onSort }: StudiesTableProps) {
+export function StudiesTable({ projectId, studies, sort, onSort }: StudiesTableProps) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (uid: string) =>
     setOpen((current) => {
@@ -83,6 +86,11 @@ export function StudiesTable({ studies, sort, onSort }: StudiesTableProps) {
                 )}
               </TableCell>
             ))}
+            <TableCell padding="checkbox">
+              <Box component="span" sx={hiddenText}>
+                Viewer
+              </Box>
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -113,9 +121,12 @@ export function StudiesTable({ studies, sort, onSort }: StudiesTableProps) {
                   <TableCell sx={{ maxWidth: 220 }}>
                     <StudySources sources={study.sources} />
                   </TableCell>
+                  <TableCell padding="checkbox">
+                    <OpenInViewerButton href={studyViewerUrl(projectId, study.study_instance_uid)} name={studyName(study)} />
+                  </TableCell>
                 </TableRow>
                 <TableRow id={seriesId}>
-                  <TableCell colSpan={STUDY_COLUMNS.length + 1} sx={{ py: 0, borderBottom: expanded ? undefined : 0 }}>
+                  <TableCell colSpan={STUDY_COLUMNS.length + 2} sx={{ py: 0, borderBottom: expanded ? undefined : 0 }}>
                     <Collapse in={expanded} timeout="auto" unmountOnExit>
                       <StudySeries study={study} />
                     </Collapse>

@@ -76,6 +76,7 @@ describe('StudiesView', () => {
       'Series',
       'Instances',
       'Sources',
+      'Viewer',
     ]);
     const [first, second, third] = bodyRows();
     expect(within(first!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
@@ -88,7 +89,13 @@ describe('StudiesView', () => {
       '1',
       '5',
       'first.zipsecond.zip',
+      '',
     ]);
+    // 'Open in viewer' opens the study in OHIF, in a new tab, naming the project and the study only.
+    const open = within(first!).getByRole('link', { name: /^Open Doe, Peter · .* in viewer$/ });
+    expect(open).toHaveAttribute('href', `/viewer/viewer?project=1&StudyInstanceUIDs=${encodeURIComponent(peter.study_instance_uid)}`);
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open).toHaveAttribute('rel', 'noopener');
     expect(within(second!).getByText('CR, OT')).toBeInTheDocument();
     // Missing values read N/A; a study in many uploads names three and counts the rest.
     expect(within(third!).getAllByText('N/A')).toHaveLength(5);

@@ -117,9 +117,9 @@ export function StudiesView({ projectId, processing, onUpload }: StudiesViewProp
       {answer && answer.data.length === 0 && total === 0 && <StudiesEmptyState search={q} onUpload={onUpload} />}
       {answer && answer.data.length > 0 &&
         (phone ? (
-          <StudyCards studies={answer.data} />
+          <StudyCards projectId={projectId} studies={answer.data} />
         ) : (
-          <StudiesTable studies={answer.data} sort={sort} onSort={(key: TStudySort) => changeSort(nextSort(sort, key))} />
+          <StudiesTable projectId={projectId} studies={answer.data} sort={sort} onSort={(key: TStudySort) => changeSort(nextSort(sort, key))} />
         ))}
       {answer && total > 0 && <TablePager count={total} pagination={pagination} />}
     </Paper>

@@ -6,28 +6,35 @@ import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { OpenInViewerButton } from '../../../components/OpenInViewerButton';
+import { studyViewerUrl } from '../../../lib/viewer-url';
 import { count, MISSING, modalities, studyDate, studyName } from '../study-format';
 import { StudySeries } from './StudySeries';
 import { StudySources } from './StudySources';
 
 /** Below the `sm` breakpoint each study is a card: nothing scrolls sideways, the series open below it. */
-export function StudyCards({ studies }: { studies: TProjectStudy[] }) {
+export function StudyCards({ projectId, studies }: { projectId: number; studies: TProjectStudy[] }) {
   return (
     <Box component="ul" aria-label="Studies" sx={{ listStyle: 'none', m: 0, p: 0 }}>
       {studies.map((study) => (
-        <StudyCard key={study.study_instance_uid} study={study} />
+        <StudyCard key={study.study_instance_uid} projectId={projectId} study={study} />
       ))}
     </Box>
   );
 }
 
-function StudyCard({ study }: { study: TProjectStudy }) {
+function StudyCard({ projectId, study }: { projectId: number; study: TProjectStudy }) {
   const [expanded, setExpanded] = useState(false);
   const seriesId = `series-card-${study.study_instance_uid}`;
   const name = studyName(study);
   return (
     <Box component="li" aria-label={name} sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider', minWidth: 0 }}>
-      <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{study.patient_name ?? MISSING}</Typography>
+      <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+        <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere', flex: 1, minWidth: 0 }}>{study.patient_name ?? MISSING}</Typography>
+        <Box sx={{ mt: -1, mr: -1 }}>
+          <OpenInViewerButton href={studyViewerUrl(projectId, study.study_instance_uid)} name={name} />
+        </Box>
+      </Box>
       <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
         {`Patient ID: ${study.patient_id ?? MISSING}`}
       </Typography>

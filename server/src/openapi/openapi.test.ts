@@ -3,6 +3,12 @@
 // query parameters, and every JSON answer and body must be the contract's schema, so neither the
 // routes nor the contract can move without the document following.
 import {
+  ZCreatedWebhook,
+  ZCreateWebhook,
+  ZNotificationPreferences,
+  ZUpdateNotificationPreferences,
+  ZWebhook,
+  ZWebhookDeliveriesList,
   listResponse,
   ZReviewDecision,
   ZReviewList,
@@ -112,6 +118,11 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /sso/complete': ZLoginResponse,
   'GET /admin/companies/{id}/sso': listResponse(ZSsoSettings),
   'PUT /admin/companies/{id}/sso': listResponse(ZSsoSettings),
+  'GET /me/notifications': listResponse(ZNotificationPreferences),
+  'PUT /me/notifications': listResponse(ZNotificationPreferences),
+  'GET /admin/webhooks': listResponse(ZWebhook),
+  'POST /admin/webhooks': listResponse(ZCreatedWebhook),
+  'GET /admin/webhooks/{id}/deliveries': ZWebhookDeliveriesList,
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -134,6 +145,8 @@ const BODIES: Record<string, ZodType> = {
   'POST /sso/discover': ZSsoDiscoverRequest,
   'POST /sso/complete': ZSsoCompleteRequest,
   'PUT /admin/companies/{id}/sso': ZUpdateSsoSettings,
+  'PUT /me/notifications': ZUpdateNotificationPreferences,
+  'POST /admin/webhooks': ZCreateWebhook,
 };
 
 /** The query parameters routes read. */
@@ -153,6 +166,8 @@ const QUERIES: Record<string, string[]> = {
   'GET /admin/users': ['q', 'order', 'page', 'per_page', 'company_id'],
   'GET /admin/password-requests': ['q', 'order', 'page', 'per_page', 'status'],
   'GET /admin/audit': ['from', 'to', 'actor', 'action', 'object', 'order', 'page', 'per_page', 'format'],
+  'GET /admin/webhooks': ['company_id'],
+  'GET /admin/webhooks/{id}/deliveries': ['page', 'per_page'],
   'GET /sso/callback': ['code', 'state', 'iss', 'error', 'error_description'],
 };
 

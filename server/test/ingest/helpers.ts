@@ -60,10 +60,10 @@ export async function collect(
  * are the one part never emitted).
  */
 function expectSummaryAddsUp({ summary }: IngestResult, entries: readonly IngestedEntry[]): void {
-  const { instances, duplicates, other, unreadable, skipped } = summary;
-  expect(summary.entries).toBe(instances + duplicates + other + unreadable + skipped);
+  const { instances, duplicates, conflicts, other, unreadable, skipped } = summary;
+  expect(summary.entries).toBe(instances + duplicates + conflicts + other + unreadable + skipped);
   const emitted = (kind: IngestedEntry['kind']) => entries.filter((e) => e.kind === kind).length;
-  expect(emitted('dicom')).toBe(instances + duplicates + unreadable);
+  expect(emitted('dicom')).toBe(instances + duplicates + conflicts + unreadable);
   expect(emitted('other')).toBe(other);
   expect(emitted('skipped')).toBeLessThanOrEqual(skipped);
   expect(summary.entries - entries.length).toBe(skipped - emitted('skipped'));

@@ -66,6 +66,7 @@ describe('ingestUpload on every archive format', () => {
           series: expected.series,
           instances: expected.instances,
           duplicates: expected.duplicates,
+          conflicts: 0,
           in_project: 0,
           other: 2,
           dicomdirs: 1,

@@ -29,6 +29,11 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'password_links', key: 'id', serial: true },
   { name: 'password_requests', key: 'id', serial: true },
   { name: 'sso_logins', key: 'id', serial: true },
+  { name: 'project_rules', key: 'project_id', serial: false },
+  { name: 'notification_preferences', key: 'user_id', serial: false },
+  { name: 'webhook_endpoints', key: 'id', serial: true },
+  { name: 'webhook_deliveries', key: 'id', serial: true },
+  { name: 'notification_mails', key: 'id', serial: true },
   { name: 'audit_log', key: 'seq', serial: false },
   { name: 'audit_head', key: 'id', serial: false },
 ];

@@ -26,8 +26,9 @@ describe('the way to the administration screens', () => {
     const { user } = renderAt(appRoutes, '/home');
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
     const menu = screen.getByRole('menu', { name: 'Account' });
-    // A SysUser reviews what arrives (issue 35): 'To review' is theirs, Administration is not.
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(role === 3 ? ['To review', 'Change Password', 'Logout'] : ['Change Password', 'Logout']);
+    // A SysUser reviews what arrives (issue 35): 'To review' is theirs, Administration is not; everyone chooses their notifications.
+    const everyone = ['Notifications', 'Change Password', 'Logout'];
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(role === 3 ? ['To review', ...everyone] : everyone);
 
     const fresh = renderAt(appRoutes, '/admin/users');
     expect(await fresh.findByText('Access Denied: You do not have permission to perform this action')).toBeInTheDocument();

@@ -114,14 +114,15 @@ describe("the project's studies", () => {
     // Newest study first (the server's order); the two of 2001 by their UIDs.
     await expect.poll(() => shownPatients(page), POLL).toEqual([MR1, ARCHIBALD, PETER]);
     const headers = await studiesTable(page).getByRole('columnheader').allInnerTexts();
-    expect(headers.map((h) => h.trim())).toEqual(['Show series', 'Patient Name', 'Patient ID', 'Study Date', 'Description', 'Modalities', 'Series', 'Instances', 'Sources']);
+    expect(headers.map((h) => h.trim())).toEqual(['Show series', 'Patient Name', 'Patient ID', 'Study Date', 'Description', 'Modalities', 'Series', 'Instances', 'Sources', 'Viewer']);
     const cells = await studyRow(page, PETER).getByRole('cell').allInnerTexts();
     // s05 is in both uploads and twice in the zip: five distinct instances, counted once each.
-    expect(cells.map((c) => c.trim())).toEqual(['', PETER, '98890234', '2001-01-01', 'N/A', 'CT', '1', '5', `${ZIP}\n${FOLDER}`]);
+    expect(cells.map((c) => c.trim())).toEqual(['', PETER, '98890234', '2001-01-01', 'N/A', 'CT', '1', '5', `${ZIP}\n${FOLDER}`, '']);
     expect((await studyRow(page, ARCHIBALD).getByRole('cell').allInnerTexts()).map((c) => c.trim())).toEqual([
-      '', ARCHIBALD, '77654033', '2001-01-01', 'XR C Spine Comp Min 4 Views', 'CR', '1', '1', ZIP,
+      '', ARCHIBALD, '77654033', '2001-01-01', 'XR C Spine Comp Min 4 Views', 'CR', '1', '1', ZIP, '',
     ]);
-    expect((await studyRow(page, MR1).getByRole('cell').last().innerText()).trim()).toBe(FOLDER);
+    // The last cell is the 'Open in viewer' link (an icon); the sources are before it.
+    expect((await studyRow(page, MR1).getByRole('cell').nth(-2).innerText()).trim()).toBe(FOLDER);
     await page.getByText('1–3 of 3', { exact: true }).waitFor();
     await captureScreen(page, 'studies');
 

@@ -2,24 +2,19 @@
 // anonymising the same study with its own defaults, POST /studies/{id}/anonymize, timed per round.
 // Orthanc is started once, the files uploaded once (not timed); each round makes a new anonymised
 // copy of the original study, as the engine makes a new de-identified copy of each file.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { inPool } from './files-input.js';
-import { post, waitForOrthanc } from './files-orthanc.js';
-import { freePort, startChild, stopChild } from './upload-process.js';
+import { post, startOrthanc, waitForOrthanc } from './files-orthanc.js';
+import { stopChild } from './upload-process.js';
 
 export interface OrthancAnonymiser { anonymise(): Promise<number>; stop(): Promise<void> }
 
 export async function startOrthancWith(files: Uint8Array[]): Promise<OrthancAnonymiser> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-deid-orthanc-'));
-  const storage = path.join(dir, 'storage');
-  await mkdir(storage, { recursive: true });
-  const port = await freePort();
-  const config = path.join(dir, 'orthanc.json');
-  await writeFile(config, JSON.stringify({ Name: 'bench', StorageDirectory: storage, IndexDirectory: storage, HttpPort: port, DicomServerEnabled: false, RemoteAccessAllowed: false, AuthenticationEnabled: false, Plugins: [] }));
-  const child = startChild('Orthanc', [config], { cwd: dir });
+  const { child, port } = await startOrthanc(dir);
   const stop = async (): Promise<void> => { await stopChild(child); await rm(dir, { recursive: true, force: true }); };
   try {
     await waitForOrthanc(port, child.process, 60_000);

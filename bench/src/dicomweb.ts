@@ -14,16 +14,16 @@
 //   BENCH_RUNS=5                    counted rounds
 //   BENCH_DICOMWEB_REPEAT=10        requests per QIDO case and round (timed together: one is a few ms)
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareDicomwebData, type DicomwebData } from './dicomweb-input.js';
 import { inPool } from './files-input.js';
-import { post, waitForOrthanc } from './files-orthanc.js';
+import { post, startOrthanc, waitForOrthanc } from './files-orthanc.js';
 import { startPortal } from './upload-portal.js';
-import { freePort, startChild, stopChild, type Child } from './upload-process.js';
+import { stopChild, type Child } from './upload-process.js';
 import { median } from './upload-report.js';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -108,27 +108,12 @@ async function time(work: Case, server: Server): Promise<number> {
 }
 
 /** Orthanc with its DICOMweb plugin on a loopback port, storage and index in a temporary folder. */
-async function startOrthanc(): Promise<{ child: Child; port: number; stop(): Promise<void> }> {
+async function startDicomwebOrthanc(): Promise<{ child: Child; port: number; stop(): Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-dicomweb-orthanc-'));
-  const storage = path.join(dir, 'storage');
-  await mkdir(storage, { recursive: true });
-  const port = await freePort();
-  const config = path.join(dir, 'orthanc.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      Name: 'bench',
-      StorageDirectory: storage,
-      IndexDirectory: storage,
-      HttpPort: port,
-      DicomServerEnabled: false,
-      RemoteAccessAllowed: false,
-      AuthenticationEnabled: false,
-      Plugins: ['/usr/share/orthanc/plugins/libOrthancDicomWeb.so'],
-      DicomWeb: { Enable: true, Root: '/dicom-web/' },
-    }),
-  );
-  const child = startChild('Orthanc', [config], { cwd: dir });
+  const { child, port } = await startOrthanc(dir, {
+    Plugins: ['/usr/share/orthanc/plugins/libOrthancDicomWeb.so'],
+    DicomWeb: { Enable: true, Root: '/dicom-web/' },
+  });
   const stop = async () => {
     await stopChild(child);
     await rm(dir, { recursive: true, force: true });
@@ -176,9 +161,9 @@ async function main(): Promise<void> {
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-dicomweb-'));
   const portal = await startPortal(dataDir, repoRoot, 1024 ** 3);
-  let orthanc: Awaited<ReturnType<typeof startOrthanc>> | undefined;
+  let orthanc: Awaited<ReturnType<typeof startDicomwebOrthanc>> | undefined;
   try {
-    orthanc = await startOrthanc();
+    orthanc = await startDicomwebOrthanc();
     const loading = performance.now();
     await loadPortal(portal.base, portal.token, portal.projectId, data);
     const portalLoad = (performance.now() - loading) / 1000;

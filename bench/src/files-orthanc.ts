@@ -6,9 +6,14 @@ import http from 'node:http';
 import path from 'node:path';
 import { inPool, type FileSet } from './files-input.js';
 import { cpuTotal, type CaseResult } from './files-portal.js';
-import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild } from './upload-process.js';
+import { cpuSeconds, freePort, peakRssBytes, startChild, stopChild, type Child } from './upload-process.js';
 
-export async function measureOrthanc(files: FileSet, dir: string, inFlight: number): Promise<CaseResult> {
+/**
+ * Orthanc (the Debian package) started on a free loopback port, its storage and index in `dir`,
+ * its defaults otherwise; `extra` adds to its configuration (a plugin). Not yet answering: callers
+ * wait with waitForOrthanc.
+ */
+export async function startOrthanc(dir: string, extra: Record<string, unknown> = {}): Promise<{ child: Child; port: number }> {
   const storage = path.join(dir, 'storage');
   await mkdir(storage, { recursive: true });
   const port = await freePort();
@@ -24,9 +29,14 @@ export async function measureOrthanc(files: FileSet, dir: string, inFlight: numb
       RemoteAccessAllowed: false,
       AuthenticationEnabled: false,
       Plugins: [],
+      ...extra,
     }),
   );
-  const child = startChild('Orthanc', [config], { cwd: dir });
+  return { child: startChild('Orthanc', [config], { cwd: dir }), port };
+}
+
+export async function measureOrthanc(files: FileSet, dir: string, inFlight: number): Promise<CaseResult> {
+  const { child, port } = await startOrthanc(dir);
   try {
     await waitForOrthanc(port, child.process, 60_000);
     const cpuBefore = await cpuSeconds(child.pid);

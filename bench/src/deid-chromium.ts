@@ -37,6 +37,12 @@ export interface BrowserRound {
   seconds: number;
   /** The largest memory of Chromium's processes (sum of PSS) sampled during the round, bytes. */
   peakRssBytes: number;
+  /**
+   * What Chromium's processes still hold after the round once the page and its worker have
+   * collected their garbage, bytes: a leak shows here, where the peak mostly shows when the
+   * collector happened to run.
+   */
+  retainedBytes: number;
   /** SHA-256 of the first file's output, to compare with the Node engine's. */
   firstOutputSha256: string;
 }
@@ -113,6 +119,17 @@ export async function browserPid(profile: string): Promise<number> {
   throw new Error('the Chromium process of the benchmark was not found');
 }
 
+/** Chromium's memory after the page and its workers collected their garbage (Blobs the page let go are then freed). */
+async function retained(page: Page, root: number): Promise<number> {
+  const collect = () => (globalThis as unknown as { gc: () => void }).gc();
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(collect);
+    for (const worker of page.workers()) await worker.evaluate(collect);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return treeMemoryBytes(root);
+}
+
 /** Loads the files into the page as Blobs (not timed) and starts one worker. */
 export async function startChromiumEngine(files: Uint8Array[]): Promise<ChromiumEngine> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-deid-'));
@@ -129,7 +146,8 @@ export async function startChromiumEngine(files: Uint8Array[]): Promise<Chromium
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: CHROMIUM_ARGS,
+      // gc() in the page and the worker, so that what a round leaves behind can be told from garbage.
+      args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'],
     });
     const page: Page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -155,11 +173,11 @@ export async function startChromiumEngine(files: Uint8Array[]): Promise<Chromium
             async ({ policy, key, batchFiles }) => {
               const { files, worker } = globalThis as unknown as { files: Blob[]; worker: Worker };
               const keyBytes = new Uint8Array(key);
-              type Made = { made?: Blob; refused?: string };
-              let firstOutput: Blob | undefined;
+              type Made = { made?: Blob | Uint8Array<ArrayBuffer>; refused?: string };
+              let firstOutput: Blob | Uint8Array<ArrayBuffer> | undefined;
               const start = performance.now();
               // A batch at a time, as one worker of the app's pool takes them (deid-pool.ts BATCH_FILES);
-              // each file comes back as a Blob of its new header and its picked file's Pixel Data, as the app sends it.
+              // each small file comes back as bytes (one buffer per batch), a larger one as a Blob, as the app sends them.
               for (let id = 0; id < files.length; id += batchFiles) {
                 const batch = files.slice(id, id + batchFiles);
                 const answer = await new Promise<{ outcomes?: Made[]; failed?: string }>((resolve) => {
@@ -172,12 +190,12 @@ export async function startChromiumEngine(files: Uint8Array[]): Promise<Chromium
                 if (id === 0) firstOutput = made[0]!.made;
               }
               const ms = performance.now() - start;
-              const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await firstOutput!.arrayBuffer()));
+              const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', firstOutput instanceof Blob ? await firstOutput.arrayBuffer() : firstOutput!));
               return { ms, first: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
             },
             { policy, key: Array.from(key), batchFiles: BATCH_FILES },
           );
-          return { seconds: ms / 1000, peakRssBytes: peak, firstOutputSha256: first };
+          return { seconds: ms / 1000, peakRssBytes: peak, retainedBytes: await retained(page, root), firstOutputSha256: first };
         } finally {
           sampling = false;
           await sampler;

@@ -12,7 +12,13 @@ export function batches<T>(files: readonly T[]): T[][] {
 }
 
 /**
- * A file de-identified (its bytes as a Blob: the new header and the picked file's Pixel Data), or
- * why it must be left out (in words for the person sending it).
+ * A file de-identified, or why it must be left out (in words for the person sending it). A small
+ * file's bytes come as bytes; a larger one's as a Blob of its new header and the picked file's
+ * Pixel Data, which is never read into memory.
  */
-export type DeidOutcome = { made: Blob } | { refused: string };
+export type DeidOutcome = { made: Blob | Uint8Array<ArrayBuffer> } | { refused: string };
+
+/** The size of a made file, in bytes. */
+export function madeSize(made: Blob | Uint8Array): number {
+  return made instanceof Uint8Array ? made.length : made.size;
+}

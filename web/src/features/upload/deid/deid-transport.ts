@@ -1,6 +1,7 @@
 import type { Policy } from '@portal/deid';
 import { memberOf, packParts, type BundleFile, type PartsMember } from '../api/bundle';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
+import { madeSize } from './deid-batch';
 import type { Deidentifier } from './deid-pool';
 
 /**
@@ -13,7 +14,7 @@ export function policyTag(policy: Policy, edition: string): string {
 }
 
 /** The made bytes as a File like the original (name, time). */
-function madeFile(made: Blob, like: File): File {
+function madeFile(made: Blob | Uint8Array<ArrayBuffer>, like: File): File {
   return new File([made], like.name, { lastModified: like.lastModified });
 }
 
@@ -33,7 +34,7 @@ async function deidentifyMembers(members: readonly BundleFile[], deid: Deidentif
   outcomes.forEach((outcome, i) => {
     const entry = members[i] as BundleFile;
     if ('refused' in outcome) leftOut.set(entry.path, outcome.refused);
-    else made.push({ member: { ...memberOf(entry), size: outcome.made.size }, parts: [outcome.made] });
+    else made.push({ member: { ...memberOf(entry), size: madeSize(outcome.made) }, parts: [outcome.made] });
   });
   if (leftOut.size > 0) throw new LeftOutFailure(leftOut);
   return made;

@@ -5,7 +5,7 @@ import dcmjs from 'dcmjs';
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { compressionOf, markDeflated } from '../archives/entry-source';
-import { DAMAGED_ENTRY, FIRST_READ_BYTES, runDeidBatch } from './deid-work';
+import { DAMAGED_ENTRY, FIRST_READ_BYTES, runDeidBatch, transferablesOf, WHOLE_READ_BYTES } from './deid-work';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dicom');
 const ct = new Uint8Array(readFileSync(path.join(FIXTURES, 's01_CT_small.dcm')));
@@ -13,13 +13,15 @@ const KEY = new Uint8Array(32).map((_, i) => i + 3);
 const POLICY: Policy = { profile: 'basic', options: [] };
 const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 
-/** The CT with a private value of 70 KB before Pixel Data: its header does not fit in the first read. */
-function longHeaderCt(): Uint8Array {
+/** The CT with a private value of `privateBytes` before Pixel Data, and Pixel Data of `pixelBytes` (its own when 0). */
+function ctWith(privateBytes: number, pixelBytes = 0): Uint8Array {
   const file = dcmjs.data.DicomMessage.readFile(ct.slice().buffer);
   file.dict['00290010'] = { vr: 'LO', Value: ['BENCH CREATOR'] };
-  file.dict['00291010'] = { vr: 'OB', Value: [new Uint8Array(FIRST_READ_BYTES + 6000).fill(65).buffer] };
+  file.dict['00291010'] = { vr: 'OB', Value: [new Uint8Array(privateBytes).fill(65).buffer] };
+  if (pixelBytes > 0) file.dict['7FE00010'] = { vr: 'OW', Value: [new Uint8Array(pixelBytes).fill(9).buffer] };
   return new Uint8Array(file.write());
 }
+const longHeaderCt = () => ctWith(FIRST_READ_BYTES + 6000);
 
 describe('de-identifying a batch of files', () => {
   it('answers each file made as the engine makes it, from its first bytes or, for a long header, from all of them', async () => {
@@ -34,7 +36,7 @@ describe('de-identifying a batch of files', () => {
     const assembled = async (i: number) => {
       const outcome = outcomes[i]!;
       if ('refused' in outcome) throw new Error(outcome.refused);
-      return new Uint8Array(await outcome.made.arrayBuffer());
+      return outcome.made instanceof Uint8Array ? outcome.made : new Uint8Array(await outcome.made.arrayBuffer());
     };
     expect(await assembled(0)).toEqual(deidentify(ct, POLICY, KEY).bytes);
     // A header longer than the first read: read again whole, same output.
@@ -44,5 +46,19 @@ describe('de-identifying a batch of files', () => {
     // Not DICOM, and a damaged zip entry: refused in words, the others unaffected.
     expect(outcomes[3]).toEqual({ refused: expect.stringMatching(/not a DICOM file/) });
     expect(outcomes[4]).toEqual({ refused: DAMAGED_ENTRY });
+    // Small files are answered as bytes in one buffer, which the worker hands over without a copy.
+    expect(transferablesOf(outcomes)).toHaveLength(1);
+  });
+
+  it('answers a file larger than a whole read as a Blob of its new header and its own Pixel Data, its header read first or whole', async () => {
+    const big = ctWith(100, WHOLE_READ_BYTES + 1000);
+    const bigLongHeader = ctWith(FIRST_READ_BYTES + 6000, WHOLE_READ_BYTES + 1000);
+    const outcomes = await runDeidBatch({ files: [blob(big), blob(bigLongHeader), blob(ct)].map((file) => ({ file, compression: 'none' as const })), policy: POLICY, key: KEY });
+    for (const [i, input] of [big, bigLongHeader].entries()) {
+      const outcome = outcomes[i]!;
+      if (!('made' in outcome) || outcome.made instanceof Uint8Array) throw new Error(`file ${i} was not answered as a Blob`);
+      expect(new Uint8Array(await outcome.made.arrayBuffer())).toEqual(deidentify(input, POLICY, KEY).bytes);
+    }
+    expect(outcomes[2]).toEqual({ made: deidentify(ct, POLICY, KEY).bytes });
   });
 });

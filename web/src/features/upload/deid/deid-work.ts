@@ -1,4 +1,5 @@
 import { DeidentificationError, deidentifyParts, NeedsWholeFile, type Policy } from '@portal/deid';
+import { BUNDLE_MAX_MEMBER_BYTES } from '@portal/contract/delivery-bundle';
 import { inflateSync } from 'fflate';
 import type { Compression } from '../archives/entry-source';
 import type { DeidOutcome } from './deid-batch';
@@ -20,21 +21,52 @@ export interface DeidBatch {
 }
 
 /**
- * Files de-identified together: their first bytes (a zip entry's whole) read as ONE Blob, since
- * every read of a picked file is a round trip to the browser process (~3 ms each on 2 busy cores,
- * more than the engine takes for a CT slice); a file whose header is longer is read again whole.
+ * A picked file at most this large (every member of a bundle: BUNDLE_MAX_MEMBER_BYTES) is read
+ * whole and answered as bytes: each Blob made or sliced costs ~0.8 ms in Chromium (a round trip to
+ * the browser process), more than the engine takes for a CT slice, while copying its Pixel Data
+ * costs microseconds. A larger file is answered as a Blob of its new header and its own Pixel
+ * Data, never read whole.
+ */
+export const WHOLE_READ_BYTES = BUNDLE_MAX_MEMBER_BYTES;
+
+/**
+ * Files de-identified together: their bytes (a small file's whole, a larger one's first bytes, a
+ * zip entry's whole) read as ONE Blob, since every read of a picked file is a round trip to the
+ * browser process; a file whose header is longer than its first read is read again whole. The
+ * small files made are views into one buffer, so the worker hands them over without a copy.
  */
 export async function runDeidBatch(batch: DeidBatch): Promise<DeidOutcome[]> {
-  const firsts = batch.files.map(({ file, compression }) => (compression === 'deflate' ? file : file.slice(0, FIRST_READ_BYTES)));
-  const joined = await bytesOf(new Blob(firsts));
-  const outcomes: DeidOutcome[] = [];
+  const whole = batch.files.map(({ file, compression }) => compression === 'deflate' || file.size <= WHOLE_READ_BYTES);
+  const reads = batch.files.map(({ file }, i) => (whole[i] ? file : file.slice(0, FIRST_READ_BYTES)));
+  const joined = await bytesOf(new Blob(reads));
+  const outcomes: (DeidOutcome | Uint8Array)[] = [];
   let at = 0;
   for (const [i, { file, compression }] of batch.files.entries()) {
-    const first = joined.subarray(at, at + (firsts[i] as Blob).size);
-    at += first.length;
-    outcomes.push(await deidentifyOne({ file, compression, first }, batch.policy, batch.key));
+    const read = joined.subarray(at, at + (reads[i] as Blob).size);
+    at += read.length;
+    outcomes.push(await deidentifyOne({ file, compression, read, whole: whole[i] as boolean }, batch.policy, batch.key));
   }
-  return outcomes;
+  return inOneBuffer(outcomes);
+}
+
+/** The made bytes of the batch copied into one buffer (transferable at once), each outcome a view of it. */
+function inOneBuffer(outcomes: readonly (DeidOutcome | Uint8Array)[]): DeidOutcome[] {
+  const total = outcomes.reduce((n, o) => n + (o instanceof Uint8Array ? o.length : 0), 0);
+  const buffer = new Uint8Array(total);
+  let at = 0;
+  return outcomes.map((outcome) => {
+    if (!(outcome instanceof Uint8Array)) return outcome;
+    buffer.set(outcome, at);
+    at += outcome.length;
+    return { made: buffer.subarray(at - outcome.length, at) };
+  });
+}
+
+/** The buffers a batch's answer can hand over rather than copy. */
+export function transferablesOf(outcomes: readonly DeidOutcome[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const outcome of outcomes) if ('made' in outcome && outcome.made instanceof Uint8Array) buffers.add(outcome.made.buffer);
+  return [...buffers];
 }
 
 /**
@@ -50,27 +82,41 @@ function madeOf(file: Blob, head: Uint8Array, tail: { start: number; end: number
   return new Blob(parts);
 }
 
-/** `first`: the file's first bytes (all of a zip entry's, still compressed), unpacked here if it is a zip entry. */
+function joinedBytes(head: Uint8Array, input: Uint8Array, tail: { start: number; end: number } | null): Uint8Array {
+  if (!tail) return head;
+  const out = new Uint8Array(head.length + tail.end - tail.start);
+  out.set(head);
+  out.set(input.subarray(tail.start, tail.end), head.length);
+  return out;
+}
+
+/**
+ * `read`: the file's bytes as read (all of them when `whole`, still compressed for a zip entry;
+ * else its first bytes). A file read whole is answered as bytes (Uint8Array), a larger one as a Blob.
+ */
 async function deidentifyOne(
-  { file, compression, first }: { file: Blob; compression: Compression; first: Uint8Array },
+  { file, compression, read, whole }: { file: Blob; compression: Compression; read: Uint8Array; whole: boolean },
   policy: Policy,
   key: Uint8Array,
-): Promise<DeidOutcome> {
+): Promise<DeidOutcome | Uint8Array> {
   try {
     if (compression === 'deflate') {
       let input: Uint8Array;
       try {
-        input = inflateSync(first);
+        input = inflateSync(read);
       } catch {
         return { refused: DAMAGED_ENTRY };
       }
       // The tail is a range of the unpacked bytes, not of the picked (compressed) entry.
       const { head, tail } = deidentifyParts(input, policy, key);
-      const parts = tail ? [head, input.subarray(tail.start, tail.end)] : [head];
-      return { made: new Blob(parts as Uint8Array<ArrayBuffer>[]) };
+      return joinedBytes(head, input, tail);
+    }
+    if (whole) {
+      const { head, tail } = deidentifyParts(read, policy, key);
+      return joinedBytes(head, read, tail);
     }
     try {
-      const { head, tail } = deidentifyParts(first, policy, key, file.size);
+      const { head, tail } = deidentifyParts(read, policy, key, file.size);
       return { made: madeOf(file, head, tail) };
     } catch (error) {
       if (!(error instanceof NeedsWholeFile)) throw error;

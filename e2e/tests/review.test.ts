@@ -2,14 +2,14 @@
 // reason, the sending company's view of the rejected upload, its replacement, and the rules screen.
 // Every screen is captured at 1280 and 390 px in light and dark mode (e2e/screenshots, checked with
 // axe; copies under SHOTS_DIR when set, to look at).
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, SCREENSHOT_DIR, type Session } from '../src/browser.js';
-import { CT_SMALL, dicomPath, MR_SMALL } from '../src/files.js';
+import { CT_SERIES, CT_SMALL, dicomPath, MR_SMALL } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
 import { eventually, fileRow, openAccountMenu, signIn, toast } from '../src/ui.js';
@@ -185,11 +185,20 @@ describe('reviewing what arrives', () => {
     await contents.getByRole('button', { name: 'Close' }).click();
   });
 
-  test('a new upload that names the rejected one replaces it; the files table filters by review', async () => {
+  test('the sender answers the rejection with a replacement from its row; the files table filters by review', async () => {
     const { page } = partner;
     const rejected = (await listed()).find((f) => f.file === 'knee-mr.dcm')!;
-    const newer = await send('knee-ct-again.dcm', CT_SMALL, rejected.id);
+    await page.reload();
+    await fileRow(page, 'knee-mr.dcm').getByRole('button', { name: 'Send a replacement for knee-mr.dcm' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Files' });
+    await expect.poll(() => dialog.getByTestId('replaces-line').textContent()).toBe('This upload replaces “knee-mr.dcm”, which was rejected: send one file, one archive or one folder.');
+    await dialog.getByLabel('Select Files').setInputFiles({ name: 'knee-ct-again.dcm', mimeType: 'application/dicom', buffer: await readFile(dicomPath(CT_SERIES[0])) });
+    await dialog.getByRole('checkbox', { name: 'knee-ct-again.dcm' }).waitFor();
+    await shoot(page, 'review-replacement-dialog');
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await judged(3);
+    const newer = (await listed()).find((f) => f.file === 'knee-ct-again.dcm')!.id;
     await page.reload();
     await expect.poll(() => fileRow(page, 'knee-mr.dcm').textContent()).toContain('Replaced by a newer upload');
     expect((await listed()).find((f) => f.id === rejected.id)!.review).toMatchObject({ state: 'replaced', replaced_by: newer });

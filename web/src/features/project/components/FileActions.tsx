@@ -2,6 +2,7 @@ import type { TProjectFile } from '@portal/contract';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
 import FactCheck from '@mui/icons-material/FactCheckOutlined';
+import FindReplace from '@mui/icons-material/FindReplace';
 import ListAlt from '@mui/icons-material/ListAlt';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
@@ -14,6 +15,8 @@ export interface FileActionHandlers {
   onDelete: (file: TProjectFile) => void;
   /** Given to SysUser and SysAdmin (issue 35): accept or reject. */
   onReview?: ((file: TProjectFile) => void) | undefined;
+  /** Given to those who may upload (issue 35): answer a rejected upload with one that replaces it. */
+  onReplace?: ((file: TProjectFile) => void) | undefined;
 }
 
 /** A DICOM file or a folder whose processing found images; an archive's images are seen through the Studies view. */
@@ -22,7 +25,7 @@ function viewable(file: TProjectFile): boolean {
 }
 
 /** A file's actions, the same in a table row and on a phone's card. */
-export function FileActions({ file, onOpen, onDownload, onDelete, onReview }: FileActionHandlers & { file: TProjectFile }) {
+export function FileActions({ file, onOpen, onDownload, onDelete, onReview, onReplace }: FileActionHandlers & { file: TProjectFile }) {
   const reviewable = onReview && file.review.state !== null && file.review.state !== 'replaced';
   return (
     <>
@@ -30,6 +33,13 @@ export function FileActions({ file, onOpen, onDownload, onDelete, onReview }: Fi
         <Tooltip title="Accept or reject">
           <IconButton aria-label={`Review ${file.file}`} onClick={() => onReview(file)} color="primary">
             <FactCheck />
+          </IconButton>
+        </Tooltip>
+      )}
+      {onReplace && file.review.state === 'rejected' && (
+        <Tooltip title="Send a replacement">
+          <IconButton aria-label={`Send a replacement for ${file.file}`} onClick={() => onReplace(file)} color="primary">
+            <FindReplace />
           </IconButton>
         </Tooltip>
       )}

@@ -83,6 +83,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const [uploadOpen, setUploadOpen] = useState(false);
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
   const [reviewing, setReviewing] = useState<TProjectFile | null>(null);
+  /** The rejected file the open upload dialog answers (issue 35), if it was opened for that. */
+  const [replacing, setReplacing] = useState<TProjectFile | null>(null);
   const reviewer = isReviewer(useSignedInUser()?.role);
   const [view, setView] = useProjectView();
 
@@ -207,6 +209,10 @@ function ProjectDetail({ projectId }: { projectId: number }) {
             onDownload={(file) => void download(file)}
             onDelete={setSingleDelete}
             onReview={reviewer ? setReviewing : undefined}
+            onReplace={(file) => {
+              setReplacing(file);
+              setUploadOpen(true);
+            }}
             onUpload={() => setUploadOpen(true)}
           />
         )}
@@ -250,7 +256,16 @@ function ProjectDetail({ projectId }: { projectId: number }) {
 
       <Suspense fallback={null}>
         {uploadOpen && project && (
-          <UploadDialog open projectId={project.id} onClose={() => setUploadOpen(false)} onUploaded={reloadFiles} />
+          <UploadDialog
+            open
+            projectId={project.id}
+            replaces={replacing ?? undefined}
+            onClose={() => {
+              setUploadOpen(false);
+              setReplacing(null);
+            }}
+            onUploaded={reloadFiles}
+          />
         )}
         {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}
         {reviewing && <ReviewDialog file={reviewing} onClose={() => setReviewing(null)} />}

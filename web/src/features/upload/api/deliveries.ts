@@ -6,15 +6,16 @@ const ZDeliveryAnswer = listResponse(ZDelivery);
 
 /** A folder is sent as one delivery: opened before its files, completed once they have all arrived (docs/api.md). */
 export interface DeliveryApi {
-  open(projectId: number, name: string): Promise<number>;
+  /** `replaces`: the rejected file the delivery answers (issue 35). */
+  open(projectId: number, name: string, replaces?: number): Promise<number>;
   /** True while the delivery still takes files: not completed, not expired, not another user's. */
   isOpen(deliveryId: number): Promise<boolean>;
   complete(deliveryId: number): Promise<void>;
 }
 
 export const deliveryApi: DeliveryApi = {
-  async open(projectId, name) {
-    const { data } = await api.post(ZDeliveryAnswer, '/deliveries', { studypetitionid: projectId, name });
+  async open(projectId, name, replaces) {
+    const { data } = await api.post(ZDeliveryAnswer, '/deliveries', { studypetitionid: projectId, name, ...(replaces !== undefined && { replaces }) });
     const id = data[0]?.id;
     if (id === undefined) throw new Error('The server did not return the delivery');
     return id;

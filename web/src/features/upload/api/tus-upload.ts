@@ -30,6 +30,8 @@ export interface UploadJob {
    * made the same way, whatever size the made file has.
    */
   variant?: { made: string; original: File };
+  /** The rejected file a file sent alone replaces (issue 35); a delivery names it when it is opened. */
+  replaces?: number;
 }
 
 export interface UploadResult {
@@ -152,7 +154,7 @@ export async function pruneExpiredResumes(now = Date.now()): Promise<void> {
 function metadataOf(job: UploadJob): Record<string, string> {
   if (job.bundle) return { filename: job.file.name, delivery: String(job.bundle.deliveryId), [BUNDLE_METADATA_KEY]: BUNDLE_METADATA_VALUE };
   if (job.delivery) return { filename: job.file.name, delivery: String(job.delivery.id), relativePath: job.delivery.relativePath };
-  return { filename: job.file.name, studypetitionid: String(job.projectId) };
+  return { filename: job.file.name, studypetitionid: String(job.projectId), ...(job.replaces !== undefined && { replaces: String(job.replaces) }) };
 }
 
 export function createTusTransport(options: TusOptions = {}): Transport {

@@ -1,3 +1,4 @@
+import type { TProjectFile } from '@portal/contract';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -18,10 +19,10 @@ function file(name: string, size = 25, folderPath?: string, content?: BlobPart):
   return f;
 }
 
-function renderDialog() {
+function renderDialog(replaces?: TProjectFile) {
   const onClose = vi.fn();
   const onUploaded = vi.fn();
-  const view = renderWithProviders(<UploadDialog open projectId={7} onClose={onClose} onUploaded={onUploaded} transport={transport} />);
+  const view = renderWithProviders(<UploadDialog open projectId={7} onClose={onClose} onUploaded={onUploaded} transport={transport} replaces={replaces} />);
   const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
   const uploadButton = () => within(dialog).getByRole('button', { name: 'Upload Files' });
   const row = (name: string) => within(screen.getByRole('list', { name: 'Files to upload' })).getByText(name).closest('li') as HTMLElement;
@@ -402,5 +403,30 @@ describe('UploadDialog', () => {
       ['a.zip', '7', undefined],
       ['b.dcm', '7', undefined],
     ]);
+  });
+
+  describe('sent as the replacement of a rejected upload', () => {
+    const rejected = { id: 42, file: 'CT week 1.zip' } as TProjectFile;
+
+    it('says which upload it replaces, takes one file, and names the rejected file in the upload', async () => {
+      const server = fakeTusServer();
+      const { user, uploadButton, onClose } = renderDialog(rejected);
+      expect(screen.getByTestId('replaces-line')).toHaveTextContent('This upload replaces “CT week 1.zip”, which was rejected: send one file, one archive or one folder.');
+      expect(screen.getByLabelText('Select Files')).not.toHaveAttribute('multiple');
+      await user.upload(screen.getByLabelText('Select Files'), [file('b.zip', 20)]);
+      await user.click(await screen.findByRole('checkbox', { name: 'b.zip' }).then(() => uploadButton()));
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      expect(server.state.completed.map((c) => [c.upload.filename, c.upload.replaces])).toEqual([['b.zip', '42']]);
+    });
+
+    it('names the rejected file when a folder opens its delivery, not in each of its files', async () => {
+      const server = fakeTusServer();
+      const { user, uploadButton, onClose } = renderDialog(rejected);
+      await user.upload(screen.getByLabelText('Select Folder'), [file('a.dcm', 20, 'CD/a.dcm'), file('b.dcm', 20, 'CD/b.dcm')]);
+      await user.click(await screen.findByText(/Folder "CD"/).then(() => uploadButton()));
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      expect(server.deliveries.map((d) => d.replaces)).toEqual([42]);
+      expect(server.state.completed.every((c) => c.upload.replaces === undefined)).toBe(true);
+    });
   });
 });

@@ -59,6 +59,8 @@ interface UploadDialogProps {
   deliveries?: DeliveryApi;
   /** Reads the project's de-identification policy and key (tests answer it themselves). */
   loadPolicy?: PolicyLoader;
+  /** The rejected file this upload answers (issue 35): one file or one folder sent here replaces it. */
+  replaces?: TProjectFile | undefined;
 }
 
 /** What a pick becomes: the groups of files to add (a folder, archives opened here), left out, refused. */
@@ -68,7 +70,7 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -87,9 +89,12 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     sendingRef.current = deid.transport;
   }, [deid.transport]);
   const [sending] = useState<Transport>(() => {
-    const relay: Transport = (job, callbacks) => sendingRef.current(job, callbacks);
+    // A file sent alone names the file it replaces; a folder's files belong to a delivery that names it.
+    const relay: Transport = (job, callbacks) =>
+      sendingRef.current(replaces && !job.delivery && !job.bundle ? { ...job, replaces: replaces.id } : job, callbacks);
     return relay;
   });
+  const [opening] = useState<DeliveryApi>(() => (replaces ? { ...deliveries, open: (project, name) => deliveries.open(project, name, replaces.id) } : deliveries));
   // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
@@ -133,7 +138,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const { queue, snapshot } = useUploadQueue(projectId, sending, deliveries, (rows, all) => void settled(rows, all));
+  const { queue, snapshot } = useUploadQueue(projectId, sending, opening, (rows, all) => void settled(rows, all));
   const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
   // Stable, so that the memoised rows re-render only when their own file changes.
@@ -216,6 +221,11 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
         <DialogContentText variant="body2" sx={{ mb: 2 }}>
           {`Select files or a whole folder: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
         </DialogContentText>
+        {replaces && (
+          <Alert severity="info" sx={{ mb: 2 }} data-testid="replaces-line">
+            {`This upload replaces “${replaces.file}”, which was rejected: send one file, one archive or one folder.`}
+          </Alert>
+        )}
         {deid.line && (
           <Alert severity="info" icon={<PrivacyTipOutlined fontSize="inherit" />} sx={{ mb: 2 }} data-testid="deidentification-line">
             {deid.line}
@@ -241,7 +251,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
             files go through the same filter as a folder instead, which says what it left out and why.
             The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
           */}
-          <input ref={filesInput} type="file" multiple onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
+          <input ref={filesInput} type="file" multiple={!replaces} onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
           <input
             ref={(input) => {
               folderInput.current = input;

@@ -18,6 +18,8 @@ export interface FakeUpload {
   /** For a file of a folder: the delivery named in its metadata and its path inside the folder. */
   delivery?: string;
   relativePath?: string;
+  /** The rejected file the upload replaces (metadata replaces). */
+  replaces?: string;
   /** True for a bundle of a delivery's files (metadata bundle=tar); its members are read at the last byte. */
   bundle?: boolean;
   /** The bytes that arrived, kept for bundles so their members can be read back. */
@@ -30,6 +32,7 @@ export interface FakeDelivery {
   name: string;
   projectId: number;
   completed: boolean;
+  replaces?: number;
 }
 
 /** A delivery as the server answers it (contract ZDelivery); sizes and times do not matter to these tests. */
@@ -138,6 +141,7 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
         owner: ownerOf(header('Authorization')),
         delivery: meta.delivery,
         relativePath: meta.relativePath,
+        replaces: meta.replaces,
         bundle: meta.bundle === 'tar',
         chunks: [],
       };
@@ -205,10 +209,10 @@ export function fakeTusServer(options: FakeTusOptions = {}) {
       }
     }
     if (method === 'POST' && url === '/deliveries') {
-      const body = JSON.parse(String(config.data)) as { studypetitionid: number; name: string };
+      const body = JSON.parse(String(config.data)) as { studypetitionid: number; name: string; replaces?: number };
       const refusal = options.refuseDelivery?.(body.name);
       if (refusal) return reply(config, refusal.status, {}, JSON.stringify({ message: refusal.message }));
-      const delivery = { id: 500 + deliveries.length, name: body.name, projectId: body.studypetitionid, completed: false };
+      const delivery = { id: 500 + deliveries.length, name: body.name, projectId: body.studypetitionid, completed: false, replaces: body.replaces };
       deliveries.push(delivery);
       return reply(config, 201, {}, { data: [deliveryAnswer(delivery)] });
     }

@@ -38,6 +38,7 @@ export interface NewUser {
   firstname: string;
   lastname: string;
   role: 'User' | 'CompanyAdmin' | 'SysUser' | 'SysAdmin';
+  email?: string;
 }
 
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -123,7 +124,7 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
       parseId(
         await run(
           ['create-user', '--company-id', String(u.companyId), '--username', u.username, '--password', u.password,
-            '--firstname', u.firstname, '--lastname', u.lastname, '--role', u.role],
+            '--firstname', u.firstname, '--lastname', u.lastname, '--role', u.role, ...(u.email ? ['--email', u.email] : [])],
           env,
         ),
         'user',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { listParams, ZListPage } from './common.js';
 import { wholeNumber } from './fields.js';
+import { ZRejectReason } from './file-review.js';
 
 /** What happened to an upload or a delivery, as receivers and e-mails name it. */
 export const NOTIFICATION_ACTIONS = ['completed', 'processed', 'accepted', 'rejected'] as const;
@@ -125,7 +126,13 @@ export const ZWebhookBody = z.object({
       series: z.number().int().optional(),
       instances: z.number().int().optional(),
     }),
-    review: z.object({ decision: z.enum(['accepted', 'rejected']) }).optional(),
+    review: z
+      .object({
+        decision: z.enum(['accepted', 'rejected']),
+        /** A rejection's reason, as the sender reads it in the files table. */
+        reason: z.object({ code: ZRejectReason, text: z.string() }).optional(),
+      })
+      .optional(),
   }),
 });
 export type TWebhookBody = z.infer<typeof ZWebhookBody>;

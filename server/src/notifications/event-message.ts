@@ -1,7 +1,8 @@
 // What an event says: the webhook body (Standard Webhooks' type, timestamp, data) and the line an
-// e-mail gives. Ids, names of the file, project and company, sizes, counts and states only: a
-// patient's name or id is never read here, so it cannot be sent.
-import type { TNotificationAction, TNotificationEvent, TWebhookBody } from '@portal/contract';
+// e-mail gives. Ids, names of the file, project and company, sizes, counts, states and a rejection's
+// reason (the words the sender reads beside the upload) only: a patient's name or id is never read
+// here, so it cannot be sent.
+import { REJECT_REASON_LABELS, ZRejectReason, type TNotificationAction, type TNotificationEvent, type TRejectReason, type TWebhookBody } from '@portal/contract';
 import type { DescribedFile } from './notifications.repository.js';
 
 export type EventKind = 'upload' | 'delivery';
@@ -48,12 +49,18 @@ export function webhookBody(file: DescribedFile, event: TNotificationEvent, at: 
       project: { id: file.project_id, name: file.project_name },
       company: { id: file.company_id, name: file.companyname },
       processing: { status: file.processing_status, ...(file.processing_status === 'ready' ? countsOf(file.processing_summary) : {}) },
-      ...(decision ? { review: { decision } } : {}),
+      ...(decision ? { review: { decision, ...(decision === 'rejected' && rejectReason(file) && { reason: rejectReason(file) }) } } : {}),
     },
   };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? '' : 's'}`;
+
+/** A rejection's reason as recorded with the decision; none before one was recorded. */
+function rejectReason(file: DescribedFile): { code: TRejectReason; text: string } | undefined {
+  const code = ZRejectReason.safeParse(file.review_reason);
+  return code.success ? { code: code.data, text: file.review_note ?? '' } : undefined;
+}
 
 /** The sentence an e-mail gives for the event (immediate or a digest's line), without the time. */
 export function mailSentence(file: DescribedFile, event: TNotificationEvent): string {
@@ -74,8 +81,12 @@ export function mailSentence(file: DescribedFile, event: TNotificationEvent): st
     }
     case 'accepted':
       return `${what} was accepted by the receiving team.`;
-    case 'rejected':
-      return `${what} was rejected by the receiving team; open the project to read the reason.`;
+    case 'rejected': {
+      const reason = rejectReason(file);
+      if (!reason) return `${what} was rejected by the receiving team; open the project to read the reason.`;
+      const words = `${REJECT_REASON_LABELS[reason.code]}${reason.text ? `: ${reason.text}` : ''}`;
+      return `${what} was rejected by the receiving team: ${words}${/[.!?]$/.test(words) ? '' : '.'}`;
+    }
   }
 }
 

@@ -101,6 +101,8 @@ export class NotificationsRepository {
         'f.processing_status',
         'f.processing_error',
         'f.processing_summary',
+        'f.review_reason',
+        'f.review_note',
         'f.deleted_at',
         'p.name as project_name',
         'c.companyname',

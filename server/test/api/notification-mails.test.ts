@@ -139,6 +139,11 @@ describe.each(dialects())('notification e-mails on %s', (dialect) => {
     const project = await makeProject(server.services, companyA, 'Digest cohort');
     const first = await insertReadyFile(server, project.id, companyA.id, 'first.dcm');
     const second = await insertReadyFile(server, project.id, companyA.id, 'second.dcm');
+    await server.services.handle.db
+      .updateTable('project_files')
+      .set({ review_state: 'rejected', review_reason: 'wrong_study', review_note: 'Send the CT of the same visit.' })
+      .where('id', '=', second)
+      .execute();
     await server.services.notifications.notifier.reviewed(first, companyA.id, 'accepted');
     await server.services.notifications.notifier.reviewed(second, companyA.id, 'rejected');
     await settle();
@@ -152,7 +157,7 @@ describe.each(dialects())('notification e-mails on %s', (dialect) => {
     const [mail] = await waitForMails(d.user.email, 1);
     expect(mail!.text).toContain('Subject: Secure Upload Portal: your daily digest for 2026-11-29 (2 events)');
     expect(mail!.text).toContain(`The upload “first.dcm” in project “Digest cohort” (${companyA.companyname}) was accepted by the receiving team.`);
-    expect(mail!.text).toContain(`The upload “second.dcm” in project “Digest cohort” (${companyA.companyname}) was rejected by the receiving team; open the project to read the reason.`);
+    expect(mail!.text).toContain(`The upload “second.dcm” in project “Digest cohort” (${companyA.companyname}) was rejected by the receiving team: Wrong study: Send the CT of the same visit.`);
     expect(mail!.text.indexOf('first.dcm')).toBeLessThan(mail!.text.indexOf('second.dcm'));
 
     now = Date.parse('2026-11-29T21:00:00Z');

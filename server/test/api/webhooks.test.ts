@@ -239,10 +239,11 @@ describe.each(dialects())('webhooks on %s', (dialect) => {
     const hook = await created(sysAdmin, { url: `${receiver.url}/reviewed`, events: ['upload.rejected', 'upload.accepted'] });
     const project = await makeProject(server.services, companyB, 'Reviewed cohort');
     const file = await insertReadyFile(server, project.id, companyB.id, 'reviewed.dcm');
+    await server.services.handle.db.updateTable('project_files').set({ review_state: 'rejected', review_reason: 'missing_series', review_note: '' }).where('id', '=', file).execute();
     await server.services.notifications.notifier.reviewed(file, companyB.id, 'rejected');
     const [message] = (await receiver.waitFor((r) => r.some((h) => h.path === '/reviewed'))).filter((h) => h.path === '/reviewed');
     const body = ZWebhookBody.parse(verify(hook.secret, message!));
-    expect(body).toMatchObject({ type: 'upload.rejected', data: { file_id: file, review: { decision: 'rejected' }, company: { id: companyB.id } } });
+    expect(body).toMatchObject({ type: 'upload.rejected', data: { file_id: file, review: { decision: 'rejected', reason: { code: 'missing_series', text: '' } }, company: { id: companyB.id } } });
   });
 });
 

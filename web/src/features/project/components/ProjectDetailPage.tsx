@@ -12,6 +12,8 @@ import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { BusyOverlay } from '../../../components/BusyOverlay';
+import { DropZone } from '../../../components/DropZone';
+import type { DroppedItem } from '../../../lib/dropped-items';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
@@ -85,6 +87,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const [reviewing, setReviewing] = useState<TProjectFile | null>(null);
   /** The rejected file the open upload dialog answers (issue 35), if it was opened for that. */
   const [replacing, setReplacing] = useState<TProjectFile | null>(null);
+  /** Files and folders dropped on the page (issue 36 item 2): the upload dialog opens with them. */
+  const [dropped, setDropped] = useState<DroppedItem[] | undefined>(undefined);
   const reviewer = isReviewer(useSignedInUser()?.role);
   const [view, setView] = useProjectView();
 
@@ -139,7 +143,13 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const loadError = error ? mapApiError(error) : null;
 
   return (
-    <Box>
+    <DropZone
+      enabled={Boolean(project) && !uploadOpen}
+      onDrop={(items) => {
+        setDropped(items);
+        setUploadOpen(true);
+      }}
+    >
       <Breadcrumbs aria-label="Breadcrumb" sx={{ mb: 2 }}>
         <Link component={RouterLink} to="/home" underline="hover" color="inherit">
           Projects
@@ -260,9 +270,11 @@ function ProjectDetail({ projectId }: { projectId: number }) {
             open
             projectId={project.id}
             replaces={replacing ?? undefined}
+            dropped={dropped}
             onClose={() => {
               setUploadOpen(false);
               setReplacing(null);
+              setDropped(undefined);
             }}
             onUploaded={reloadFiles}
           />
@@ -270,6 +282,6 @@ function ProjectDetail({ projectId }: { projectId: number }) {
         {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}
         {reviewing && <ReviewDialog file={reviewing} onClose={() => setReviewing(null)} />}
       </Suspense>
-    </Box>
+    </DropZone>
   );
 }

@@ -26,7 +26,9 @@ import { selectForDeidentification, type SendGroup } from '../deid/deid-selectio
 import { deidentifiesHere, useDeidentification, type PolicyLoader } from '../deid/use-deidentification';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type KeptFile, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
+import { readDropped, type DroppedItem } from '../../../lib/dropped-items';
 import { useLeaveGuard, useUploadQueue } from '../use-upload-queue';
+import { DropZone } from '../../../components/DropZone';
 import { FolderInfo, LeftOutNotice } from './FolderInfo';
 import { StopUploadDialog } from './StopUploadDialog';
 import { UploadProgress } from './UploadProgress';
@@ -61,6 +63,8 @@ interface UploadDialogProps {
   loadPolicy?: PolicyLoader;
   /** The rejected file this upload answers (issue 35): one file or one folder sent here replaces it. */
   replaces?: TProjectFile | undefined;
+  /** Files and folders dropped on the project's page, added when the dialog opens (issue 36 item 2). */
+  dropped?: readonly DroppedItem[] | undefined;
 }
 
 /** What a pick becomes: the groups of files to add (a folder, archives opened here), left out, refused. */
@@ -70,7 +74,7 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces, dropped }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -164,9 +168,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     return { groups: [{ folder: folderName, kept }], leftOut: [], refused: [] };
   };
 
-  const pickFiles = async (event: ChangeEvent<HTMLInputElement>) => {
-    const files = Array.from(event.target.files ?? []);
-    event.target.value = '';
+  const addFiles = async (files: File[]) => {
     if (files.length === 0) return;
     setReading(true);
     const selection = await selectAccepted(files);
@@ -177,9 +179,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     for (const group of picked.groups) queue.add(group.kept, group.folder);
   };
 
-  const pickFolder = async (event: ChangeEvent<HTMLInputElement>) => {
-    const files = Array.from(event.target.files ?? []);
-    event.target.value = '';
+  const addFolder = async (files: File[]) => {
     if (files.length === 0) return;
     setReading(true);
     const selection = await filterFolder(files);
@@ -192,6 +192,34 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     // A folder is sent as one delivery named after it (an archive opened here, after the archive); picked files stay one row each.
     for (const group of picked.groups) queue.add(group.kept, group.folder);
   };
+
+  const picked = (event: ChangeEvent<HTMLInputElement>): File[] => {
+    const files = Array.from(event.target.files ?? []);
+    event.target.value = '';
+    return files;
+  };
+
+  /** Dropped files go as picked files, a dropped folder as a picked folder: one folder at a time, as Select Folder takes them. */
+  const addDropped = async (items: readonly DroppedItem[]) => {
+    const dropped = await readDropped(items).catch(() => null);
+    if (!dropped) {
+      setRefused(['What was dropped could not be read; pick it with Select Files or Select Folder instead.']);
+      return;
+    }
+    const [first, ...others] = dropped.folders;
+    await addFiles(dropped.files);
+    if (first) await addFolder(first.files);
+    if (others.length > 0) setRefused((current) => [...current, ...others.map((f) => `“${f.name}” was not added: drop one folder at a time.`)]);
+  };
+  // What was dropped on the project's page before the dialog opened.
+  const initialDrop = useRef(dropped);
+  useEffect(() => {
+    const items = initialDrop.current;
+    initialDrop.current = undefined;
+    if (items && items.length > 0) void addDropped(items);
+    // Once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const upload = () => {
     setFailure(null);
@@ -218,98 +246,100 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
     <Dialog open={open} onClose={requestClose} aria-labelledby="upload-title" maxWidth="sm" fullWidth fullScreen={phone}>
       <DialogTitle id="upload-title">Upload Files</DialogTitle>
       <DialogContent>
-        <DialogContentText variant="body2" sx={{ mb: 2 }}>
-          {`Select files or a whole folder: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
-        </DialogContentText>
-        {replaces && (
-          <Alert severity="info" sx={{ mb: 2 }} data-testid="replaces-line">
-            {`This upload replaces “${replaces.file}”, which was rejected: send one file, one archive or one folder.`}
-          </Alert>
-        )}
-        {deid.line && (
-          <Alert severity="info" icon={<PrivacyTipOutlined fontSize="inherit" />} sx={{ mb: 2 }} data-testid="deidentification-line">
-            {deid.line}
-          </Alert>
-        )}
-        {deid.failure && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            <AlertTitle>Nothing can be sent yet</AlertTitle>
-            {`Whether this project removes patient identity before upload could not be read: ${deid.failure.message}: ${deid.failure.details}`}
-            <Box sx={{ mt: 1 }}>Close this dialog and open it again.</Box>
-          </Alert>
-        )}
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
-          <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={active || reading} onClick={() => filesInput.current?.click()}>
-            Select Files
-          </Button>
-          <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={active || reading} onClick={() => folderInput.current?.click()}>
-            Select Folder
-          </Button>
-          {/*
-            No `accept` list: no accept token matches a file without an extension, and DICOM from a CD has
-            none (IM000001, DICOMDIR); with one, such files are hidden or greyed out in the picker. Picked
-            files go through the same filter as a folder instead, which says what it left out and why.
-            The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
-          */}
-          <input ref={filesInput} type="file" multiple={!replaces} onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
-          <input
-            ref={(input) => {
-              folderInput.current = input;
-              // React does not know the directory-picker attributes, so they are set on the element.
-              input?.setAttribute('webkitdirectory', '');
-              input?.setAttribute('directory', '');
-            }}
-            type="file"
-            multiple
-            onChange={(e) => void pickFolder(e)}
-            style={hiddenInput}
-            disabled={active}
-            aria-label="Select Folder"
-            tabIndex={-1}
-          />
-        </Box>
-        {folder && <FolderInfo folder={folder} />}
-        {folderError && (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            {folderError}
-          </Alert>
-        )}
-        {leftOut.length > 0 && <LeftOutNotice leftOut={leftOut} />}
-        {refused.length > 0 && (
-          <Alert severity="warning" sx={{ mb: 2, wordBreak: 'break-word' }}>
-            {refused.map((line) => (
-              <Box key={line}>{line}</Box>
-            ))}
-          </Alert>
-        )}
-        {failure && (
-          <Alert severity="error" sx={{ mb: 2 }} onClose={() => setFailure(null)}>
-            <AlertTitle>{failure.title}</AlertTitle>
-            {failure.lines.map((line) => (
-              <Box key={line} sx={{ wordBreak: 'break-word' }}>
-                {line}
-              </Box>
-            ))}
-            <Box sx={{ mt: 1 }}>Files that arrived are unchecked: press Upload Files again to send only the rest.</Box>
-          </Alert>
-        )}
-        {deliveryFailure && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            <AlertTitle>{`Folder "${deliveryFailure.folder}" was not completed`}</AlertTitle>
-            {`${deliveryFailure.error.message}: ${deliveryFailure.error.details}`}
-          </Alert>
-        )}
-        {rows.length > 0 && (
-          <UploadRows
-            rows={rows}
-            notes={notes}
-            locked={active}
-            onCheck={checkRow}
-            onCheckAll={(checked) => queue.setAllChecked(checked)}
-            onCancel={cancelRow}
-            onRetry={retryRow}
-          />
-        )}
+        <DropZone onDrop={(items) => void addDropped(items)} enabled={!active && !reading}>
+          <DialogContentText variant="body2" sx={{ mb: 2 }}>
+            {`Select files or a whole folder, or drop them here: ${ACCEPTED_TYPES_HINT}. Archives are extracted and DICOM files processed automatically. An interrupted upload resumes when you pick the same file again.`}
+          </DialogContentText>
+          {replaces && (
+            <Alert severity="info" sx={{ mb: 2 }} data-testid="replaces-line">
+              {`This upload replaces “${replaces.file}”, which was rejected: send one file, one archive or one folder.`}
+            </Alert>
+          )}
+          {deid.line && (
+            <Alert severity="info" icon={<PrivacyTipOutlined fontSize="inherit" />} sx={{ mb: 2 }} data-testid="deidentification-line">
+              {deid.line}
+            </Alert>
+          )}
+          {deid.failure && (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              <AlertTitle>Nothing can be sent yet</AlertTitle>
+              {`Whether this project removes patient identity before upload could not be read: ${deid.failure.message}: ${deid.failure.details}`}
+              <Box sx={{ mt: 1 }}>Close this dialog and open it again.</Box>
+            </Alert>
+          )}
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mb: 2 }}>
+            <Button variant="outlined" startIcon={<UploadFileOutlined />} disabled={active || reading} onClick={() => filesInput.current?.click()}>
+              Select Files
+            </Button>
+            <Button variant="outlined" startIcon={<CreateNewFolderOutlined />} disabled={active || reading} onClick={() => folderInput.current?.click()}>
+              Select Folder
+            </Button>
+            {/*
+              No `accept` list: no accept token matches a file without an extension, and DICOM from a CD has
+              none (IM000001, DICOMDIR); with one, such files are hidden or greyed out in the picker. Picked
+              files go through the same filter as a folder instead, which says what it left out and why.
+              The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
+            */}
+            <input ref={filesInput} type="file" multiple={!replaces} onChange={(e) => void addFiles(picked(e))} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
+            <input
+              ref={(input) => {
+                folderInput.current = input;
+                // React does not know the directory-picker attributes, so they are set on the element.
+                input?.setAttribute('webkitdirectory', '');
+                input?.setAttribute('directory', '');
+              }}
+              type="file"
+              multiple
+              onChange={(e) => void addFolder(picked(e))}
+              style={hiddenInput}
+              disabled={active}
+              aria-label="Select Folder"
+              tabIndex={-1}
+            />
+          </Box>
+          {folder && <FolderInfo folder={folder} />}
+          {folderError && (
+            <Alert severity="warning" sx={{ mb: 2 }}>
+              {folderError}
+            </Alert>
+          )}
+          {leftOut.length > 0 && <LeftOutNotice leftOut={leftOut} />}
+          {refused.length > 0 && (
+            <Alert severity="warning" sx={{ mb: 2, wordBreak: 'break-word' }}>
+              {refused.map((line) => (
+                <Box key={line}>{line}</Box>
+              ))}
+            </Alert>
+          )}
+          {failure && (
+            <Alert severity="error" sx={{ mb: 2 }} onClose={() => setFailure(null)}>
+              <AlertTitle>{failure.title}</AlertTitle>
+              {failure.lines.map((line) => (
+                <Box key={line} sx={{ wordBreak: 'break-word' }}>
+                  {line}
+                </Box>
+              ))}
+              <Box sx={{ mt: 1 }}>Files that arrived are unchecked: press Upload Files again to send only the rest.</Box>
+            </Alert>
+          )}
+          {deliveryFailure && (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              <AlertTitle>{`Folder "${deliveryFailure.folder}" was not completed`}</AlertTitle>
+              {`${deliveryFailure.error.message}: ${deliveryFailure.error.details}`}
+            </Alert>
+          )}
+          {rows.length > 0 && (
+            <UploadRows
+              rows={rows}
+              notes={notes}
+              locked={active}
+              onCheck={checkRow}
+              onCheckAll={(checked) => queue.setAllChecked(checked)}
+              onCancel={cancelRow}
+              onRetry={retryRow}
+            />
+          )}
+        </DropZone>
       </DialogContent>
       {/* Spec §2 puts the bar in the footer: it stays in view however long the list of files is. */}
       {batch && (active || progressShown) && (

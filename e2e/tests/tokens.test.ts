@@ -53,7 +53,9 @@ describe('API tokens', () => {
     await form.getByRole('radio', { name: /^Read and upload/ }).check();
     await form.getByRole('combobox', { name: 'Only these projects' }).click();
     await page.getByRole('option', { name: PROJECT }).click();
-    await page.keyboard.press('Escape');
+    // Closes the list of projects (Esc would close the whole dialog).
+    await form.getByRole('heading', { name: 'New API Token' }).click();
+    await form.getByRole('button', { name: PROJECT }).waitFor();
     await captureScreen(page, 'tokens-create');
     await form.getByRole('button', { name: 'Create Token' }).click();
 

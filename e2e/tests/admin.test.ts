@@ -76,10 +76,10 @@ describe('a SysAdmin', () => {
     const { page } = session;
     await signIn(page, SYSADMIN);
     const menu = await openAccountMenu(page, fullName(SYSADMIN));
-    expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Administration', 'To review', 'Notifications', 'Change Password', 'Logout']);
+    expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Administration', 'To review', 'Notifications', 'API tokens', 'Change Password', 'Logout']);
     await page.keyboard.press('Escape');
     await openAdministration(page, SYSADMIN);
-    expect((await page.getByRole('tab').allTextContents()).map((t) => t.trim())).toEqual(['Users', 'Companies', 'Password requests', 'Webhooks', 'Audit']);
+    expect((await page.getByRole('tab').allTextContents()).map((t) => t.trim())).toEqual(['Users', 'Companies', 'Password requests', 'Webhooks', 'API tokens', 'Audit']);
 
     await openTab(page, 'Companies');
     await waitForPath(page, '/admin/companies');
@@ -165,7 +165,7 @@ describe('a CompanyAdmin', () => {
     const { page } = session;
     await signIn(page, NORA);
     await openAdministration(page, NORA);
-    expect((await page.getByRole('tab').allTextContents()).map((t) => t.trim())).toEqual(['Users', 'Password requests', 'Webhooks', 'Audit']);
+    expect((await page.getByRole('tab').allTextContents()).map((t) => t.trim())).toEqual(['Users', 'Password requests', 'Webhooks', 'API tokens', 'Audit']);
 
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
@@ -278,7 +278,7 @@ describe('a plain User', () => {
       const { page } = fresh;
       await signIn(page, UMA);
       const menu = await openAccountMenu(page, fullName(UMA));
-      expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications', 'Change Password', 'Logout']);
+      expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications', 'API tokens', 'Change Password', 'Logout']);
       await page.keyboard.press('Escape');
       for (const path of ['/admin', '/admin/audit']) {
         await page.goto(path);

@@ -35,6 +35,7 @@ import { registerOpenApi } from './openapi/openapi.js';
 import { registerAuthentication } from './auth/request-auth.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
 import { notificationsRoutes } from './notifications/index.js';
+import { ApiTokenBearer, tokensRoutes } from './tokens/index.js';
 import { viewerDistBeside, viewerRoutes } from './viewer/index.js';
 import type { Services } from './services.js';
 
@@ -85,7 +86,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await registerOpenApi(app, API_PREFIX);
   registerEarlyAnswers(app);
   acceptEmptyJsonBodies(app);
-  registerAuthentication(app, services.auth);
+  registerAuthentication(app, services.auth, new ApiTokenBearer(services.repos.apiTokens, services.audit, API_PREFIX));
   await app.register(multipart, {
     limits: {
       // One file and one small field per request; the size limit itself is enforced while
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       );
       await api.register(adminRoutes(services));
       await api.register(notificationsRoutes(services.notifications.preferences, services.notifications.webhooks));
+      await api.register(tokensRoutes(services.apiTokens));
       await api.register(
         ssoPlugin(
           {

@@ -65,6 +65,7 @@ import {
   WebhooksAdministration,
   WebhooksRepository,
 } from './notifications/index.js';
+import { ApiTokensRepository, ApiTokensService } from './tokens/index.js';
 
 /** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
 export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents & ReviewEvents;
@@ -94,6 +95,8 @@ export interface Services {
     notifications: NotificationsRepository;
     /** Webhook endpoints and their log (notifications/). */
     webhooks: WebhooksRepository;
+    /** Personal API tokens (tokens/). */
+    apiTokens: ApiTokensRepository;
   };
   /** Every action worth answering for (issue 15): appended, hash-chained. */
   audit: AuditTrail;
@@ -137,6 +140,8 @@ export interface Services {
   events: Events<PortalEvents>;
   /** People told (issue 35): the reactions that queue e-mails and webhooks, users' choices, the endpoints, the daily digest. */
   notifications: { notifier: Notifier; preferences: NotificationPreferences; webhooks: WebhooksAdministration; digest: DigestSchedule };
+  /** Personal API tokens: made, listed, revoked (issue 37); their use as a bearer is app.ts's. */
+  apiTokens: ApiTokensService;
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
   sweepThrottle: () => Promise<number>;
 }
@@ -175,6 +180,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     deidentification: new DeidentificationRepository(db),
     notifications: new NotificationsRepository(db),
     webhooks: new WebhooksRepository(db),
+    apiTokens: new ApiTokensRepository(db),
   };
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
@@ -274,6 +280,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
       }),
       digest: new DigestSchedule(db, repos.jobs, { hourUtc: config.notifications.digestHourUtc, clock }),
     },
+    apiTokens: new ApiTokensService(repos.apiTokens, projects, audit),
     // The password throttle and single sign-on's per-address limit share the table: the longer
     // window decides.
     sweepThrottle: () => throttleRepo.sweep(clock() - Math.max(config.loginThrottle.windowMs, config.sso.windowMs)),

@@ -44,7 +44,11 @@ export type AuditAction =
   | 'file.rules_checked'
   | 'file.accepted'
   | 'file.rejected'
-  | 'file.replaced';
+  | 'file.replaced'
+  // Issue 37: personal API tokens (never their secrets).
+  | 'api_token.created'
+  | 'api_token.new_address'
+  | 'api_token.revoked';
 
 type Detail = string | number | boolean | null;
 

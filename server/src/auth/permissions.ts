@@ -5,6 +5,8 @@ export interface Actor {
   userId: number;
   companyId: number;
   role: TRole;
+  /** Set when the request came with an API token limited to these projects (tokens/): it reaches no other. */
+  projectIds?: readonly number[] | undefined;
 }
 
 export type Action =

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticatedSession, AuthService } from './auth.service.js';
 import { unauthorized } from '../errors/app-error.js';
 import { runWithAuditContext } from '../audit/index.js';
+import type { OtherBearer } from './other-bearer.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,14 +14,14 @@ declare module 'fastify' {
   }
 }
 
-export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
+export function registerAuthentication(app: FastifyInstance, auth: AuthService, other?: OtherBearer): void {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public || !request.url.startsWith('/api/')) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([^\s]+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('Authentication required');
-    request.session = await auth.authenticate(match[1]);
+    request.session = (await other?.authenticate(match[1], request)) ?? (await auth.authenticate(match[1]));
   });
   // Whatever the handler does from here runs in its audit context: the audit rows it leads to name
   // this user, address and user agent without the request being handed down to the services.

@@ -413,6 +413,31 @@ export interface NotificationMailTable {
   created_at: string;
 }
 
+/** A personal API token (issue 37): only its secret's hash is kept (server/src/tokens/). */
+export interface ApiTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  company_id: number;
+  name: string;
+  token_hash: string;
+  scope: 'read' | 'upload';
+  /** A JSON array of project ids, or null: no limit beyond its owner's. */
+  project_ids: string | null;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  revoked_at: string | null;
+}
+
+/** An address a token was used from: the first use from a new one is audited. */
+export interface ApiTokenAddressTable {
+  id: Generated<number>;
+  token_id: number;
+  address: string;
+  first_used_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -442,6 +467,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   notification_mails: NotificationMailTable;
+  api_tokens: ApiTokenTable;
+  api_token_addresses: ApiTokenAddressTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -465,3 +492,4 @@ export type SsoLoginRow = Selectable<SsoLoginTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type NotificationMailRow = Selectable<NotificationMailTable>;
+export type ApiTokenRow = Selectable<ApiTokenTable>;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { TCreateDelivery, TDelivery } from '@portal/contract';
-import { can, companyScope, type Actor } from '../auth/index.js';
+import { can, companyScope, reachesProject, type Actor } from '../auth/index.js';
 import type { DeliveryFileRow, DeliveryRow, ProjectFileRow, ProjectRow } from '../db/schema.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import type { Announcer } from '../events/events.js';
@@ -108,7 +108,7 @@ export class DeliveriesService implements FolderMembers {
     // The delivery is found only in the actor's company (or any, for a Sys role) and with its
     // project live, so reading the project as well (#requireRow) would add nothing but a query.
     const delivery = await this.deliveries.findRow(parseId(deliveryRef.trim(), 'Delivery'), companyScope(actor));
-    if (!delivery) throw notFound(NOT_FOUND);
+    if (!delivery || !reachesProject(actor, delivery.project_id)) throw notFound(NOT_FOUND);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     const relativePath = checkRelativePath(rawPath);
     if (await this.deliveries.pathTaken(delivery.id, relativePath)) throw pathTaken(relativePath);
@@ -123,7 +123,7 @@ export class DeliveriesService implements FolderMembers {
    */
   async authorizeBundle(actor: Actor, deliveryRef: string): Promise<{ deliveryId: number; projectId: number; relativePath: null }> {
     const delivery = await this.deliveries.findRow(parseId(deliveryRef.trim(), 'Delivery'), companyScope(actor));
-    if (!delivery) throw notFound(NOT_FOUND);
+    if (!delivery || !reachesProject(actor, delivery.project_id)) throw notFound(NOT_FOUND);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
     if (!can(actor, 'create', delivery.company_id)) throw forbidden();
     return { deliveryId: delivery.id, projectId: delivery.project_id, relativePath: null };
@@ -144,7 +144,7 @@ export class DeliveriesService implements FolderMembers {
    */
   async requireOpen(actor: Actor, deliveryId: number): Promise<void> {
     const delivery = await this.deliveries.findRow(deliveryId, companyScope(actor));
-    if (!delivery) throw notFound(NOT_FOUND);
+    if (!delivery || !reachesProject(actor, delivery.project_id)) throw notFound(NOT_FOUND);
     if (delivery.state !== 'open') throw conflict(COMPLETED_MESSAGE);
   }
 
@@ -398,7 +398,7 @@ export class DeliveriesService implements FolderMembers {
 
   async #requireRow(actor: Actor, id: number): Promise<{ delivery: DeliveryRow; project: ProjectRow }> {
     const delivery = await this.deliveries.findRow(id, companyScope(actor));
-    if (!delivery) throw notFound(NOT_FOUND);
+    if (!delivery || !reachesProject(actor, delivery.project_id)) throw notFound(NOT_FOUND);
     // Reading another company's delivery needs reading its project: the same 404 or 403.
     const project = await this.projects.require(actor, delivery.project_id, 'read');
     return { delivery, project };

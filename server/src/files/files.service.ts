@@ -1,7 +1,7 @@
 // A project's files as stored: listings, access, downloads and soft deletes (DESIGN §4, §6). How
 // bytes become a file is uploads/.
 import { LIST_PER_PAGE_DEFAULT, type TFilesList, type TFilesQuery, type TProjectFile } from '@portal/contract';
-import { can, companyScope, type Actor } from '../auth/index.js';
+import { can, companyScope, reachesProject, type Actor } from '../auth/index.js';
 import type { AuditActor, AuditTrail } from '../audit/index.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors/app-error.js';
@@ -54,7 +54,7 @@ export class FilesService {
   /** A live file the actor may do `action` on: 404 outside the actor's companies, 403 when not allowed. */
   async require(actor: Actor, fileId: number, action: 'read' | 'download' | 'delete'): Promise<ProjectFileRow> {
     const row = await this.files.find(fileId, companyScope(actor));
-    if (!row) throw notFound(NOT_FOUND);
+    if (!row || !reachesProject(actor, row.project_id)) throw notFound(NOT_FOUND);
     if (!can(actor, action, row.company_id)) throw forbidden();
     return row;
   }

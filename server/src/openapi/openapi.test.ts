@@ -3,6 +3,9 @@
 // query parameters, and every JSON answer and body must be the contract's schema, so neither the
 // routes nor the contract can move without the document following.
 import {
+  ZApiToken,
+  ZCreateApiToken,
+  ZCreatedApiToken,
   ZCreatedWebhook,
   ZCreateWebhook,
   ZNotificationPreferences,
@@ -123,6 +126,8 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /admin/webhooks': listResponse(ZWebhook),
   'POST /admin/webhooks': listResponse(ZCreatedWebhook),
   'GET /admin/webhooks/{id}/deliveries': ZWebhookDeliveriesList,
+  'GET /tokens': listResponse(ZApiToken),
+  'POST /tokens': listResponse(ZCreatedApiToken),
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -147,6 +152,7 @@ const BODIES: Record<string, ZodType> = {
   'PUT /admin/companies/{id}/sso': ZUpdateSsoSettings,
   'PUT /me/notifications': ZUpdateNotificationPreferences,
   'POST /admin/webhooks': ZCreateWebhook,
+  'POST /tokens': ZCreateApiToken,
 };
 
 /** The query parameters routes read. */
@@ -169,6 +175,7 @@ const QUERIES: Record<string, string[]> = {
   'GET /admin/webhooks': ['company_id'],
   'GET /admin/webhooks/{id}/deliveries': ['page', 'per_page'],
   'GET /sso/callback': ['code', 'state', 'iss', 'error', 'error_description'],
+  'GET /tokens': ['owner'],
 };
 
 /** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */

@@ -26,6 +26,7 @@ const DESCRIPTION = 'Every error answers {message}. Another company’s ids answ
 const toJsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
 const UNAUTHORIZED = { ...toJsonSchema(ZErrorBody, 'output'), description: 'No session, or an expired, revoked or unknown token' };
 const error = (description: string) => ({ ...toJsonSchema(ZErrorBody, 'output'), description });
+const TOKEN_REFUSED = error('An API token whose scope does not allow this route');
 /**
  * What any route of a kind may answer before its handler runs (validate.ts, error-handler.ts),
  * added where the route does not say it itself: an id that names nothing, a bad query, and for a
@@ -126,6 +127,8 @@ function apiRoutesOnly(apiPrefix: string, zodToJson: SwaggerTransform): SwaggerT
     if (!config?.public) {
       documented.security = [{ bearer: [] }];
       response[401] = UNAUTHORIZED;
+      // A personal API token is refused on every route its scope does not list (tokens/token-scopes.ts).
+      response[403] ??= TOKEN_REFUSED;
     }
     documented.response = response;
     return { schema: documented, url };

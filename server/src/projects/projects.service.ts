@@ -6,7 +6,7 @@ import {
   type TProject,
   type TUpdateProject,
 } from '@portal/contract';
-import { can, companyScope, type Action, type Actor } from '../auth/index.js';
+import { can, companyScope, reachesProject, type Action, type Actor } from '../auth/index.js';
 import type { AuditTrail } from '../audit/index.js';
 import type { ProjectRow } from '../db/schema.js';
 import type { Announcer } from '../events/events.js';
@@ -38,13 +38,13 @@ export class ProjectsService {
    */
   async require(actor: Actor, id: number, action: Action): Promise<ProjectRow> {
     const project = await this.projects.find(id, companyScope(actor));
-    if (!project) throw notFound(NOT_FOUND);
+    if (!project || !reachesProject(actor, project.id)) throw notFound(NOT_FOUND);
     if (!can(actor, action, project.company_id)) throw forbidden();
     return project;
   }
 
   async list(actor: Actor, companyId?: number): Promise<TProject[]> {
-    return (await this.projects.list(companyScope(actor), companyId)).map(presentProject);
+    return (await this.projects.list(companyScope(actor), companyId)).filter((project) => reachesProject(actor, project.id)).map(presentProject);
   }
 
   async get(actor: Actor, id: number): Promise<TProject> {

@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BUNDLE_METADATA_KEY, BUNDLE_METADATA_VALUE, type TProjectFile } from '@portal/contract';
 import { Metadata, type DataStore } from '@tus/utils';
-import type { Actor } from '../auth/index.js';
+import { reachesProject, type Actor } from '../auth/index.js';
 import type { TusUploadRow } from '../db/schema.js';
 import { AppError, badRequest, notFound, unprocessable } from '../errors/app-error.js';
 import { parseId } from '../http/params.js';
@@ -230,7 +230,8 @@ export class TusUploadsService {
    */
   async requireUpload(actor: Actor, id: string): Promise<TusUploadRow> {
     const row = ID_PATTERN.test(id) ? await this.uploads.findMine(id, actor) : undefined;
-    if (!row) throw notFound(NOT_FOUND);
+    // An API token limited to other projects is told nothing, and removes nothing (#requireProject would).
+    if (!row || !reachesProject(actor, row.project_id)) throw notFound(NOT_FOUND);
     if (row.state === 'finished') return row;
     // Its last byte arrived and another request is making it a file: asking again soon finds it finished.
     if (row.state === 'finishing') throw new AppError(423, FINISHING);

@@ -380,6 +380,16 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('GET /admin/webhooks/{id}/deliveries', { id: hook }, { token: adminToken });
     await send('DELETE /admin/webhooks/{id}', { id: hook }, { token: adminToken });
     await send('GET /metrics', {}, { token: userToken });
+    // Personal API tokens (issue 37): made, listed, revoked, and refused where a token's scope ends.
+    const inMonth = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = (await send('POST /tokens', {}, { token: userToken, json: { name: 'Conformance', expires_at: inMonth, scope: 'read' } })).json.data[0] as { id: number; token: string };
+    await send('POST /tokens', {}, { token: userToken, json: { name: 'Too long', expires_at: '2999-01-01', scope: 'read' } });
+    await send('GET /tokens', {}, { token: userToken });
+    await send('GET /tokens', {}, { token: userToken, query: { owner: 'all' } });
+    await send('GET /tokens', {}, { token: adminToken, query: { owner: 'all' } });
+    await send('GET /me', {}, { token: made.token });
+    await send('DELETE /tokens/{id}', { id: made.id }, { token: userToken });
+    await send('DELETE /tokens/{id}', { id: made.id }, { token: userToken });
 
     // Single sign-on, through a real provider.
     const settings = { enabled: true, issuer: provider.issuer, client_id: 'portal', client_secret: 'conformance-secret', password_login_allowed: true, auto_create_users: true };

@@ -24,6 +24,9 @@ export const queryKeys = {
   adminPasswordRequests: ['admin', 'password-requests'] as const,
   adminAudit: ['admin', 'audit'] as const,
   adminWebhooks: ['admin', 'webhooks'] as const,
+  /** Personal API tokens (issue 37): one's own ('me'), or those an administrator answers for ('all'). */
+  apiTokens: ['api-tokens'] as const,
+  apiTokensOf: (owner: 'me' | 'all') => ['api-tokens', owner] as const,
   /** The signed-in user's choice of e-mails (GET /me/notifications). */
   notificationSettings: ['notification-settings'] as const,
 };

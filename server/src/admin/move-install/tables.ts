@@ -34,6 +34,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'webhook_endpoints', key: 'id', serial: true },
   { name: 'webhook_deliveries', key: 'id', serial: true },
   { name: 'notification_mails', key: 'id', serial: true },
+  { name: 'api_tokens', key: 'id', serial: true },
+  { name: 'api_token_addresses', key: 'id', serial: true },
   { name: 'audit_log', key: 'seq', serial: false },
   { name: 'audit_head', key: 'id', serial: false },
 ];

@@ -43,6 +43,10 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'webhook.', label: 'Any webhook change' },
   { code: 'webhook.created', label: 'Webhook created' },
   { code: 'webhook.deleted', label: 'Webhook deleted' },
+  { code: 'api_token.', label: 'Any API token change' },
+  { code: 'api_token.created', label: 'API token created' },
+  { code: 'api_token.new_address', label: 'API token used from a new address' },
+  { code: 'api_token.revoked', label: 'API token revoked' },
 ];
 
 const LABELS = new Map(AUDIT_ACTIONS.map((a) => [a.code, a.label]));

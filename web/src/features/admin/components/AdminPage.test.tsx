@@ -13,7 +13,7 @@ describe('the administration page', () => {
     expect(await screen.findByRole('heading', { name: 'Administration' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/users');
     expect(screen.getByText('The users of Acme Imaging and their audit trail')).toBeInTheDocument();
-    expect(tabNames()).toEqual(['Users', 'Password requests', 'Webhooks', 'Audit']);
+    expect(tabNames()).toEqual(['Users', 'Password requests', 'Webhooks', 'API tokens', 'Audit']);
 
     await router.navigate('/admin/companies');
     expect(await screen.findByText('Access Denied: You do not have permission to perform this action')).toBeInTheDocument();
@@ -54,7 +54,7 @@ describe('Companies (SysAdmin)', () => {
       'GET /admin/password-requests': { status: 200, data: page([]) },
     });
     const { user } = renderAdmin(sysAdmin, '/admin/companies');
-    expect(tabNames()).toEqual(['Users', 'Companies', 'Password requests', 'Webhooks', 'Audit']);
+    expect(tabNames()).toEqual(['Users', 'Companies', 'Password requests', 'Webhooks', 'API tokens', 'Audit']);
     expect(await screen.findByRole('cell', { name: 'Acme Imaging' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Users of Acme Imaging' })).toHaveAttribute('href', '/admin/users?company_id=7');
 

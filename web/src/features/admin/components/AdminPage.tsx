@@ -14,9 +14,10 @@ import { CompaniesPanel } from './CompaniesPanel';
 import { PasswordRequestsPanel } from './PasswordRequestsPanel';
 import { UsersPanel } from './UsersPanel';
 import { WebhooksPanel } from '../../notifications';
+import { ApiTokensPanel } from '../../api-tokens';
 import { useCompanyNames } from '../api/get-companies';
 
-const SECTIONS = ['users', 'companies', 'requests', 'webhooks', 'audit'] as const;
+const SECTIONS = ['users', 'companies', 'requests', 'webhooks', 'tokens', 'audit'] as const;
 type Section = (typeof SECTIONS)[number];
 const isSection = (value: string | undefined): value is Section => (SECTIONS as readonly string[]).includes(value ?? '');
 
@@ -27,7 +28,7 @@ export default function AdminPage() {
   const { section } = useParams();
   const waiting = useOpenRequestCount();
   const queryClient = useQueryClient();
-  const companies = useCompanyNames(sysAdmin && section === 'webhooks');
+  const companies = useCompanyNames(sysAdmin && (section === 'webhooks' || section === 'tokens'));
   // Requests arrive from the login screen of others: each change of tab reads the count (and the lists) again.
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.adminPasswordRequests });
@@ -45,6 +46,7 @@ export default function AdminPage() {
       label: open > 0 ? `Password requests (${open} waiting)` : 'Password requests',
     },
     { value: 'webhooks', label: 'Webhooks' },
+    { value: 'tokens', label: 'API tokens' },
     { value: 'audit', label: 'Audit' },
   ];
 
@@ -75,6 +77,7 @@ export default function AdminPage() {
           companyName={(id) => companies.data?.nameOf.get(id) ?? `Company ${id}`}
         />
       )}
+      {section === 'tokens' && <ApiTokensPanel sysAdmin={sysAdmin} companyName={(id) => companies.data?.nameOf.get(id) ?? `Company ${id}`} />}
       {section === 'audit' && <AuditPanel />}
     </Box>
   );

@@ -1,15 +1,13 @@
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { BusyStatus } from '../../../components/BusyOverlay';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { formatDateTime } from '../../../lib/format';
 import { adminErrorText } from '../admin-errors';
 import { useCreateResetLink, type ResetLink } from '../api/reset-password';
@@ -28,18 +26,6 @@ interface ResetLinkDialogProps {
   onClose: () => void;
 }
 
-/** Copies with the Clipboard API where the page may (https, localhost), else through the selected field. */
-async function copyText(text: string, field: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    field?.select();
-    // The older way, for a page served over plain http on a network address.
-    return field !== null && document.execCommand('copy');
-  }
-}
-
 /**
  * Makes a single-use link for a user to set a password and shows it once: the server keeps only
  * its hash, so closing this dialog is the last time anyone sees it. Asks first, since a new link
@@ -50,13 +36,6 @@ export function ResetLinkDialog({ user, reason, onClose }: ResetLinkDialogProps)
   const create = useCreateResetLink();
   const [link, setLink] = useState<ResetLink | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const copyButton = useRef<HTMLButtonElement>(null);
-  // The button pressed is gone once the link is shown: focus moves to Copy, the next step, so Esc still closes.
-  useEffect(() => {
-    if (link) copyButton.current?.focus();
-  }, [link]);
   const name = `${user.firstname} ${user.lastname}`.trim() || user.username;
 
   const make = async () => {
@@ -72,10 +51,6 @@ export function ResetLinkDialog({ user, reason, onClose }: ResetLinkDialogProps)
     setLink(null);
     create.reset();
     onClose();
-  };
-  const copy = async () => {
-    if (!link) return;
-    setCopied((await copyText(link.reset_url, field.current)) ? 'yes' : 'failed');
   };
 
   return (
@@ -106,27 +81,13 @@ export function ResetLinkDialog({ user, reason, onClose }: ResetLinkDialogProps)
         )}
         {link && (
           <>
-            <Alert severity="warning" sx={{ mb: 2 }}>
-              {`This link is shown only once. Copy it now and send it to ${user.firstname || name} through a channel you trust. It works once, until ${formatDateTime(link.expires_at)}.`}
-            </Alert>
-            <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexDirection: { xs: 'column', sm: 'row' } }}>
-              <TextField
-                label="Password link"
-                value={link.reset_url}
-                inputRef={field}
-                fullWidth
-                multiline
-                slotProps={{ htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace', wordBreak: 'break-all' } } }}
-                onFocus={(event) => event.target.select()}
-              />
-              <Button variant="contained" startIcon={<ContentCopy />} onClick={() => void copy()} ref={copyButton} sx={{ flexShrink: 0, mt: { sm: 1 } }}>
-                Copy Link
-              </Button>
-            </Box>
-            <Box role="status" aria-live="polite" sx={{ minHeight: 24, mt: 1 }}>
-              {copied === 'yes' && <DialogContentText>Copied to the clipboard.</DialogContentText>}
-              {copied === 'failed' && <DialogContentText>The browser did not allow copying: select the link and copy it yourself.</DialogContentText>}
-            </Box>
+            <ShownOnceSecret
+              warning={`This link is shown only once. Copy it now and send it to ${user.firstname || name} through a channel you trust. It works once, until ${formatDateTime(link.expires_at)}.`}
+              label="Password link"
+              value={link.reset_url}
+              copyLabel="Copy Link"
+              noun="the link"
+            />
             <DialogContentText variant="body2">{`Expires: ${formatDateTime(link.expires_at)}`}</DialogContentText>
           </>
         )}

@@ -1,5 +1,6 @@
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
 import FactCheck from '@mui/icons-material/FactCheckOutlined';
+import Key from '@mui/icons-material/KeyOutlined';
 import Logout from '@mui/icons-material/Logout';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Password from '@mui/icons-material/Password';
@@ -19,9 +20,10 @@ import { useSession } from '../session-context';
 
 /**
  * Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'; administrators
- * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35).
+ * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35)
+ * and 'API tokens' (issue 37).
  */
-export function UserMenu({ onChangePassword, onNotifications }: { onChangePassword: () => void; onNotifications?: () => void }) {
+export function UserMenu({ onChangePassword, onNotifications, onApiTokens }: { onChangePassword: () => void; onNotifications?: () => void; onApiTokens?: () => void }) {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -99,6 +101,19 @@ export function UserMenu({ onChangePassword, onNotifications }: { onChangePasswo
                 <NotificationsOutlined fontSize="small" />
               </ListItemIcon>
               Notifications
+            </MenuItem>
+          )}
+          {onApiTokens && (
+            <MenuItem
+              onClick={() => {
+                close();
+                onApiTokens();
+              }}
+            >
+              <ListItemIcon>
+                <Key fontSize="small" />
+              </ListItemIcon>
+              API tokens
             </MenuItem>
           )}
           <MenuItem

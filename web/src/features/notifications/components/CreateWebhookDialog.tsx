@@ -1,4 +1,3 @@
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,8 +13,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { TCreatedWebhook, TNotificationEvent } from '@portal/contract';
 import { isAxiosError } from 'axios';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { BusyStatus } from '../../../components/BusyOverlay';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { formatUserError, mapApiError } from '../../../lib/error-mapping';
 import { useCreateWebhook } from '../api/webhooks';
 import { EventChoices } from './EventChoices';
@@ -36,17 +36,6 @@ function refusalText(error: unknown): string {
   return formatUserError(error);
 }
 
-/** Copies with the Clipboard API where the page may, else through the selected field. */
-async function copyText(text: string, field: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    field?.select();
-    return field !== null && document.execCommand('copy');
-  }
-}
-
 /**
  * A new endpoint: its address, its events and (a SysAdmin's) the company it hears. The signing
  * secret the server answers is shown once, here: it is kept sealed and never shown again.
@@ -60,12 +49,6 @@ export function CreateWebhookDialog({ sysAdmin, companies, onClose }: { sysAdmin
   const [company, setCompany] = useState<string>(EVERY_COMPANY);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<TCreatedWebhook | null>(null);
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const copyButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (created) copyButton.current?.focus();
-  }, [created]);
 
   const submit = async () => {
     setError(null);
@@ -132,33 +115,13 @@ export function CreateWebhookDialog({ sysAdmin, companies, onClose }: { sysAdmin
         )}
         {created && (
           <>
-            <Alert severity="warning" sx={{ mb: 2 }}>
-              This signing secret is shown only once. Copy it now into the receiver’s settings: it verifies each message with it (Standard Webhooks).
-            </Alert>
-            <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexDirection: { xs: 'column', sm: 'row' } }}>
-              <TextField
-                label="Signing secret"
-                value={created.secret}
-                inputRef={field}
-                fullWidth
-                multiline
-                slotProps={{ htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace', wordBreak: 'break-all' } } }}
-                onFocus={(event) => event.target.select()}
-              />
-              <Button
-                variant="contained"
-                startIcon={<ContentCopy />}
-                ref={copyButton}
-                onClick={() => void copyText(created.secret, field.current).then((ok) => setCopied(ok ? 'yes' : 'failed'))}
-                sx={{ flexShrink: 0, mt: { sm: 1 } }}
-              >
-                Copy Secret
-              </Button>
-            </Box>
-            <Box role="status" aria-live="polite" sx={{ minHeight: 24, mt: 1 }}>
-              {copied === 'yes' && <DialogContentText>Copied to the clipboard.</DialogContentText>}
-              {copied === 'failed' && <DialogContentText>The browser did not allow copying: select the secret and copy it yourself.</DialogContentText>}
-            </Box>
+            <ShownOnceSecret
+              warning="This signing secret is shown only once. Copy it now into the receiver’s settings: it verifies each message with it (Standard Webhooks)."
+              label="Signing secret"
+              value={created.secret}
+              copyLabel="Copy Secret"
+              noun="the secret"
+            />
             <DialogContentText variant="body2" sx={{ overflowWrap: 'anywhere' }}>{`Address: ${created.url}`}</DialogContentText>
           </>
         )}

@@ -20,3 +20,4 @@ export * from './deidentification-report.js';
 export * from './notifications.js';
 export * from './file-review.js';
 export * from './review.js';
+export * from './two-factor.js';

@@ -44,7 +44,13 @@ export type AuditAction =
   | 'file.rules_checked'
   | 'file.accepted'
   | 'file.rejected'
-  | 'file.replaced';
+  | 'file.replaced'
+  // Issue 37: two-factor sign-in (never the secret nor a code).
+  | 'two_factor.enabled'
+  | 'two_factor.disabled'
+  | 'two_factor.recovery_code_used'
+  | 'two_factor.recovery_codes_regenerated'
+  | 'two_factor.reset';
 
 type Detail = string | number | boolean | null;
 

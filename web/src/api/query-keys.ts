@@ -26,4 +26,8 @@ export const queryKeys = {
   adminWebhooks: ['admin', 'webhooks'] as const,
   /** The signed-in user's choice of e-mails (GET /me/notifications). */
   notificationSettings: ['notification-settings'] as const,
+  /** The signed-in user's two-factor sign-in (GET /account/two-factor). */
+  twoFactor: ['two-factor'] as const,
+  /** A company's two-factor requirement (administration). */
+  companyTwoFactor: (companyId: number) => ['admin', 'company-two-factor', companyId] as const,
 };

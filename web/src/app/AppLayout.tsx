@@ -11,12 +11,14 @@ import { useSession } from '../features/auth/session-context';
 
 const ChangePasswordDialog = lazy(() => import('../features/account/components/ChangePasswordDialog'));
 const NotificationsDialog = lazy(() => import('../features/notifications/components/NotificationsDialog'));
+const TwoFactorDialog = lazy(() => import('../features/two-factor/components/TwoFactorDialog'));
 
 /** The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. */
 export function AppLayout() {
   const { user } = useSession();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [notificationsOpen, setNotificationsOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -25,7 +27,11 @@ export function AppLayout() {
             <Logo />
           </Box>
           <ColorModeToggle />
-          <UserMenu onChangePassword={() => setPasswordOpen(true)} onNotifications={() => setNotificationsOpen(true)} />
+          <UserMenu
+            onChangePassword={() => setPasswordOpen(true)}
+            onNotifications={() => setNotificationsOpen(true)}
+            onTwoFactor={() => setTwoFactorOpen(true)}
+          />
         </Toolbar>
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1 }}>
@@ -39,6 +45,11 @@ export function AppLayout() {
       {user && notificationsOpen && (
         <Suspense fallback={null}>
           <NotificationsDialog open={notificationsOpen} role={user.role} onClose={() => setNotificationsOpen(false)} />
+        </Suspense>
+      )}
+      {user && twoFactorOpen && (
+        <Suspense fallback={null}>
+          <TwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
         </Suspense>
       )}
     </Box>

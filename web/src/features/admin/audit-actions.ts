@@ -43,6 +43,12 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'webhook.', label: 'Any webhook change' },
   { code: 'webhook.created', label: 'Webhook created' },
   { code: 'webhook.deleted', label: 'Webhook deleted' },
+  { code: 'two_factor.', label: 'Any two-factor sign-in event' },
+  { code: 'two_factor.enabled', label: 'Two-factor sign-in turned on' },
+  { code: 'two_factor.disabled', label: 'Two-factor sign-in turned off' },
+  { code: 'two_factor.recovery_code_used', label: 'Recovery code used' },
+  { code: 'two_factor.recovery_codes_regenerated', label: 'New recovery codes' },
+  { code: 'two_factor.reset', label: 'Two-factor sign-in reset' },
 ];
 
 const LABELS = new Map(AUDIT_ACTIONS.map((a) => [a.code, a.label]));

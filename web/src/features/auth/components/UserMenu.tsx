@@ -3,6 +3,7 @@ import FactCheck from '@mui/icons-material/FactCheckOutlined';
 import Logout from '@mui/icons-material/Logout';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Password from '@mui/icons-material/Password';
+import PhonelinkLock from '@mui/icons-material/PhonelinkLock';
 import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
@@ -19,9 +20,19 @@ import { useSession } from '../session-context';
 
 /**
  * Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'; administrators
- * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35).
+ * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35)
+ * and 'Two-factor sign-in' (issue 37).
  */
-export function UserMenu({ onChangePassword, onNotifications }: { onChangePassword: () => void; onNotifications?: () => void }) {
+export function UserMenu({
+  onChangePassword,
+  onNotifications,
+  onTwoFactor,
+}: {
+  onChangePassword: () => void;
+  onNotifications?: () => void;
+  /** 'Two-factor sign-in' (issue 37). */
+  onTwoFactor?: () => void;
+}) {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -112,6 +123,19 @@ export function UserMenu({ onChangePassword, onNotifications }: { onChangePasswo
             </ListItemIcon>
             Change Password
           </MenuItem>
+          {onTwoFactor && (
+            <MenuItem
+              onClick={() => {
+                close();
+                onTwoFactor();
+              }}
+            >
+              <ListItemIcon>
+                <PhonelinkLock fontSize="small" />
+              </ListItemIcon>
+              Two-factor sign-in
+            </MenuItem>
+          )}
           <MenuItem
             onClick={() => {
               close();

@@ -74,7 +74,7 @@ function CodeStep({ challenge }: { challenge: string }) {
 
   return (
     <Box component="form" onSubmit={(e) => void submit(e)} noValidate>
-      <Typography variant="h4" component="h1">
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
         Two-factor sign-in
       </Typography>
       <Typography variant="body1" color="text.secondary" sx={{ mt: 1, mb: 2 }}>
@@ -201,7 +201,7 @@ function EnrolmentStep({ challenge }: { challenge: string }) {
   }
   return (
     <>
-      <Typography variant="h4" component="h1">
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
         Set up two-factor sign-in
       </Typography>
       {body}

@@ -7,12 +7,16 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { startPortal, type Portal } from '../src/portal.js';
 import { tearDownSuite } from '../src/suite.js';
-import { openAccountMenu, signIn, signOut, submitLogin, waitForPath } from '../src/ui.js';
+import { eventually, openAccountMenu, signIn, signOut, submitLogin, waitForPath } from '../src/ui.js';
 
 const COMPANY = 'Riverside Clinic';
 const GRACE = { username: 'grace', password: 'Str0ng!Pass', firstname: 'Grace', lastname: 'Hopper' };
 const KATHERINE = { username: 'katherine', password: 'Str0ng!Pass', firstname: 'Katherine', lastname: 'Johnson' };
 const PHONE = { width: 390, height: 844 };
+const STRICT_COMPANY = 'Northern Hospital';
+const MARY = { username: 'mary', password: 'Str0ng!Pass', firstname: 'Mary', lastname: 'Jackson' };
+const DOROTHY = { username: 'dorothy', password: 'Str0ng!Pass', firstname: 'Dorothy', lastname: 'Vaughan' };
+const EMMY = { username: 'emmy', password: 'Str0ng!Pass', firstname: 'Emmy', lastname: 'Noether' };
 
 let portal: Portal;
 let browser: Browser;
@@ -27,6 +31,9 @@ beforeAll(async () => {
   [portal, browser] = await Promise.all([startPortal(), launchBrowser()]);
   const companyId = await portal.createCompany(COMPANY);
   for (const person of [GRACE, KATHERINE]) await portal.createUser({ companyId, ...person, role: 'User' });
+  const strictId = await portal.createCompany(STRICT_COMPANY);
+  await portal.createUser({ companyId: strictId, ...MARY, role: 'CompanyAdmin' });
+  for (const person of [DOROTHY, EMMY]) await portal.createUser({ companyId: strictId, ...person, role: 'User' });
   session = await openSession(browser, portal.url);
 });
 
@@ -118,6 +125,36 @@ describe('two-factor sign-in', () => {
     await page.getByRole('button', { name: 'Log in' }).waitFor();
   });
 
+  test('a company that requires it (set by its CompanyAdmin) leads its users through setting it up right after the password', async () => {
+    const { page } = session;
+    await signIn(page, MARY);
+    await page.goto('/admin/users');
+    const toggle = page.getByRole('switch', { name: 'Require two-factor sign-in' });
+    // The switch follows the saved setting: it turns once the server has answered.
+    await toggle.click();
+    await page.getByText('Two-factor sign-in is now required of this company’s users').waitFor();
+    await eventually(() => toggle.isChecked(), (checked) => checked, 'the switch shows the saved setting');
+    await page.getByRole('button', { name: 'Reset two-factor sign-in of dorothy' }).waitFor();
+    await captureScreen(page, 'two-factor-admin-users');
+    await signOut(page, 'Mary Jackson');
+
+    await submitLogin(page, DOROTHY);
+    await page.getByRole('heading', { name: 'Set up two-factor sign-in' }).waitFor();
+    await page.getByText('Your company requires two-factor sign-in. Set it up now to continue.').waitFor();
+    await page.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+    await captureScreen(page, 'two-factor-required-setup');
+    const key = (await page.getByLabel('Key to enter by hand').innerText()).replace(/\s/g, '');
+    await page.getByRole('textbox', { name: '6-digit code' }).fill(await codeOf(key));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await captureScreen(page, 'two-factor-required-recovery-codes');
+    await page.getByRole('button', { name: 'Continue to the portal' }).click();
+    await waitForPath(page, '/home');
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await signOut(page, 'Dorothy Vaughan');
+  });
+
   test('on a phone: the set-up, the recovery codes and the second step fit the screen', async () => {
     const phone = await openSession(browser, portal.url, { viewport: PHONE });
     try {
@@ -130,6 +167,13 @@ describe('two-factor sign-in', () => {
       await phone.page.getByRole('textbox', { name: '6-digit code' }).fill(await codeOf(key, 1));
       await phone.page.getByRole('button', { name: 'Verify' }).click();
       await waitForPath(phone.page, '/home');
+      await signOut(phone.page, 'Katherine Johnson');
+      // A user whose company requires it, on a phone: the set-up at sign-in, then signing out of it.
+      await submitLogin(phone.page, EMMY);
+      await phone.page.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+      await captureScreen(phone.page, 'two-factor-phone-required-setup');
+      await phone.page.getByRole('button', { name: 'Sign out' }).click();
+      await phone.page.getByRole('button', { name: 'Log in' }).waitFor();
       expect(phone.pageErrors).toEqual([]);
     } finally {
       await phone.context.close();

@@ -55,7 +55,7 @@ export function AuthenticatorSetup({ setup, onConfirm, secondary }: Authenticato
         component="p"
         aria-label="Key to enter by hand"
         data-secret={setup.secret}
-        sx={{ fontFamily: 'monospace', fontSize: '1.05rem', letterSpacing: 1, wordBreak: 'break-all', my: 1, p: 1, bgcolor: 'action.hover', borderRadius: 1 }}
+        sx={{ fontFamily: 'monospace', fontSize: '1.05rem', letterSpacing: 1, wordSpacing: 4, my: 1, p: 1, bgcolor: 'action.hover', borderRadius: 1 }}
       >
         {groupedSecret(setup.secret)}
       </Typography>

@@ -21,3 +21,4 @@ export * from './notifications.js';
 export * from './file-review.js';
 export * from './review.js';
 export * from './api-tokens.js';
+export * from './two-factor.js';

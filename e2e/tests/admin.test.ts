@@ -76,7 +76,7 @@ describe('a SysAdmin', () => {
     const { page } = session;
     await signIn(page, SYSADMIN);
     const menu = await openAccountMenu(page, fullName(SYSADMIN));
-    expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Administration', 'To review', 'Notifications', 'API tokens', 'Change Password', 'Logout']);
+    expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Administration', 'To review', 'Notifications', 'API tokens', 'Change Password', 'Two-factor sign-in', 'Logout']);
     await page.keyboard.press('Escape');
     await openAdministration(page, SYSADMIN);
     expect((await page.getByRole('tab').allTextContents()).map((t) => t.trim())).toEqual(['Users', 'Companies', 'Password requests', 'Webhooks', 'API tokens', 'Audit']);
@@ -278,7 +278,7 @@ describe('a plain User', () => {
       const { page } = fresh;
       await signIn(page, UMA);
       const menu = await openAccountMenu(page, fullName(UMA));
-      expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications', 'API tokens', 'Change Password', 'Logout']);
+      expect((await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Notifications', 'API tokens', 'Change Password', 'Two-factor sign-in', 'Logout']);
       await page.keyboard.press('Escape');
       for (const path of ['/admin', '/admin/audit']) {
         await page.goto(path);

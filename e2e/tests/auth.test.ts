@@ -122,7 +122,7 @@ describe('signed in', () => {
     await popover.getByText(`Company: ${COMPANY}`, { exact: true }).waitFor();
     const items = await menu.getByRole('menuitem').allInnerTexts();
     // Ada is a CompanyAdmin: administrators find the administration screens here too (issue 15).
-    expect(items.map((t) => t.trim())).toEqual(['Administration', 'Notifications', 'API tokens', 'Change Password', 'Logout']);
+    expect(items.map((t) => t.trim())).toEqual(['Administration', 'Notifications', 'API tokens', 'Change Password', 'Two-factor sign-in', 'Logout']);
     await captureScreen(page, 'avatar-menu');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });

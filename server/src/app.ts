@@ -36,6 +36,7 @@ import { registerAuthentication } from './auth/request-auth.js';
 import { metricsRoutes, registerHttpMetrics } from './metrics/index.js';
 import { notificationsRoutes } from './notifications/index.js';
 import { ApiTokenBearer, tokensRoutes } from './tokens/index.js';
+import { twoFactorRoutes } from './two-factor/index.js';
 import { viewerDistBeside, viewerRoutes } from './viewer/index.js';
 import type { Services } from './services.js';
 
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     async (api) => {
       await api.register(healthRoutes(services.handle.db, services.storage, services.allowance.headroom));
       await api.register(authRoutes(services.auth, services.passwordLinks));
+      await api.register(twoFactorRoutes(services.twoFactor.secondStep, services.twoFactor.settings));
       await api.register(companiesRoutes(services.companies));
       await api.register(projectsRoutes(services.projects));
       await api.register(deidentificationRoutes(services.deidentification));

@@ -51,6 +51,7 @@ import { StudiesRepository } from './studies/studies.repository.js';
 import { StudiesService } from './studies/studies.service.js';
 import { QidoRepository, QidoService, WadoRepository, WadoService } from './dicomweb/index.js';
 import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/index.js';
+import { Authenticators, SecondStepService, TwoFactorRepository, TwoFactorService } from './two-factor/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { ReviewRepository, ReviewService, type ReviewEvents } from './review/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
@@ -142,6 +143,8 @@ export interface Services {
   notifications: { notifier: Notifier; preferences: NotificationPreferences; webhooks: WebhooksAdministration; digest: DigestSchedule };
   /** Personal API tokens: made, listed, revoked (issue 37); their use as a bearer is app.ts's. */
   apiTokens: ApiTokensService;
+  /** Two-factor sign-in (issue 37): the second step of a sign-in, and the account's and administrators' settings. */
+  twoFactor: { secondStep: SecondStepService; settings: TwoFactorService };
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
   sweepThrottle: () => Promise<number>;
 }
@@ -234,13 +237,23 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   // The project's rules judge a file once its processing is committed (issue 35). A failure here
   // must not fail the job whose outcome is already committed: the file then awaits no review, said in the log.
   events.on('file.processed', (fileId) => review.judge(fileId).catch((err: unknown) => warn(err, `checking file ${fileId} against its project's arrival rules failed`)));
+  // Sealed with the single sign-on key too. The second step starts sessions as a password sign-in
+  // does; the sign-in asks it what is still due after the password: each needs the other.
+  const authenticators = new Authenticators(new TwoFactorRepository(db), new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }), clock);
+  const passwordLoginRefusal = passwordLoginPolicy(repos.ssoSettings, repos.companies);
+  const secondStep: SecondStepService = new SecondStepService(authenticators, { users: repos.users, throttle, audit, startSession: (user) => auth.startSession(user, 'password') });
+  const auth: AuthService = new AuthService(repos.users, repos.sessions, throttle, {
+    idleMs: config.tokenIdleMs,
+    absoluteMs: config.tokenAbsoluteMs,
+  }, audit, passwordLoginRefusal, secondStep);
   return {
     handle,
     repos,
-    auth: new AuthService(repos.users, repos.sessions, throttle, {
-      idleMs: config.tokenIdleMs,
-      absoluteMs: config.tokenAbsoluteMs,
-    }, audit, passwordLoginPolicy(repos.ssoSettings, repos.companies)),
+    auth,
+    twoFactor: {
+      secondStep,
+      settings: new TwoFactorService(authenticators, { users: repos.users, companies: repos.companies, throttle, audit, passwordLoginRefusal }),
+    },
     audit,
     mailer,
     passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {

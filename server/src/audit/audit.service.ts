@@ -48,7 +48,13 @@ export type AuditAction =
   // Issue 37: personal API tokens (never their secrets).
   | 'api_token.created'
   | 'api_token.new_address'
-  | 'api_token.revoked';
+  | 'api_token.revoked'
+  // Issue 37: two-factor sign-in (never the secret nor a code).
+  | 'two_factor.enabled'
+  | 'two_factor.disabled'
+  | 'two_factor.recovery_code_used'
+  | 'two_factor.recovery_codes_regenerated'
+  | 'two_factor.reset';
 
 type Detail = string | number | boolean | null;
 

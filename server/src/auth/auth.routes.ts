@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { listResponse, ZMessageResponse, ZPasswordForgotRequest, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
+import { listResponse, ZLoginRefusal, ZMessageResponse, ZPasswordForgotRequest, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
 import { z } from 'zod';
 import { BAD_REQUEST, errorResponse, NOT_FOUND, RETRY_AFTER } from '../http/responses.js';
 import { sessionOf } from './request-auth.js';
@@ -24,12 +24,19 @@ export function authRoutes(auth: AuthService, passwordLinks: PasswordLinksServic
           response: {
             200: ZLoginResponse.describe('A session token and the user'),
             400: BAD_REQUEST,
-            401: errorResponse('Invalid username or password (the same answer for unknown users)'),
+            401: ZLoginRefusal.describe(
+              'Invalid username or password (the same answer for unknown users); or, the password being right, a second factor is due: second_factor_required, a challenge for POST /login/second-factor, and enrolment_required when it must be set up first',
+            ),
             429: THROTTLED,
           },
         },
       },
-      async (request) => auth.login(request.body.username, request.body.password, request.ip),
+      async (request, reply) => {
+        const answer = await auth.login(request.body.username, request.body.password, request.ip);
+        // A client that knows nothing of a second factor sees a refused sign-in, never a half session.
+        if ('second_factor_required' in answer) return reply.status(401).send(answer);
+        return answer;
+      },
     );
 
     app.post(

@@ -1,5 +1,5 @@
 // Sign-in, token checks, sign-out and password changes. Every failure to sign in looks the same.
-import type { TLoginResponse, TPasswordResetRequest } from '@portal/contract';
+import type { TLoginResponse, TPasswordResetRequest, TSecondFactorDue } from '@portal/contract';
 import type { AuditTrail } from '../audit/index.js';
 import { ROLES } from '@portal/contract';
 import { nowIso } from '../db/database.js';
@@ -30,6 +30,14 @@ export interface SessionLifetimes {
  */
 export type PasswordLoginRefusal = (user: UserRow) => Promise<string | null>;
 
+/**
+ * After the right password: the challenge of a second step still due (two-factor/), or null when
+ * none is and the session starts at once.
+ */
+export interface SecondFactorGate {
+  due(user: UserRow): Promise<TSecondFactorDue | null>;
+}
+
 export interface AuthenticatedSession {
   actor: Actor;
   sessionId: number;
@@ -45,9 +53,11 @@ export class AuthService {
     private readonly lifetimes: SessionLifetimes,
     private readonly audit: AuditTrail,
     private readonly passwordLoginRefusal: PasswordLoginRefusal = () => Promise.resolve(null),
+    private readonly secondFactor: SecondFactorGate = { due: () => Promise.resolve(null) },
   ) {}
 
-  async login(username: string, password: string, ip: string): Promise<TLoginResponse> {
+  /** The spec's answer, or (two-factor sign-in) the challenge of the second step still due. */
+  async login(username: string, password: string, ip: string): Promise<TLoginResponse | TSecondFactorDue> {
     const user = await this.users.findByUsername(username);
     // The username is recorded only when it names an account: a password typed into the wrong field stays out of the trail.
     const who = user ? { id: user.id, name: user.username, companyId: user.company_id } : { id: null, name: null, companyId: null };
@@ -67,8 +77,13 @@ export class AuthService {
       await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: Boolean(user), disabled: user ? Boolean(user.disabled) : undefined } });
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
     }
+    const due = await this.secondFactor.due(user);
+    if (due && !due.enrolment_required) {
+      await this.throttle.passwordRight(attempt);
+      return due;
+    }
     await this.throttle.succeeded(attempt);
-    return this.startSession(user, 'password');
+    return due ?? this.startSession(user, 'password');
   }
 
   /**

@@ -68,4 +68,13 @@ export class LoginThrottle {
     await this.repo.clear([attempt.keys.pair, attempt.keys.share, attempt.keys.account]);
     await this.repo.release(attempt.keys.address);
   }
+
+  /**
+   * The password was right but a second factor is still due: only the address gets its attempt
+   * back. The pair, share and account keep counting until the second step succeeds; clearing them
+   * here would let someone holding the password guess codes for ever, a password step between tries.
+   */
+  async passwordRight(attempt: PasswordAttempt): Promise<void> {
+    await this.repo.release(attempt.keys.address);
+  }
 }

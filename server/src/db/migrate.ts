@@ -32,6 +32,7 @@ import * as m027 from './migrations/027-qido-fields.js';
 import * as m029 from './migrations/029-review.js';
 import * as m030 from './migrations/030-notifications.js';
 import * as m033 from './migrations/033-api-tokens.js';
+import * as m034 from './migrations/034-two-factor.js';
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
 const steps: Record<string, Step> = {
@@ -63,6 +64,7 @@ const steps: Record<string, Step> = {
   '029-review': m029,
   '030-notifications': m030,
   '033-api-tokens': m033,
+  '034-two-factor': m034,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

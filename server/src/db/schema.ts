@@ -345,6 +345,43 @@ export interface CompanySsoTable {
   updated_at: string;
 }
 
+/** A user's authenticator (migration 034): the secret only ever sealed; confirmed_at null while enrolling. */
+export interface UserSecondFactorTable {
+  user_id: number;
+  secret_sealed: string;
+  confirmed_at: string | null;
+  /** The last 30-second step a code was accepted for: a code of it or an earlier one is refused. */
+  last_used_step: number | null;
+  created_at: string;
+}
+
+export interface SecondFactorRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the normalised code. */
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** One sign-in between the right password and its second step (or a mandatory enrolment). */
+export interface SecondFactorChallengeTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  purpose: string;
+  secret_sealed: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface CompanyTwoFactorTable {
+  company_id: number;
+  required: number;
+  updated_at: string;
+}
+
 /** One sign-in through a provider, single use (sso/sso-logins.repository.ts). */
 export interface SsoLoginTable {
   id: Generated<number>;
@@ -469,6 +506,10 @@ export interface Database {
   notification_mails: NotificationMailTable;
   api_tokens: ApiTokenTable;
   api_token_addresses: ApiTokenAddressTable;
+  user_second_factors: UserSecondFactorTable;
+  second_factor_recovery_codes: SecondFactorRecoveryCodeTable;
+  second_factor_challenges: SecondFactorChallengeTable;
+  company_two_factor: CompanyTwoFactorTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;
@@ -493,3 +534,5 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type NotificationMailRow = Selectable<NotificationMailTable>;
 export type ApiTokenRow = Selectable<ApiTokenTable>;
+export type UserSecondFactorRow = Selectable<UserSecondFactorTable>;
+export type SecondFactorChallengeRow = Selectable<SecondFactorChallengeTable>;

@@ -10,6 +10,7 @@
 // route needs a line in the scenario.
 import { createRequire } from 'node:module';
 import { DEFAULT_REVIEW_RULES, ROLES } from '@portal/contract';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
 import { dialects } from '../databases.js';
@@ -390,6 +391,34 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('GET /me', {}, { token: made.token });
     await send('DELETE /tokens/{id}', { id: made.id }, { token: userToken });
     await send('DELETE /tokens/{id}', { id: made.id }, { token: userToken });
+
+    // Two-factor sign-in (issue 37), with codes of the real clock: the one after confirming is the next step's.
+    const codeOf = (secret: string, stepsAhead = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 * stepsAhead });
+    const careful = await makeUser(server.services, { company });
+    const carefulSession = await login(server.api, careful.username, PASSWORD);
+    await send('GET /account/two-factor', {}, { token: carefulSession });
+    const secret = (await send('POST /account/two-factor', {}, { token: carefulSession })).json.data[0].secret as string;
+    await send('POST /account/two-factor/confirm', {}, { token: carefulSession, json: { code: 'abc' } });
+    await send('POST /account/two-factor/confirm', {}, { token: carefulSession, json: { code: await codeOf(secret) } });
+    await send('POST /account/two-factor', {}, { token: carefulSession });
+    const challenge = (await send('POST /login', {}, { json: { username: careful.username, password: PASSWORD } })).json.challenge as string;
+    await send('POST /login/second-factor', {}, { json: { challenge, code: await codeOf(secret, 1) } });
+    await send('POST /login/second-factor', {}, { json: { challenge, code: '000000' } });
+    await send('POST /account/two-factor/recovery-codes', {}, { token: carefulSession, json: { password: PASSWORD } });
+    await send('POST /account/two-factor/recovery-codes', {}, { token: carefulSession, json: { password: 'Wr0ng!Password' } });
+    await send('POST /account/two-factor/disable', {}, { token: carefulSession, json: { password: 'Wr0ng!Password' } });
+    await send('POST /account/two-factor/disable', {}, { token: carefulSession, json: { password: PASSWORD } });
+    await send('GET /admin/companies/{id}/two-factor', { id: company.id }, { token: adminToken });
+    await send('PUT /admin/companies/{id}/two-factor', { id: company.id }, { token: adminToken, json: { required: true } });
+    await send('PUT /admin/companies/{id}/two-factor', { id: 999_999 }, { token: adminToken, json: { required: true } });
+    const enrolment = (await send('POST /login', {}, { json: { username: careful.username, password: PASSWORD } })).json.challenge as string;
+    await send('POST /login/second-factor/enrolment', {}, { json: { challenge: 'x'.repeat(43) } });
+    const newSecret = (await send('POST /login/second-factor/enrolment', {}, { json: { challenge: enrolment } })).json.data[0].secret as string;
+    await send('POST /login/second-factor/enrolment/confirm', {}, { json: { challenge: enrolment, code: await codeOf(newSecret) } });
+    await send('POST /login/second-factor/enrolment/confirm', {}, { json: { challenge: enrolment, code: '000000' } });
+    await send('PUT /admin/companies/{id}/two-factor', { id: company.id }, { token: adminToken, json: { required: false } });
+    await send('DELETE /admin/users/{id}/two-factor', { id: careful.id }, { token: adminToken });
+    await send('DELETE /admin/users/{id}/two-factor', { id: careful.id }, { token: adminToken });
 
     // Single sign-on, through a real provider.
     const settings = { enabled: true, issuer: provider.issuer, client_id: 'portal', client_secret: 'conformance-secret', password_login_allowed: true, auto_create_users: true };

@@ -28,6 +28,9 @@ const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString()
 /** Routes that take no bearer at all (config.public): a token there is neither needed nor checked. */
 const PUBLIC = [
   'POST /login',
+  'POST /login/second-factor',
+  'POST /login/second-factor/enrolment',
+  'POST /login/second-factor/enrolment/confirm',
   'GET /health',
   'GET /ready',
   'GET /openapi.json',

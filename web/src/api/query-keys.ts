@@ -29,4 +29,8 @@ export const queryKeys = {
   apiTokensOf: (owner: 'me' | 'all') => ['api-tokens', owner] as const,
   /** The signed-in user's choice of e-mails (GET /me/notifications). */
   notificationSettings: ['notification-settings'] as const,
+  /** The signed-in user's two-factor sign-in (GET /account/two-factor). */
+  twoFactor: ['two-factor'] as const,
+  /** A company's two-factor requirement (administration). */
+  companyTwoFactor: (companyId: number) => ['admin', 'company-two-factor', companyId] as const,
 };

@@ -12,6 +12,7 @@ import { useSession } from '../features/auth/session-context';
 const ChangePasswordDialog = lazy(() => import('../features/account/components/ChangePasswordDialog'));
 const NotificationsDialog = lazy(() => import('../features/notifications/components/NotificationsDialog'));
 const ApiTokensDialog = lazy(() => import('../features/api-tokens/components/ApiTokensDialog'));
+const TwoFactorDialog = lazy(() => import('../features/two-factor/components/TwoFactorDialog'));
 
 /** The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. */
 export function AppLayout() {
@@ -19,6 +20,7 @@ export function AppLayout() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   const [tokensOpen, setTokensOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -27,7 +29,12 @@ export function AppLayout() {
             <Logo />
           </Box>
           <ColorModeToggle />
-          <UserMenu onChangePassword={() => setPasswordOpen(true)} onNotifications={() => setNotificationsOpen(true)} onApiTokens={() => setTokensOpen(true)} />
+          <UserMenu
+            onChangePassword={() => setPasswordOpen(true)}
+            onNotifications={() => setNotificationsOpen(true)}
+            onApiTokens={() => setTokensOpen(true)}
+            onTwoFactor={() => setTwoFactorOpen(true)}
+          />
         </Toolbar>
       </AppBar>
       <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1 }}>
@@ -46,6 +53,11 @@ export function AppLayout() {
       {user && tokensOpen && (
         <Suspense fallback={null}>
           <ApiTokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
+        </Suspense>
+      )}
+      {user && twoFactorOpen && (
+        <Suspense fallback={null}>
+          <TwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
         </Suspense>
       )}
     </Box>

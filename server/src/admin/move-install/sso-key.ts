@@ -1,6 +1,6 @@
-// The companies' single sign-on client secrets, and the projects' de-identification keys, are sealed
-// with SSO_SECRET_KEY or, unset, with the key file in DATA_DIR (sso/secret-box.ts). Rows copied
-// without that key would never open again.
+// The companies' single sign-on client secrets, the projects' de-identification keys and the users'
+// authenticator secrets are sealed with SSO_SECRET_KEY or, unset, with the key file in DATA_DIR
+// (sso/secret-box.ts). Rows copied without that key would never open again.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/config.js';
@@ -21,7 +21,8 @@ function readKey(file: string): Buffer | undefined {
 export async function carrySsoKey(source: { db: Db; dataDir: string }, config: Pick<Config, 'dataDir' | 'sso'>): Promise<string | null> {
   const sealed =
     (await source.db.selectFrom('company_sso').select('company_id').where('client_secret_enc', 'is not', null).executeTakeFirst()) ??
-    (await source.db.selectFrom('project_keys').select('project_id').executeTakeFirst());
+    (await source.db.selectFrom('project_keys').select('project_id').executeTakeFirst()) ??
+    (await source.db.selectFrom('user_second_factors').select('user_id').executeTakeFirst());
   if (sealed === undefined) return null;
   const key = readKey(path.join(source.dataDir, KEY_FILE_NAME));
   if (key === undefined) {

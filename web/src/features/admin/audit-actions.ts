@@ -47,6 +47,12 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'api_token.created', label: 'API token created' },
   { code: 'api_token.new_address', label: 'API token used from a new address' },
   { code: 'api_token.revoked', label: 'API token revoked' },
+  { code: 'two_factor.', label: 'Any two-factor sign-in event' },
+  { code: 'two_factor.enabled', label: 'Two-factor sign-in turned on' },
+  { code: 'two_factor.disabled', label: 'Two-factor sign-in turned off' },
+  { code: 'two_factor.recovery_code_used', label: 'Recovery code used' },
+  { code: 'two_factor.recovery_codes_regenerated', label: 'New recovery codes' },
+  { code: 'two_factor.reset', label: 'Two-factor sign-in reset' },
 ];
 
 const LABELS = new Map(AUDIT_ACTIONS.map((a) => [a.code, a.label]));

@@ -17,6 +17,16 @@ export interface Session {
   /** Signs in with an answer the server gave another way (single sign-on): exactly what a password login stores. */
   adopt: (answer: TLoginResponse) => Promise<void>;
   logout: () => Promise<void>;
+  /** A sign-in whose password was right and whose second factor is still due (two-factor sign-in); null otherwise. */
+  secondStep: PendingSecondStep | null;
+  /** Back to the username and password, with a reason to show there (an expired challenge) or none. */
+  cancelSecondStep: (reason?: string) => void;
+}
+
+/** POST /login's challenge: a code is due, or (enrolment_required) the company requires setting it up first. */
+export interface PendingSecondStep {
+  challenge: string;
+  enrolmentRequired: boolean;
 }
 
 export const SessionContext = createContext<Session | null>(null);

@@ -3,6 +3,7 @@ import Block from '@mui/icons-material/Block';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import LockReset from '@mui/icons-material/LockReset';
+import PhonelinkErase from '@mui/icons-material/PhonelinkErase';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -13,10 +14,12 @@ export interface UserActionHandlers {
   onEdit: (user: TAdminUser) => void;
   onResetPassword: (user: TAdminUser) => void;
   onSetDisabled: (user: TAdminUser, disabled: boolean) => void;
+  /** Issue 37: forget the user's authenticator and recovery codes (a lost phone). */
+  onResetTwoFactor: (user: TAdminUser) => void;
 }
 
 /** A user's actions, the same in a table row and on a phone's card. */
-export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabled }: { viewer: SessionUser; user: TAdminUser } & UserActionHandlers) {
+export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabled, onResetTwoFactor }: { viewer: SessionUser; user: TAdminUser } & UserActionHandlers) {
   // DESIGN §5: a CompanyAdmin sees the Sys accounts of their company but cannot change them.
   if (!rolesManagedBy(viewer).includes(user.role)) {
     return (
@@ -39,6 +42,11 @@ export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabl
             <LockReset />
           </IconButton>
         </span>
+      </Tooltip>
+      <Tooltip title="Reset two-factor sign-in">
+        <IconButton aria-label={`Reset two-factor sign-in of ${user.username}`} onClick={() => onResetTwoFactor(user)}>
+          <PhonelinkErase />
+        </IconButton>
       </Tooltip>
       {user.disabled ? (
         <Tooltip title="Enable">

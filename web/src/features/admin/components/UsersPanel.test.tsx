@@ -133,6 +133,45 @@ describe('Users, as a CompanyAdmin', () => {
     expect(puts.map((c) => c.data)).toEqual([{ disabled: true }]);
   });
 
+  it('resets a user’s two-factor sign-in after asking, and says the server’s reason when there is none', async () => {
+    let resets = 0;
+    fakeApi({
+      'GET /admin/users': { status: 200, data: page([uma]) },
+      'DELETE /admin/users/5/two-factor': () =>
+        (resets += 1) === 1 ? { status: 204 } : { status: 422, data: { message: 'uma has not set up two-factor sign-in: there is nothing to reset.' } },
+      ...noRequests,
+    });
+    const { user } = renderAdmin(companyAdmin, '/admin/users');
+    for (const said of ['uma signs in with their password alone until they set up two-factor sign-in again', 'uma has not set up two-factor sign-in: there is nothing to reset.']) {
+      await user.click(await screen.findByRole('button', { name: 'Reset two-factor sign-in of uma' }));
+      const confirm = screen.getByRole('dialog', { name: 'Reset two-factor sign-in?' });
+      expect(confirm).toHaveTextContent('Uma Upload (uma)');
+      await user.click(within(confirm).getByRole('button', { name: 'Reset' }));
+      expect(await screen.findByText(said)).toBeInTheDocument();
+    }
+    expect(resets).toBe(2);
+  });
+
+  it('requires two-factor sign-in of the company’s users with one switch', async () => {
+    const puts: FakeCall[] = [];
+    fakeApi({
+      'GET /admin/users': { status: 200, data: page([uma]) },
+      'GET /admin/companies/7/two-factor': { status: 200, data: { data: [{ company_id: 7, required: false }] } },
+      'PUT /admin/companies/7/two-factor': (call) => {
+        puts.push(call);
+        return { status: 200, data: { data: [{ company_id: 7, required: true }] } };
+      },
+      ...noRequests,
+    });
+    const { user } = renderAdmin(companyAdmin, '/admin/users');
+    const toggle = await screen.findByRole('switch', { name: 'Require two-factor sign-in' });
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    expect(await screen.findByText('Two-factor sign-in is now required of this company’s users')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Require two-factor sign-in' })).toBeChecked();
+    expect(puts.map((c) => c.data)).toEqual([{ required: true }]);
+  });
+
   it('enables a disabled user without asking; their reset is off until then', async () => {
     const api = fakeApi({
       'GET /admin/users': { status: 200, data: page([anAdminUser({ disabled: true })]) },

@@ -29,6 +29,8 @@ import { useSearchedPages } from '../../../components/use-searched-pages';
 import { count, ListPanel } from './ListPanel';
 import { ResetLinkDialog } from './ResetLinkDialog';
 import { UserActions, type UserActionHandlers } from './UserActions';
+import { CompanyTwoFactorSwitch } from './CompanyTwoFactorSwitch';
+import { serverWords, useResetTwoFactor } from '../../two-factor';
 import { UserFormDialog } from './UserFormDialog';
 
 const fullName = (user: TAdminUser) => `${user.firstname} ${user.lastname}`.trim();
@@ -73,6 +75,8 @@ export function UsersPanel() {
   const [editing, setEditing] = useState<TAdminUser | null | undefined>(undefined);
   const [linkFor, setLinkFor] = useState<{ user: TAdminUser; reason: 'created' | 'reset' } | null>(null);
   const [toDisable, setToDisable] = useState<TAdminUser | null>(null);
+  const [toResetTwoFactor, setToResetTwoFactor] = useState<TAdminUser | null>(null);
+  const resetTwoFactor = useResetTwoFactor();
   const users = list.data?.data ?? [];
   const companyName = (id: number) => companies.data?.nameOf.get(id) ?? `Company ${id}`;
 
@@ -86,8 +90,19 @@ export function UsersPanel() {
       setToDisable(null);
     }
   };
+  const resetSecondFactor = async (user: TAdminUser) => {
+    try {
+      await resetTwoFactor.mutateAsync(user.id);
+      notify.success(`${user.username} signs in with their password alone until they set up two-factor sign-in again`);
+    } catch (failure) {
+      notify.error(serverWords(failure));
+    } finally {
+      setToResetTwoFactor(null);
+    }
+  };
   const handlers: UserActionHandlers = {
     onEdit: setEditing,
+    onResetTwoFactor: setToResetTwoFactor,
     onResetPassword: (user) => setLinkFor({ user, reason: 'reset' }),
     onSetDisabled: (user, disabled) => (disabled ? setToDisable(user) : void setDisabled(user, false)),
   };
@@ -113,6 +128,7 @@ export function UsersPanel() {
               onChange={controls.setSearch}
               sx={{ width: { xs: '100%', sm: 240 } }}
             />
+            <CompanyTwoFactorSwitch companyId={sysAdmin ? (companyId ?? undefined) : viewer.company_id} />
             {sysAdmin && (
               <TextField
                 select
@@ -212,6 +228,18 @@ export function UsersPanel() {
         busyMessage="Disabling user..."
         onConfirm={() => toDisable && void setDisabled(toDisable, true)}
         onClose={() => setToDisable(null)}
+      />
+      <ConfirmDialog
+        open={toResetTwoFactor !== null}
+        title="Reset two-factor sign-in?"
+        message="Their authenticator app and recovery codes stop working. They sign in with their password alone, or set up a new authenticator at once where the company requires it. Do this only once you know it is really them asking."
+        detail={toResetTwoFactor ? `${fullName(toResetTwoFactor)} (${toResetTwoFactor.username})` : undefined}
+        confirmLabel="Reset"
+        busyLabel="Resetting..."
+        busy={resetTwoFactor.isPending}
+        busyMessage="Resetting two-factor sign-in..."
+        onConfirm={() => toResetTwoFactor && void resetSecondFactor(toResetTwoFactor)}
+        onClose={() => setToResetTwoFactor(null)}
       />
     </>
   );

@@ -27,7 +27,7 @@ describe('the way to the administration screens', () => {
     await user.click(await screen.findByRole('button', { name: 'Account menu for Ada Lovelace' }));
     const menu = screen.getByRole('menu', { name: 'Account' });
     // A SysUser reviews what arrives (issue 35): 'To review' is theirs, Administration is not; everyone chooses their notifications.
-    const everyone = ['Notifications', 'API tokens', 'Change Password', 'Logout'];
+    const everyone = ['Notifications', 'API tokens', 'Change Password', 'Two-factor sign-in', 'Logout'];
     expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(role === 3 ? ['To review', ...everyone] : everyone);
 
     const fresh = renderAt(appRoutes, '/admin/users');

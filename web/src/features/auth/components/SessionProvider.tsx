@@ -12,7 +12,8 @@ import {
   type SessionUser,
 } from '../../../lib/storage';
 import * as authApi from '../api/auth-api';
-import { SessionContext, type Session } from '../session-context';
+import { SessionContext, type PendingSecondStep, type Session } from '../session-context';
+import { secondStepDue } from '../api/second-step-api';
 
 export const INVALID_LOGIN = 'Invalid Login';
 
@@ -38,6 +39,7 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
   const [loggingIn, setLoggingIn] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [errorDetails, setErrorDetails] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<PendingSecondStep | null>(null);
 
   useEffect(
     () =>
@@ -55,6 +57,7 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
       const company = await authApi.fetchCompany(answer.user.company_id).catch(() => null);
       const sessionUser: SessionUser = { ...answer.user, company };
       storeSession(answer.token, sessionUser);
+      setSecondStep(null);
       setUser(sessionUser);
       void navigate('/home');
     },
@@ -71,6 +74,11 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
         return true;
       } catch (failure) {
         clearSession();
+        const due = secondStepDue(failure);
+        if (due) {
+          setSecondStep(due);
+          return false;
+        }
         setError(INVALID_LOGIN);
         setErrorDetails(failureDetails(failure));
         return false;
@@ -89,9 +97,15 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
     void navigate('/', { replace: true });
   }, [navigate]);
 
+  const cancelSecondStep = useCallback((reason?: string) => {
+    setSecondStep(null);
+    setError(reason ?? null);
+    setErrorDetails(null);
+  }, []);
+
   const session = useMemo<Session>(
-    () => ({ user, loading: loggingIn, error, errorDetails, login, adopt, logout }),
-    [user, loggingIn, error, errorDetails, login, adopt, logout],
+    () => ({ user, loading: loggingIn, error, errorDetails, login, adopt, logout, secondStep, cancelSecondStep }),
+    [user, loggingIn, error, errorDetails, login, adopt, logout, secondStep, cancelSecondStep],
   );
 
   return <SessionContext.Provider value={session}>{children ?? <Outlet />}</SessionContext.Provider>;

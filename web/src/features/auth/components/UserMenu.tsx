@@ -4,6 +4,7 @@ import Key from '@mui/icons-material/KeyOutlined';
 import Logout from '@mui/icons-material/Logout';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import Password from '@mui/icons-material/Password';
+import PhonelinkLock from '@mui/icons-material/PhonelinkLock';
 import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
@@ -21,9 +22,20 @@ import { useSession } from '../session-context';
 /**
  * Spec §2: the avatar's menu with who is signed in, 'Change Password' and 'Logout'; administrators
  * (CompanyAdmin, SysAdmin) find 'Administration' there too (issue 15), and everyone 'Notifications' (issue 35)
- * and 'API tokens' (issue 37).
+ * and 'API tokens' and 'Two-factor sign-in' (issue 37).
  */
-export function UserMenu({ onChangePassword, onNotifications, onApiTokens }: { onChangePassword: () => void; onNotifications?: () => void; onApiTokens?: () => void }) {
+export function UserMenu({
+  onChangePassword,
+  onNotifications,
+  onApiTokens,
+  onTwoFactor,
+}: {
+  onChangePassword: () => void;
+  onNotifications?: () => void;
+  onApiTokens?: () => void;
+  /** 'Two-factor sign-in' (issue 37). */
+  onTwoFactor?: () => void;
+}) {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -127,6 +139,19 @@ export function UserMenu({ onChangePassword, onNotifications, onApiTokens }: { o
             </ListItemIcon>
             Change Password
           </MenuItem>
+          {onTwoFactor && (
+            <MenuItem
+              onClick={() => {
+                close();
+                onTwoFactor();
+              }}
+            >
+              <ListItemIcon>
+                <PhonelinkLock fontSize="small" />
+              </ListItemIcon>
+              Two-factor sign-in
+            </MenuItem>
+          )}
           <MenuItem
             onClick={() => {
               close();

@@ -101,10 +101,14 @@ export function storedFiles(dataDir: string): string[] {
 
 /** Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records. */
 export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
-  const rows = await db.selectFrom('project_files').select('storage_key').execute();
+  const rows = [
+    ...(await db.selectFrom('project_files').select('storage_key').execute()),
+    // A processed file's series thumbnails are objects of their own, named by their rows.
+    ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()),
+  ];
   const pending = await db.selectFrom('pending_uploads').selectAll().execute();
   const onDisk = storedFiles(dataDir).sort();
-  const expected = rows.map((r) => r.storage_key).sort();
+  const expected = rows.map((r) => r.storage_key!).sort();
   if (JSON.stringify(onDisk) !== JSON.stringify(expected) || pending.length > 0) {
     throw new Error(`leftovers: on disk ${JSON.stringify(onDisk)}, rows ${JSON.stringify(expected)}, pending ${pending.length}`);
   }

@@ -413,6 +413,27 @@ export interface NotificationMailTable {
   created_at: string;
 }
 
+/** A series' thumbnail, rendered from one upload's middle instance of it (migration 031). */
+export interface SeriesThumbnailTable {
+  id: Generated<number>;
+  file_id: number;
+  company_id: number;
+  project_id: number;
+  study_instance_uid: string;
+  series_instance_uid: string;
+  sop_instance_uid: string | null;
+  status: 'ready' | 'failed';
+  /** Why there is no picture, in words (failed only). */
+  reason: string | null;
+  storage_key: string | null;
+  mime: string | null;
+  sha256: string | null;
+  size: number | null;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -442,6 +463,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   notification_mails: NotificationMailTable;
+  series_thumbnails: SeriesThumbnailTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

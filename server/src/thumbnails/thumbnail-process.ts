@@ -17,6 +17,28 @@ sharp.concurrency(1);
 
 let codecs: Promise<void> | null = null;
 
+/** How many frames of a multi-frame instance are tried when its middle one is blank. */
+const OTHER_FRAMES_TRIED = 32;
+/** A picture whose values span less than this is blank to the eye (and once encoded as JPEG). */
+const NEARLY_BLANK = 8;
+
+/** The widest range of one colour channel's values in a rendered RGBA picture: 0 for a blank one. */
+function spread(pixels: ArrayBuffer): number {
+  const rgba = new Uint8Array(pixels);
+  let widest = 0;
+  for (let channel = 0; channel < 3; channel += 1) {
+    let min = 255;
+    let max = 0;
+    for (let i = channel; i < rgba.length; i += 4) {
+      const v = rgba[i]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    widest = Math.max(widest, max - min);
+  }
+  return widest;
+}
+
 /** The library's words for what it could not do, turned into the owner's. */
 function wordsFor(message: string): string {
   if (/photometric/i.test(message)) return 'This series’ pictures use a colour model the thumbnail renderer cannot draw.';
@@ -35,6 +57,20 @@ async function render(request: RenderRequest): Promise<RenderReply> {
     const image = new DicomImage(buffer);
     const frames = Math.max(1, image.getNumberOfFrames());
     drawn = image.render({ frame: Math.min(request.frame, frames - 1), renderOverlays: false });
+    // A (nearly) blank middle frame (a slide's background tile, an empty slice) says nothing of the series:
+    // other frames, spread over the instance, are tried, and the one with the widest range of values
+    // is shown.
+    let widest = spread(drawn.pixels);
+    if (frames > 1 && widest < NEARLY_BLANK) {
+      drawn = { ...drawn, pixels: drawn.pixels.slice(0) };
+      const tried = Math.min(frames, OTHER_FRAMES_TRIED);
+      for (let i = 0; i < tried; i += 1) {
+        const other = image.render({ frame: Math.floor((i * frames) / tried), renderOverlays: false });
+        const range = spread(other.pixels);
+        // Copied: the library may draw the next frame into the same buffer.
+        if (range > widest) [drawn, widest] = [{ ...other, pixels: other.pixels.slice(0) }, range];
+      }
+    }
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return { id: request.id, ok: false, reason: wordsFor(detail), detail };

@@ -31,8 +31,9 @@ async function send(thumbnails: ThumbnailsService, found: SeriesThumbnail, ifNon
   if (found.status === 'pending') return reply.code(202).header('retry-after', String(PENDING_AFTER_SECONDS)).send({ message: PENDING_WORDS });
   if (found.status === 'failed') return reply.code(409).send({ message: found.reason });
   const etag = `"${found.sha256}"`;
-  // Pictures of patients: kept by no shared cache, nor by the browser's (shared workstations); the web app keeps them in memory.
-  reply.header('etag', etag).header('cache-control', 'private, no-store');
+  // Like every API answer, no-store (app.ts): pictures of patients stay out of every cache (shared
+  // workstations); the web app keeps them in memory and asks again with the ETag.
+  reply.header('etag', etag);
   if (noneMatchHits(ifNoneMatch, etag)) return reply.code(304).send();
   return reply.type(found.mime).header('content-length', String(found.size)).send(await thumbnails.open(found));
 }

@@ -137,6 +137,8 @@ describe("the project's studies", () => {
     await thumbnail.waitFor({ timeout: 30_000 });
     await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(0);
     await captureScreen(page, 'studies-series');
+    await series.scrollIntoViewIfNeeded();
+    await captureScreen(page, 'studies-thumbnails');
     await page.getByRole('button', { name: `Hide series of ${PETER} · 2001-01-01` }).click();
     await series.waitFor({ state: 'detached' });
   });
@@ -202,6 +204,9 @@ describe("the project's studies", () => {
     const thumbnail = dialog.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' });
     await thumbnail.waitFor({ timeout: 30_000 });
     await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(0);
+    await thumbnail.scrollIntoViewIfNeeded();
+    await captureScreen(page, 'contents-thumbnails');
+    await reasons.scrollIntoViewIfNeeded();
     await captureScreen(page, 'contents-reasons');
 
     await filters.getByRole('button', { name: 'Skipped' }).click();
@@ -264,10 +269,13 @@ describe("the project's studies", () => {
       expect(await page.getByRole('table', { name: 'Studies' }).count()).toBe(0);
       await peter.getByRole('button', { name: `Show series of ${PETER} · 2001-01-01` }).click();
       await peter.getByRole('table', { name: `Series of ${PETER} · 2001-01-01` }).waitFor();
-      await peter.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' }).waitFor({ timeout: 30_000 });
+      const thumbnail = peter.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' });
+      await thumbnail.waitFor({ timeout: 30_000 });
       const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(await overflow()).toBe(0);
       await captureScreen(page, 'studies-phone');
+      await thumbnail.scrollIntoViewIfNeeded();
+      await captureScreen(page, 'studies-phone-thumbnails');
 
       // Sorting without column headers: a list of orders.
       await page.getByRole('combobox', { name: 'Sort by' }).click();

@@ -80,6 +80,7 @@ async function keysRowsPointTo(target: TestDatabase): Promise<string[]> {
       ...(await db.selectFrom('project_files').select('storage_key').where('kind', '!=', 'folder').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('delivery_files').select('storage_key').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
+      ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
     ];
     return [...new Set(keys)].sort();
   } finally {

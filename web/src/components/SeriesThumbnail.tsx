@@ -57,7 +57,8 @@ export function SeriesThumbnail({ projectId, study, series, label }: SeriesThumb
   if (state.kind === 'ready') {
     return (
       <Box sx={{ ...frame, bgcolor: 'common.black' }}>
-        <img src={state.src} alt={`Thumbnail of ${label}`} style={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain' }} />
+        {/* Filling the square: a small picture (a 16-pixel test slice, a 64-pixel MR) is drawn larger, whole. */}
+        <img src={state.src} alt={`Thumbnail of ${label}`} style={{ width: '100%', height: '100%', objectFit: 'contain' }} />
       </Box>
     );
   }

@@ -370,6 +370,15 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
         last: item.expected.entries,
       });
     }
+    // Each processed upload's thumbnails are drawn by a job of their own, queued as it turned ready.
+    await until(
+      'the thumbnails drawn',
+      async () => {
+        const { n } = await handle.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+        return Number(n) === 0 ? true : undefined;
+      },
+      120_000,
+    );
     // One processing job per upload, each done; the large zip's in two runs (the killed one and the
     // survivor's). Each processed upload's thumbnails are a job of their own, done too.
     const all = await handle.db.selectFrom('jobs').select(['subject', 'status', 'attempts', 'name']).execute();
@@ -426,6 +435,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
       ...(await db.selectFrom('project_files').select('storage_key').where('kind', '!=', 'folder').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('delivery_files').select('storage_key').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
+      ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
       ...(await db.selectFrom('tus_chunks').select('object_key').execute()).map((r) => r.object_key),
     ]);
     expect(inBucket.filter((key) => !pointed.has(key)), 'objects no row points to').toEqual([]);

@@ -307,9 +307,11 @@ describe.each(dialects())('metrics on %s', (dialect) => {
 
     it('answers the jobs it ran to the METRICS_TOKEN', async () => {
       const id = (await upload(server.api, userToken, { name: 'by-worker.dcm', data: MR }, projectId)).body.data[0].id;
-      await until('the worker processed the upload', async () => {
-        const [job] = await server.services.repos.jobs.findBySubject(`files/${id}`);
-        return job?.status === 'done' ? true : undefined;
+      // Its processing, then its thumbnails' job (queued by the processing job as it ends), both done:
+      // the processing job is counted as its handler returns, long before the thumbnails are drawn.
+      await until('the worker processed the upload and its thumbnails', async () => {
+        const jobs = await server.services.repos.jobs.findBySubject(`files/${id}`);
+        return jobs.length === 2 && jobs.every((job) => job.status === 'done') ? true : undefined;
       });
       const answer = await call<string>(metricsUrl, { token: METRICS_TOKEN });
       expect(answer.status).toBe(200);

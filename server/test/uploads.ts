@@ -100,14 +100,20 @@ export function storedFiles(dataDir: string): string[] {
 }
 
 /** Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records. */
-export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
-  // A processed file's thumbnails are drawn by a job of their own once it is ready: its picture is
-  // stored a moment before its row, so the check waits for those jobs to end.
+/**
+ * Waits (up to 30 s) for the thumbnail jobs queued so far to end: a processed file's thumbnails are
+ * drawn by a job of their own once it is ready, each picture stored a moment before its row.
+ */
+export async function thumbnailsDrawn(db: Db): Promise<void> {
   for (let i = 0; i < 300; i += 1) {
     const drawing = await db.selectFrom('jobs').select('id').where('name', '=', 'render-thumbnails').where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
-    if (!drawing) break;
+    if (!drawing) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
+  await thumbnailsDrawn(db);
   const rows = [
     ...(await db.selectFrom('project_files').select('storage_key').execute()),
     // A processed file's series thumbnails are objects of their own, named by their rows.

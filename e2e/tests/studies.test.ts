@@ -1,4 +1,5 @@
-// The project's studies (issue 14 item 5) and the contents dialog (items 4 and 8): two uploads
+// The project's studies (issue 14 item 5) with their series' thumbnails (issue 34 item 3) and the
+// contents dialog (items 4 and 8): two uploads
 // sharing one study, a zip and a folder sent as one delivery, show that study once with both as
 // its sources; its series, search and sort by the server, the view kept in the address, the phone
 // layout; the contents dialog says why entries were set apart before listing them, and an entry
@@ -131,7 +132,13 @@ describe("the project's studies", () => {
     await series.waitFor();
     expect((await series.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual(['CT SmartScore - Gated 0.5 sec 5']);
     await page.getByText('Study Instance UID 1.3.6.1.4.1.5962.1.1.0.0.0.1194734704.16302.0.1', { exact: true }).waitFor();
+    // The series' thumbnail (issue 34), read with the session and drawn: a picture the browser decoded.
+    const thumbnail = series.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' });
+    await thumbnail.waitFor({ timeout: 30_000 });
+    await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(0);
     await captureScreen(page, 'studies-series');
+    await series.scrollIntoViewIfNeeded();
+    await captureScreen(page, 'studies-thumbnails');
     await page.getByRole('button', { name: `Hide series of ${PETER} · 2001-01-01` }).click();
     await series.waitFor({ state: 'detached' });
   });
@@ -193,6 +200,13 @@ describe("the project's studies", () => {
     // Every kept entry has its download; the link was never stored and has none.
     for (const name of [S03, S04, S05, CR_SPINE, `copy/${S05}`]) await dialog.getByRole('button', { name: `Download ${name}`, exact: true }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Download link.dcm' }).count()).toBe(0);
+    // Each series of the upload with its thumbnail.
+    const thumbnail = dialog.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' });
+    await thumbnail.waitFor({ timeout: 30_000 });
+    await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth), POLL).toBeGreaterThan(0);
+    await thumbnail.scrollIntoViewIfNeeded();
+    await captureScreen(page, 'contents-thumbnails');
+    await reasons.scrollIntoViewIfNeeded();
     await captureScreen(page, 'contents-reasons');
 
     await filters.getByRole('button', { name: 'Skipped' }).click();
@@ -255,9 +269,13 @@ describe("the project's studies", () => {
       expect(await page.getByRole('table', { name: 'Studies' }).count()).toBe(0);
       await peter.getByRole('button', { name: `Show series of ${PETER} · 2001-01-01` }).click();
       await peter.getByRole('table', { name: `Series of ${PETER} · 2001-01-01` }).waitFor();
+      const thumbnail = peter.getByRole('img', { name: 'Thumbnail of CT · SmartScore - Gated 0.5 sec' });
+      await thumbnail.waitFor({ timeout: 30_000 });
       const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(await overflow()).toBe(0);
       await captureScreen(page, 'studies-phone');
+      await thumbnail.scrollIntoViewIfNeeded();
+      await captureScreen(page, 'studies-phone-thumbnails');
 
       // Sorting without column headers: a list of orders.
       await page.getByRole('combobox', { name: 'Sort by' }).click();

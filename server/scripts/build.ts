@@ -10,6 +10,6 @@ const serverDir = path.resolve(import.meta.dirname, '..');
 await rm(path.join(serverDir, 'dist'), { recursive: true, force: true });
 await bundleServer({
   absWorkingDir: serverDir,
-  entryPoints: ['src/main.ts', 'src/worker.ts', 'src/admin/cli.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts', 'src/ingest/describe-worker.ts'],
+  entryPoints: ['src/main.ts', 'src/worker.ts', 'src/admin/cli.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts', 'src/ingest/describe-worker.ts', 'src/thumbnails/thumbnail-process.ts'],
   outdir: 'dist',
 });

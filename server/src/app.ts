@@ -19,6 +19,7 @@ import { contentsRoutes } from './files/contents.routes.js';
 import { tusRoutes } from './tus/tus.routes.js';
 import { uploadSettingsRoutes } from './uploads/upload-settings.routes.js';
 import { studiesRoutes } from './studies/studies.routes.js';
+import { thumbnailsRoutes } from './thumbnails/index.js';
 import { dicomwebRoutes, wadoRoutes } from './dicomweb/index.js';
 import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
 import { stowRoutes } from './dicomweb/stow.routes.js';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(studiesRoutes(services.studies));
       await api.register(dicomwebRoutes(services.qido, { apiPrefix: API_PREFIX }));
       await api.register(wadoRoutes(services.wado, { apiPrefix: API_PREFIX }));
+      await api.register(thumbnailsRoutes(services.thumbnails.service));
       await api.register(
         downloadLinksRoutes(services.downloadLinks, { storage: services.storage, folders: services.deliveries }, { apiPrefix: API_PREFIX, inPageMaxBytes: config.downloads.inPageMaxBytes }),
       );

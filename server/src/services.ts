@@ -54,6 +54,7 @@ import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/ind
 import { Authenticators, SecondStepService, TwoFactorRepository, TwoFactorService } from './two-factor/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { ReviewRepository, ReviewService, type ReviewEvents } from './review/index.js';
+import { renderThumbnailsJob, ThumbnailRenderer, ThumbnailsRepository, ThumbnailsService } from './thumbnails/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 import {
   deliverWebhookJob,
@@ -135,6 +136,8 @@ export interface Services {
   purge: PurgeService;
   /** Arrival rules, accept or reject, the reviewers' inbox (issue 35). */
   review: ReviewService;
+  /** Series thumbnails (issue 34): rendered by their own process after processing, served to the Studies view and DICOMweb. */
+  thumbnails: { service: ThumbnailsService; repository: ThumbnailsRepository; renderer: ThumbnailRenderer };
   /** This composition's counts for Prometheus (its own registry: apps built side by side never share one). */
   metrics: Metrics;
   /** The rooms' announcements; who reacts is decided in this file (createServices, wakeOnUpload) and nowhere else. */
@@ -246,6 +249,9 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     idleMs: config.tokenIdleMs,
     absoluteMs: config.tokenAbsoluteMs,
   }, audit, passwordLoginRefusal, secondStep);
+  // Its series' thumbnails are made by a job of their own: whatever happens to them, the file stays processed.
+  const thumbnailsRepo = new ThumbnailsRepository(db);
+  events.on('file.processed', (fileId, companyId) => thumbnailsRepo.queue(fileId, companyId).catch((err: unknown) => warn(err, `queueing the thumbnails of file ${fileId} failed`)));
   return {
     handle,
     repos,
@@ -283,6 +289,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     downloadLinks,
     purge,
     review,
+    thumbnails: { service: new ThumbnailsService(projects, thumbnailsRepo, storage), repository: thumbnailsRepo, renderer: new ThumbnailRenderer() },
     metrics,
     events,
     notifications: {
@@ -300,7 +307,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   };
 }
 
-function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
+function jobKinds(services: Services, config: Config, log: FastifyBaseLogger): JobKind<unknown>[] {
   return [
     processUploadJob({
       files: services.repos.files,
@@ -329,6 +336,12 @@ function jobKinds(services: Services, config: Config): JobKind<unknown>[] {
     }),
     sendNotificationMailJob({ notifications: services.repos.notifications, mailer: services.mailer }),
     sendDigestJob({ notifications: services.repos.notifications, mailer: services.mailer }),
+    renderThumbnailsJob({
+      thumbnails: services.thumbnails.repository,
+      storage: services.storage,
+      renderer: services.thumbnails.renderer,
+      warn: (message) => log.warn({ component: 'thumbnails' }, message),
+    }),
   ];
 }
 
@@ -346,7 +359,7 @@ export function wakeOnUpload(services: Services, runner: JobRunner): void {
 export async function createJobRunner(services: Services, config: Config, log: FastifyBaseLogger): Promise<JobRunner> {
   const runner = new JobRunner(
     services.repos.jobs,
-    jobKinds(services, config),
+    jobKinds(services, config, log),
     {
       leaseMs: config.processing.leaseMs,
       workRoot: path.join(config.dataDir, 'work'),

@@ -85,7 +85,7 @@ async function bundleEntries(): Promise<{ dir: string; remove: () => void }> {
   const parent = path.join(SERVER_DIR, '.test-entries');
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, 'run-'));
-  const entryPoints = ['src/main.ts', 'src/worker.ts', 'src/admin/cli.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts', 'src/ingest/describe-worker.ts'];
+  const entryPoints = ['src/main.ts', 'src/worker.ts', 'src/admin/cli.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts', 'src/ingest/describe-worker.ts', 'src/thumbnails/thumbnail-process.ts'];
   await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints, outdir: dir });
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -35,6 +35,8 @@ interface Before {
   zipId: number;
   projectId: number;
   token: string;
+  /** Each series' thumbnail as the old server answered it (issue 34): path under the API and bytes. */
+  thumbnails: Map<string, Buffer>;
 }
 
 const stop = async (server: ServerProcess) => {
@@ -78,6 +80,7 @@ async function keysRowsPointTo(target: TestDatabase): Promise<string[]> {
       ...(await db.selectFrom('project_files').select('storage_key').where('kind', '!=', 'folder').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('delivery_files').select('storage_key').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
+      ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
     ];
     return [...new Set(keys)].sort();
   } finally {
@@ -131,6 +134,10 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       const entry = entries.find((e) => e.path === before.entryPath)!;
       const entryBytes = Buffer.from(await (await fetch(`${api}/study-petitions-files/${before.zipId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
       expect(entryBytes.equals(before.entryBytes)).toBe(true);
+      for (const [at, bytes] of before.thumbnails) {
+        const answer = await fetch(`${api}${at}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(Buffer.from(await answer.arrayBuffer()).equals(bytes), at).toBe(true);
+      }
       const added = await upload(api, token, { name: 'after-the-move.dcm', data: dicomFixture('s13_US_rgb_bigendian.dcm') }, before.projectId);
       expect(added.status).toBe(201);
       expect(added.body.data[0].id).toBeGreaterThan(Math.max(...before.downloads.keys()));
@@ -227,7 +234,23 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
     const entry = entries.find((e) => e.path === 'IM2')!;
     const entryBytes = Buffer.from(await (await fetch(`${api}/study-petitions-files/${zipId}/contents/${entry.id}/download`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
     expect(entryBytes.equals(members.IM2)).toBe(true);
-    before = { files, downloads, entryPath: entry.path, entryBytes, zipId, projectId, token };
+    // Each series' thumbnail, once made: the move copies them and their pictures.
+    const thumbnails = new Map<string, Buffer>();
+    const studies: { study_instance_uid: string; series: { series_instance_uid: string }[] }[] = (await call(`${api}/study-petitions/${projectId}/studies?per_page=100`, { token })).body.data;
+    for (const study of studies) {
+      for (const series of study.series) {
+        const at = `/study-petitions/${projectId}/studies/${study.study_instance_uid}/series/${series.series_instance_uid}/thumbnail`;
+        for (let i = 0; i < 600; i += 1) {
+          const answer = await fetch(`${api}${at}`, { headers: { authorization: `Bearer ${token}` } });
+          const bytes = Buffer.from(await answer.arrayBuffer());
+          if (answer.status === 200) thumbnails.set(at, bytes);
+          if (answer.status !== 202) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    }
+    expect(thumbnails.size).toBeGreaterThanOrEqual(3);
+    before = { files, downloads, entryPath: entry.path, entryBytes, zipId, projectId, token, thumbnails };
   }, 240_000);
 
   afterAll(async () => {
@@ -338,7 +361,7 @@ describe.each(dialects().filter((d) => d === 'postgres'))('move-install into %s'
       // Once more: nothing to copy, nothing twice.
       const third = await move(target, sourceDir);
       expect(third.code).toBe(0);
-      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 30 tables \(all already there from an earlier run\)\./);
+      expect(third.stdout).toMatch(/Database: [\d,]+ rows in 31 tables \(all already there from an earlier run\)\./);
       expect(third.stdout).toMatch(/Objects: (\d+) \([\d.]+ KB\): 0 copied in this run, \1 already there\./);
       expect(await rowCounts(target.databaseUrl, target.dataDir)).toEqual(await rowCounts(undefined, sourceDir));
     }, 180_000);

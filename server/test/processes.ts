@@ -126,7 +126,7 @@ export async function startBundledServer(env: Record<string, string | undefined>
   await mkdir(cache, { recursive: true });
   const outdir = await mkdtemp(path.join(cache, 'bundled-server-'));
   try {
-    await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints: ['src/main.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts'], outdir });
+    await bundleServer({ absWorkingDir: SERVER_DIR, entryPoints: ['src/main.ts', 'src/ingest/extract/sevenzip/sevenzip-worker.ts', 'src/thumbnails/thumbnail-process.ts'], outdir });
     const { env: startEnv, options } = await readStartCommand(SERVER_DIR, 'start');
     const { process: server, match } = await startEntry(
       'bundled server',

@@ -274,7 +274,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
     const holder = await until(
       'the large zip half processed',
       async () => {
-        const job = await handle.db.selectFrom('jobs').select(['status', 'locked_by']).where('subject', '=', `files/${fileId}`).executeTakeFirst();
+        const job = await handle.db.selectFrom('jobs').select(['status', 'locked_by']).where('subject', '=', `files/${fileId}`).where('name', '=', 'process-upload').executeTakeFirst();
         const { n } = await handle.db.selectFrom('file_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('file_id', '=', fileId).executeTakeFirstOrThrow();
         if (job?.status !== 'running' || Number(n) < 50) return undefined;
         expect(Number(n), 'the job ended before it could be interrupted: make the zip larger').toBeLessThan(600);
@@ -287,7 +287,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
     await stop(holder, 'SIGKILL');
     // The survivor takes the job over once the dead worker's lease runs out.
     await until('the job taken over', async () => {
-      const job = await handle.db.selectFrom('jobs').select(['status', 'locked_by']).where('subject', '=', `files/${fileId}`).executeTakeFirstOrThrow();
+      const job = await handle.db.selectFrom('jobs').select(['status', 'locked_by']).where('subject', '=', `files/${fileId}`).where('name', '=', 'process-upload').executeTakeFirstOrThrow();
       return job.status === 'done' || job.locked_by?.startsWith(`${survivor.proc.child.pid}-`) ? true : undefined;
     });
     // Restarted as its service manager would, on its own DATA_DIR: it clears its work area.
@@ -370,9 +370,20 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
         last: item.expected.entries,
       });
     }
-    // One job per upload, each done; the large zip's in two runs (the killed one and the survivor's).
-    const jobs = await handle.db.selectFrom('jobs').select(['subject', 'status', 'attempts']).execute();
-    expect(jobs.filter((j) => j.status !== 'done')).toEqual([]);
+    // Each processed upload's thumbnails are drawn by a job of their own, queued as it turned ready.
+    await until(
+      'the thumbnails drawn',
+      async () => {
+        const { n } = await handle.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n')).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+        return Number(n) === 0 ? true : undefined;
+      },
+      120_000,
+    );
+    // One processing job per upload, each done; the large zip's in two runs (the killed one and the
+    // survivor's). Each processed upload's thumbnails are a job of their own, done too.
+    const all = await handle.db.selectFrom('jobs').select(['subject', 'status', 'attempts', 'name']).execute();
+    expect(all.filter((j) => j.status !== 'done')).toEqual([]);
+    const jobs = all.filter((j) => j.name !== 'render-thumbnails');
     expect(jobs.map((j) => j.subject).sort()).toEqual(sent.map((s) => `files/${s.fileId}`).sort());
     const large = sent.find((s) => s.label === 'large zip')!;
     expect(jobs.find((j) => j.subject === `files/${large.fileId}`)?.attempts).toBe(2);
@@ -424,6 +435,7 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
       ...(await db.selectFrom('project_files').select('storage_key').where('kind', '!=', 'folder').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('delivery_files').select('storage_key').execute()).map((r) => r.storage_key),
       ...(await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
+      ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()).map((r) => r.storage_key!),
       ...(await db.selectFrom('tus_chunks').select('object_key').execute()).map((r) => r.object_key),
     ]);
     expect(inBucket.filter((key) => !pointed.has(key)), 'objects no row points to').toEqual([]);

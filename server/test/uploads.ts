@@ -100,11 +100,28 @@ export function storedFiles(dataDir: string): string[] {
 }
 
 /** Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records. */
+/**
+ * Waits (up to 30 s) for the thumbnail jobs queued so far to end: a processed file's thumbnails are
+ * drawn by a job of their own once it is ready, each picture stored a moment before its row.
+ */
+export async function thumbnailsDrawn(db: Db): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    const drawing = await db.selectFrom('jobs').select('id').where('name', '=', 'render-thumbnails').where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+    if (!drawing) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
-  const rows = await db.selectFrom('project_files').select('storage_key').execute();
+  await thumbnailsDrawn(db);
+  const rows = [
+    ...(await db.selectFrom('project_files').select('storage_key').execute()),
+    // A processed file's series thumbnails are objects of their own, named by their rows.
+    ...(await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute()),
+  ];
   const pending = await db.selectFrom('pending_uploads').selectAll().execute();
   const onDisk = storedFiles(dataDir).sort();
-  const expected = rows.map((r) => r.storage_key).sort();
+  const expected = rows.map((r) => r.storage_key!).sort();
   if (JSON.stringify(onDisk) !== JSON.stringify(expected) || pending.length > 0) {
     throw new Error(`leftovers: on disk ${JSON.stringify(onDisk)}, rows ${JSON.stringify(expected)}, pending ${pending.length}`);
   }

@@ -31,6 +31,7 @@ import * as m025 from './migrations/025-deidentification-outcome.js';
 import * as m027 from './migrations/027-qido-fields.js';
 import * as m029 from './migrations/029-review.js';
 import * as m030 from './migrations/030-notifications.js';
+import * as m031 from './migrations/031-series-thumbnails.js';
 import * as m033 from './migrations/033-api-tokens.js';
 import * as m034 from './migrations/034-two-factor.js';
 
@@ -63,6 +64,7 @@ const steps: Record<string, Step> = {
   '027-qido-fields': m027,
   '029-review': m029,
   '030-notifications': m030,
+  '031-series-thumbnails': m031,
   '033-api-tokens': m033,
   '034-two-factor': m034,
 };

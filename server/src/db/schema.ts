@@ -475,6 +475,27 @@ export interface ApiTokenAddressTable {
   first_used_at: string;
 }
 
+/** A series' thumbnail, rendered from one upload's middle instance of it (migration 031). */
+export interface SeriesThumbnailTable {
+  id: Generated<number>;
+  file_id: number;
+  company_id: number;
+  project_id: number;
+  study_instance_uid: string;
+  series_instance_uid: string;
+  sop_instance_uid: string | null;
+  status: 'ready' | 'failed';
+  /** Why there is no picture, in words (failed only). */
+  reason: string | null;
+  storage_key: string | null;
+  mime: string | null;
+  sha256: string | null;
+  size: number | null;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -510,6 +531,7 @@ export interface Database {
   second_factor_recovery_codes: SecondFactorRecoveryCodeTable;
   second_factor_challenges: SecondFactorChallengeTable;
   company_two_factor: CompanyTwoFactorTable;
+  series_thumbnails: SeriesThumbnailTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

@@ -85,19 +85,21 @@ export class PurgeRepository {
 
   /**
    * Every object the file's rows point to, with its size: the upload itself (a delivery's row has
-   * no object of its own), a delivery's files and bundles, and the entries extracted from either.
+   * no object of its own), a delivery's files and bundles, the entries extracted from either, and
+   * the thumbnails drawn from them (a series another upload holds too has that upload's own).
    */
   async objectsOf(file: PurgeCandidate): Promise<Map<string, number>> {
     const objects = new Map<string, number>();
     if (file.kind !== 'folder') objects.set(file.storage_key, Number(file.filesize));
     const ofDelivery = this.db.selectFrom('deliveries').select('id').where('file_id', '=', file.id);
-    const [members, bundles, entries] = await Promise.all([
+    const [members, bundles, entries, thumbnails] = await Promise.all([
       this.db.selectFrom('delivery_files').select(['storage_key', 'size']).where('delivery_id', 'in', ofDelivery).where('storage_offset', 'is', null).execute(),
       this.db.selectFrom('delivery_bundles').select(['storage_key', 'size']).where('delivery_id', 'in', ofDelivery).execute(),
       // An entry with an offset is a range of an object above; without, its own (or the upload itself).
       this.db.selectFrom('file_entries').select(['storage_key', 'size']).where('file_id', '=', file.id).where('storage_key', 'is not', null).where('storage_offset', 'is', null).execute(),
+      this.db.selectFrom('series_thumbnails').select(['storage_key', 'size']).where('file_id', '=', file.id).where('storage_key', 'is not', null).execute(),
     ]);
-    for (const row of [...members, ...bundles, ...entries]) if (!objects.has(row.storage_key!)) objects.set(row.storage_key!, Number(row.size));
+    for (const row of [...members, ...bundles, ...entries, ...thumbnails]) if (!objects.has(row.storage_key!)) objects.set(row.storage_key!, Number(row.size));
     return objects;
   }
 
@@ -109,6 +111,7 @@ export class PurgeRepository {
     const marked = await trx.updateTable('project_files').set({ purged_at: nowIso(at) }).where('id', '=', fileId).where('purged_at', 'is', null).executeTakeFirst();
     if (Number(marked.numUpdatedRows) !== 1) return false;
     await trx.deleteFrom('file_entries').where('file_id', '=', fileId).execute();
+    await trx.deleteFrom('series_thumbnails').where('file_id', '=', fileId).execute();
     const ofDelivery = trx.selectFrom('deliveries').select('id').where('file_id', '=', fileId);
     await trx.deleteFrom('delivery_files').where('delivery_id', 'in', ofDelivery).execute();
     await trx.deleteFrom('delivery_bundles').where('delivery_id', 'in', ofDelivery).execute();

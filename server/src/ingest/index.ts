@@ -19,3 +19,4 @@ export { describeBytesOffThread } from './describe-thread.js';
 export { readTarHeaders } from './extract/tar/tar-headers.js';
 export { SummaryBuilder } from './summary.js';
 export { normalizeEntryPath } from './entry-path.js';
+export { tsxBootstrap } from './extract/sevenzip/sevenzip-thread.js';

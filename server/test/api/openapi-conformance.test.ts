@@ -320,6 +320,16 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
       await send(`GET ${level}/metadata`, uids, { token: userToken });
       await send(`GET ${level}/metadata`, { ...uids, study: '1.2.3' }, { token: userToken });
     }
+    // The series' thumbnail (issue 34): asked until it is made (202 meanwhile), then 304 for its ETag, and a series not there.
+    for (const thumbnail of ['/study-petitions/{id}/studies/{study}/series/{series}/thumbnail', `${dicomweb}/studies/{study}/series/{series}/thumbnail`]) {
+      let answer = await send(`GET ${thumbnail}`, uids, { token: userToken });
+      for (let i = 0; i < 300 && answer.status === 202; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await send(`GET ${thumbnail}`, uids, { token: userToken });
+      }
+      await send(`GET ${thumbnail}`, uids, { token: userToken, headers: { 'if-none-match': answer.headers.get('etag') ?? '' } });
+      await send(`GET ${thumbnail}`, { ...uids, series: '1.2.3' }, { token: userToken });
+    }
     const frames = `${dicomweb}/studies/{study}/series/{series}/instances/{instance}/frames/{frames}`;
     await send(`GET ${frames}`, { ...uids, frames: '1' }, { token: userToken, headers: { accept: 'multipart/related; type=application/octet-stream; transfer-syntax=*' } });
     await send(`GET ${frames}`, { ...uids, frames: '1' }, { token: userToken, headers: { accept: 'image/png' } });

@@ -34,7 +34,7 @@ async function* pages<R extends Paged>(read: (after: number) => Promise<R[]>): A
 
 const quoted = (name: string) => `“${name}”`;
 
-/** Uploads' objects (a completed delivery's row points to no object of its own), then deliveries' files. */
+/** Uploads' objects (a completed delivery's row points to no object of its own), then deliveries' files, entries and series thumbnails. */
 export async function* ownedObjects(db: Db): AsyncIterable<ExpectedObject> {
   for await (const f of pages((after) =>
     db
@@ -76,6 +76,19 @@ export async function* ownedObjects(db: Db): AsyncIterable<ExpectedObject> {
     yield { key: b.storage_key, size: Number(b.size), sha256: b.sha256, label: `a bundle of files of the delivery ${quoted(b.name)}` };
   }
   yield* entries(db, 'own');
+  for await (const t of pages((after) =>
+    db
+      .selectFrom('series_thumbnails')
+      .innerJoin('project_files', 'project_files.id', 'series_thumbnails.file_id')
+      .select(['series_thumbnails.id', 'series_thumbnails.storage_key', 'series_thumbnails.size', 'series_thumbnails.sha256', 'project_files.file'])
+      .where('series_thumbnails.storage_key', 'is not', null)
+      .where('series_thumbnails.id', '>', after)
+      .orderBy('series_thumbnails.id')
+      .limit(PAGE_ROWS)
+      .execute(),
+  )) {
+    yield { key: t.storage_key!, size: Number(t.size), sha256: t.sha256!, label: `a series thumbnail of the file ${quoted(t.file)}` };
+  }
 }
 
 /** Entries that are ranges or the whole of an upload's or a delivery file's object, and a bundle's files (ranges of its object). */

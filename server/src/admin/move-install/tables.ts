@@ -28,6 +28,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'delivery_files', key: 'id', serial: true },
   { name: 'delivery_bundles', key: 'storage_key', serial: false },
   { name: 'file_entries', key: 'id', serial: true },
+  { name: 'series_thumbnails', key: 'id', serial: true },
   { name: 'jobs', key: 'id', serial: true },
   { name: 'download_links', key: 'id', serial: true },
   { name: 'password_links', key: 'id', serial: true },

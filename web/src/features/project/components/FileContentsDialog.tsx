@@ -150,7 +150,7 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
           <Typography id="contents-studies-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }} gutterBottom>
             Studies
           </Typography>
-          {contents && <StudyTree studies={contents.studies} />}
+          {contents && <StudyTree projectId={file.studypetitionid} studies={contents.studies} />}
         </Box>
       </DialogContent>
       <DialogActions sx={{ gap: 2 }}>

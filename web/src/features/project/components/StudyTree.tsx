@@ -4,6 +4,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
+import { SeriesThumbnail } from '../../../components/SeriesThumbnail';
 import { formatDicomDate } from '../../../lib/format';
 
 function studyTitle(study: TStudyNode): string {
@@ -11,8 +12,8 @@ function studyTitle(study: TStudyNode): string {
   return parts.join(' · ');
 }
 
-/** Studies → series, with the number of instances in each series. */
-export function StudyTree({ studies }: { studies: TStudyNode[] }) {
+/** Studies → series, with each series' thumbnail and its number of instances. */
+export function StudyTree({ projectId, studies }: { projectId: number; studies: TStudyNode[] }) {
   if (studies.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -32,7 +33,13 @@ export function StudyTree({ studies }: { studies: TStudyNode[] }) {
           <Box sx={{ pl: 2, borderLeft: 2, borderColor: 'divider' }}>
             <List aria-label={`Series of ${studyTitle(study)}`} dense disablePadding>
               {study.series.map((series) => (
-                <ListItem key={series.series_instance_uid} disableGutters>
+                <ListItem key={series.series_instance_uid} disableGutters sx={{ gap: 1.5, alignItems: 'flex-start' }}>
+                  <SeriesThumbnail
+                    projectId={projectId}
+                    study={study.study_instance_uid}
+                    series={series.series_instance_uid}
+                    label={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
+                  />
                   <ListItemText
                     primary={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
                     secondary={`${series.instances} ${series.instances === 1 ? 'instance' : 'instances'}`}

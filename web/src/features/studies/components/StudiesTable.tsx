@@ -128,7 +128,7 @@ export function StudiesTable({ projectId, studies, sort, onSort }: StudiesTableP
                 <TableRow id={seriesId}>
                   <TableCell colSpan={STUDY_COLUMNS.length + 2} sx={{ py: 0, borderBottom: expanded ? undefined : 0 }}>
                     <Collapse in={expanded} timeout="auto" unmountOnExit>
-                      <StudySeries study={study} />
+                      <StudySeries projectId={projectId} study={study} />
                     </Collapse>
                   </TableCell>
                 </TableRow>

@@ -49,8 +49,8 @@ function ProcessingUntilClicked() {
   );
 }
 
-function serve(reply: FakeReply | ((call: FakeCall) => FakeReply)) {
-  const api = fakeApi({ [PATH]: reply });
+function serve(reply: FakeReply | ((call: FakeCall) => FakeReply), more: Record<string, FakeReply> = {}) {
+  const api = fakeApi({ [PATH]: reply, ...more });
   const onUpload = vi.fn();
   const view = renderWithProviders(<StudiesView projectId={1} processing={false} onUpload={onUpload} />);
   return { ...view, api, onUpload, asked: () => api.callsTo('GET', '/study-petitions/1/studies').map((c) => c.params) };
@@ -107,16 +107,26 @@ describe('StudiesView', () => {
   });
 
   it('opens a study to its series and closes it again', async () => {
-    const { user } = serve({ status: 200, data: studiesPage([peter, archibald]) });
+    const thumbnail = (series: string) => `GET /study-petitions/1/studies/${archibald.study_instance_uid}/series/${series}/thumbnail`;
+    const { user } = serve(
+      { status: 200, data: studiesPage([peter, archibald]) },
+      {
+        [thumbnail('1.2.9.1')]: { status: 202, data: new Blob([JSON.stringify({ message: 'Still being made' })]), headers: { 'retry-after': '5' } },
+        [thumbnail('1.2.9.2')]: { status: 409, data: new Blob([JSON.stringify({ message: 'This series holds no pictures (its instances carry no pixel data, e.g. a report or a plan).' })]) },
+      },
+    );
     const open = await screen.findByRole('button', { name: 'Show series of Doe, Archibald · XR C Spine Comp Min 4 Views · 2001-01-01' });
     expect(open).toHaveAttribute('aria-expanded', 'false');
     await user.click(open);
     const series = await screen.findByRole('table', { name: 'Series of Doe, Archibald · XR C Spine Comp Min 4 Views · 2001-01-01' });
+    // Each series with its thumbnail: a neutral placeholder while it is made, the reason when there is none.
+    await within(series).findByText('This series holds no pictures (its instances carry no pixel data, e.g. a report or a plan).');
     expect(within(series).getAllByRole('row').map((r) => r.textContent)).toEqual([
-      'ModalitySeries descriptionInstances',
+      'PictureModalitySeries descriptionInstances',
       'CRN/A1',
-      'OTReport2',
+      'This series holds no pictures (its instances carry no pixel data, e.g. a report or a plan).OTReport2',
     ]);
+    expect(within(series).getByRole('img', { name: 'Thumbnail of CR · Untitled series is being made' })).toBeVisible();
     expect(screen.getByText('Study Instance UID 1.3.6.1.4.1.5962.1.1.0.0.0.1196527414.5534.0.1')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /^Hide series of Doe, Archibald/ }));
     await waitFor(() => expect(screen.queryByRole('table', { name: /^Series of Doe, Archibald/ })).not.toBeInTheDocument());

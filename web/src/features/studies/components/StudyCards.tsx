@@ -67,7 +67,7 @@ function StudyCard({ projectId, study }: { projectId: number; study: TProjectStu
         {expanded ? 'Hide series' : 'Show series'}
       </Button>
       <Collapse in={expanded} timeout="auto" unmountOnExit id={seriesId}>
-        <StudySeries study={study} />
+        <StudySeries projectId={projectId} study={study} compact />
       </Collapse>
     </Box>
   );

@@ -69,7 +69,7 @@ describe('projects', () => {
     await page.getByText('Create your first project to start organizing your projects.', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Add Study' }).waitFor();
     const headers = await projectsTable(page).getByRole('columnheader').allInnerTexts();
-    expect(headers).toEqual(['Name', 'Date Created', 'Date Updated', 'Actions']);
+    expect(headers).toEqual(['Name', 'Files', 'Studies', 'Last upload', 'Date Created', 'Date Updated', 'Actions']);
     // One state with one action: the title, the table's text, the description and 'Add Study'
     // together, and no second title or button for the same thing.
     const state = page.getByRole('group', { name: 'No projects found' });

@@ -81,6 +81,21 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const [downloadProgress, setDownloadProgress] = useState(0);
   const scheduleDownloadReset = useProgressReset(() => setDownloadProgress(0));
   const [uploadOpen, setUploadOpen] = useState(false);
+  // 'Upload again' on a failed file (issue 36): the dialog opens on the file chooser, and the failed
+  // row gives way to what arrives.
+  const [uploadAgain, setUploadAgain] = useState<TProjectFile | null>(null);
+  const openUpload = (again: TProjectFile | null = null) => {
+    setUploadAgain(again);
+    setUploadOpen(true);
+  };
+  const uploaded = async (arrived: number) => {
+    if (uploadAgain && arrived > 0) {
+      const failed = uploadAgain;
+      setUploadAgain(null);
+      await deleteFiles.mutateAsync([failed.id]).catch(() => notify.error(`${failed.file} could not be removed: delete it from the list`));
+    }
+    await reloadFiles();
+  };
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
   const [reviewing, setReviewing] = useState<TProjectFile | null>(null);
   const reviewer = isReviewer(useSignedInUser()?.role);
@@ -184,7 +199,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
           <Button color="error" variant="outlined" startIcon={<DeleteSweep />} disabled={n === 0} onClick={() => setBulkOpen(true)}>
             {`Delete Selected (${n})`}
           </Button>
-          <Button variant="contained" startIcon={<CloudUpload />} onClick={() => setUploadOpen(true)} disabled={!project}>
+          <Button variant="contained" startIcon={<CloudUpload />} onClick={() => openUpload()} disabled={!project}>
             Upload Files/Folder
           </Button>
         </Box>
@@ -207,7 +222,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
             onDownload={(file) => void download(file)}
             onDelete={setSingleDelete}
             onReview={reviewer ? setReviewing : undefined}
-            onUpload={() => setUploadOpen(true)}
+            onUpload={() => openUpload()}
+            onUploadAgain={(file) => openUpload(file)}
           />
         )}
       </Paper>
@@ -215,7 +231,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
       <ProjectViewPanel name="studies" view={view}>
         {view === 'studies' && (
           <Suspense fallback={<Skeleton variant="rounded" height={160} />}>
-            <StudiesView projectId={projectId} processing={files.some(isInProgress)} onUpload={() => setUploadOpen(true)} />
+            <StudiesView projectId={projectId} processing={files.some(isInProgress)} onUpload={() => openUpload()} />
           </Suspense>
         )}
       </ProjectViewPanel>
@@ -250,7 +266,16 @@ function ProjectDetail({ projectId }: { projectId: number }) {
 
       <Suspense fallback={null}>
         {uploadOpen && project && (
-          <UploadDialog open projectId={project.id} onClose={() => setUploadOpen(false)} onUploaded={reloadFiles} />
+          <UploadDialog
+            open
+            projectId={project.id}
+            onClose={() => {
+              setUploadOpen(false);
+              setUploadAgain(null);
+            }}
+            onUploaded={uploaded}
+            pickAtOnce={uploadAgain !== null}
+          />
         )}
         {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}
         {reviewing && <ReviewDialog file={reviewing} onClose={() => setReviewing(null)} />}

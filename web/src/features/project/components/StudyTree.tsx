@@ -4,10 +4,13 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
-import { formatDicomDate } from '../../../lib/format';
+import { formatDicomDate, formatDicomText } from '../../../lib/format';
+
+/** What a study or series without a description reads as (issue 36: not 'Untitled study'). */
+export const NO_DESCRIPTION = 'no description';
 
 function studyTitle(study: TStudyNode): string {
-  const parts = [study.study_description || 'Untitled study', formatDicomDate(study.study_date)].filter(Boolean);
+  const parts = [formatDicomText(study.study_description) ?? NO_DESCRIPTION, formatDicomDate(study.study_date)].filter(Boolean);
   return parts.join(' · ');
 }
 
@@ -34,7 +37,7 @@ export function StudyTree({ studies }: { studies: TStudyNode[] }) {
               {study.series.map((series) => (
                 <ListItem key={series.series_instance_uid} disableGutters>
                   <ListItemText
-                    primary={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
+                    primary={[series.modality, formatDicomText(series.series_description) ?? NO_DESCRIPTION].filter(Boolean).join(' · ')}
                     secondary={`${series.instances} ${series.instances === 1 ? 'instance' : 'instances'}`}
                   />
                 </ListItem>

@@ -19,6 +19,7 @@ import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { useProgressReset } from '../../../lib/use-progress-reset';
+import { failureInWords } from '../../../lib/error-mapping';
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
@@ -46,7 +47,7 @@ function reportFailures(rows: UploadRow[]): FailureReport | null {
   if (failed.length === 0) return null;
   return {
     title: `${failed.length} of ${rows.length} ${rows.length === 1 ? 'file was' : 'files were'} not uploaded`,
-    lines: failed.map((r) => `${r.path}: ${r.error ? `${r.error.message}: ${r.error.details}` : 'Not uploaded'}`),
+    lines: failed.map((r) => `${r.path}: ${r.error ? failureInWords(r.error) : 'Not uploaded'}`),
   };
 }
 
@@ -54,7 +55,10 @@ interface UploadDialogProps {
   open: boolean;
   projectId: number;
   onClose: () => void;
-  onUploaded: () => void | Promise<void>;
+  /** Called after files arrived, with how many. */
+  onUploaded: (arrived: number) => void | Promise<void>;
+  /** 'Upload again' on a failed file (issue 36): the file chooser opens with the dialog, to pick that file at once. */
+  pickAtOnce?: boolean;
   transport?: Transport;
   deliveries?: DeliveryApi;
   /** Reads the project's de-identification policy and key (tests answer it themselves). */
@@ -68,7 +72,7 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, pickAtOnce = false, transport = defaultTransport, deliveries = deliveryApi, loadPolicy }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -94,6 +98,10 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
   const folderInput = useRef<HTMLInputElement | null>(null);
+  // Within the click that opened the dialog, so the browser lets the chooser open.
+  useEffect(() => {
+    if (open && pickAtOnce) filesInput.current?.click();
+  }, [open, pickAtOnce]);
 
   /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
   const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
@@ -124,7 +132,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
       // The neutral toast: notistack's own info blue fails contrast (3.1:1 with white).
       enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'default' });
     }
-    await onUploaded();
+    await onUploaded(done.length);
     const duplicates = await findDuplicates(done);
     setNotes((current) => new Map([...current, ...duplicates]));
     // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
@@ -286,7 +294,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
         {deliveryFailure && (
           <Alert severity="error" sx={{ mb: 2 }}>
             <AlertTitle>{`Folder "${deliveryFailure.folder}" was not completed`}</AlertTitle>
-            {`${deliveryFailure.error.message}: ${deliveryFailure.error.details}`}
+            {failureInWords(deliveryFailure.error)}
           </Alert>
         )}
         {rows.length > 0 && (

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeApi } from '../test/fake-api';
+import { fakeApi, type FakeCall } from '../test/fake-api';
+import { answerProjects } from '../test/fake-projects';
 import { aProject, aUser } from '../test/fixtures';
 import { renderAt } from '../test/render';
 import { appRoutes } from './router';
@@ -13,7 +14,7 @@ function signedIn() {
   localStorage.setItem('user', JSON.stringify(aUser()));
 }
 
-const projectsApi = { 'GET /study-petitions': { status: 200, data: { data: [aProject()] } } };
+const projectsApi = { 'GET /study-petitions': (call: FakeCall) => answerProjects([aProject()], call) };
 
 describe('session', () => {
   it('sends signed-out visitors of /home to the login screen', async () => {

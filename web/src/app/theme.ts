@@ -84,7 +84,8 @@ export const theme = createTheme({
     MuiMenuItem: { styleOverrides: { root: ({ theme }) => ({ '&.Mui-focusVisible': ringInside(theme) }) } },
     MuiListItemButton: { styleOverrides: { root: ({ theme }) => ({ '&.Mui-focusVisible': ringInside(theme) }) } },
     MuiLink: { styleOverrides: { root: ({ theme }) => ({ '&.Mui-focusVisible, &:focus-visible': ringOutside(theme) }) } },
-    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none' } } },
+    // disableElevation sets a focused button's box-shadow to none: the ring's inner tone is set again here.
+    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: ({ theme }) => ({ textTransform: 'none', '&.Mui-focusVisible': ringOutside(theme) }) } },
     MuiPaper: { defaultProps: { elevation: 0 } },
     MuiToggleButton: { styleOverrides: { root: { textTransform: 'none' } } },
     MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },

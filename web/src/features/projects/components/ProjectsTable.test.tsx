@@ -45,7 +45,7 @@ describe('ProjectsTable', () => {
     // Fixed layout: the name takes what the fixed columns leave, whatever the rows hold.
     expect(screen.getByRole('table', { name: 'Projects' })).toHaveStyle({ tableLayout: 'fixed' });
     const widths = [...container.querySelectorAll('col')].map((col) => col.style.width);
-    expect(widths).toEqual(['', '170px', '90px', '100px', '150px', '160px', '160px', '120px']);
+    expect(widths).toEqual(['', '170px', '90px', '100px', '160px', '170px', '170px', '120px']);
   });
 
   it("says 'No uploads' for a project without any, and sorts by a header clicked once up, twice down", async () => {

@@ -66,7 +66,7 @@ export function ProjectsTable({ projects, total, query, showCompany, onEdit, onD
   return (
     <>
       <TableContainer>
-        <Table aria-label="Projects" sx={{ tableLayout: 'fixed', minWidth: showCompany ? 1100 : 930 }}>
+        <Table aria-label="Projects" sx={{ tableLayout: 'fixed', minWidth: showCompany ? 1150 : 980, '& th': { whiteSpace: 'nowrap' } }}>
           <colgroup>
             {columns.map((column) => (
               <col key={column.label} style={column.width ? { width: column.width } : undefined} />

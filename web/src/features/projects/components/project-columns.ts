@@ -20,9 +20,9 @@ export function projectColumns(showCompany: boolean): ProjectColumn[] {
     ...(showCompany ? [COMPANY] : []),
     { label: 'Files', sort: 'files', width: 90, align: 'right' },
     { label: 'Studies', sort: 'studies', width: 100, align: 'right' },
-    { label: 'Last upload', sort: 'last_upload_at', width: 150 },
-    { label: 'Date Created', sort: 'created_at', width: 160 },
-    { label: 'Date Updated', sort: 'updated_at', width: 160 },
+    { label: 'Last upload', sort: 'last_upload_at', width: 160 },
+    { label: 'Date Created', sort: 'created_at', width: 170 },
+    { label: 'Date Updated', sort: 'updated_at', width: 170 },
     { label: 'Actions', sort: null, width: 120, align: 'right' },
   ];
 }

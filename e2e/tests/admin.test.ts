@@ -221,9 +221,13 @@ describe('a CompanyAdmin', () => {
   });
 
   test('the same link a second time is refused, in words', async () => {
-    const again = await setPasswordThroughLink(umaLink, 'An0ther!Password');
+    // Checked as the page opens (issue 36): said before a password is typed, and nothing to type in.
+    const again = await openSession(browser, portal.url);
     try {
+      await again.page.goto(umaLink);
       await again.page.getByRole('alert').filter({ hasText: USED_LINK }).waitFor();
+      await again.page.getByRole('heading', { name: 'Set your password' }).waitFor();
+      expect(await again.page.getByLabel('New Password', { exact: true }).isDisabled()).toBe(true);
       expect(new URL(again.page.url()).pathname).toBe('/set-password');
       await captureScreen(again.page, 'set-password-used-link');
     } finally {

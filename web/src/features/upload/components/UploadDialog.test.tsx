@@ -91,6 +91,17 @@ describe('UploadDialog', () => {
     expect(uploadButton()).toBeDisabled();
   });
 
+  it("opens the file chooser with the dialog for 'Upload again', and not otherwise", () => {
+    const click = vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(() => undefined);
+    const { unmount } = renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={vi.fn()} transport={transport} />);
+    expect(click).not.toHaveBeenCalled();
+    unmount();
+    renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={vi.fn()} transport={transport} pickAtOnce />);
+    expect(click).toHaveBeenCalledOnce();
+    expect((click.mock.contexts[0] as HTMLInputElement).getAttribute('aria-label')).toBe('Select Files');
+    click.mockRestore();
+  });
+
   it('uploads through tus with a row per file and overall progress, then says processing follows and closes', async () => {
     const hold = holdSecondChunk();
     const server = fakeTusServer({ patchFault: hold.patchFault });
@@ -111,7 +122,8 @@ describe('UploadDialog', () => {
     expect(await screen.findByText('Files uploaded successfully')).toBeInTheDocument();
     expect(screen.getByText('Processing has started: each file shows its status in the files table.')).toBeInTheDocument();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(onUploaded).toHaveBeenCalled();
+    // With how many arrived: 'Upload again' removes the failed row only when something did.
+    expect(onUploaded).toHaveBeenCalledWith(2);
     expect(server.state.completed.map((c) => [c.upload.filename, c.upload.projectId])).toEqual([
       ['a.zip', '7'],
       ['b.dcm', '7'],

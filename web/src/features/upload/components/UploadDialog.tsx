@@ -98,10 +98,19 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
   const folderInput = useRef<HTMLInputElement | null>(null);
-  // Within the click that opened the dialog, so the browser lets the chooser open.
-  useEffect(() => {
-    if (open && pickAtOnce) filesInput.current?.click();
-  }, [open, pickAtOnce]);
+  // 'Upload again': the chooser opens as soon as the input exists (the dialog's portal mounts it a
+  // render after the dialog), still within the click that opened the dialog, so the browser allows it.
+  const pickedAtOnce = useRef(false);
+  const filesInputRef = useCallback(
+    (node: HTMLInputElement | null) => {
+      filesInput.current = node;
+      if (node && pickAtOnce && !pickedAtOnce.current) {
+        pickedAtOnce.current = true;
+        node.click();
+      }
+    },
+    [pickAtOnce],
+  );
 
   /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
   const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
@@ -249,7 +258,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
             files go through the same filter as a folder instead, which says what it left out and why.
             The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
           */}
-          <input ref={filesInput} type="file" multiple onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
+          <input ref={filesInputRef} type="file" multiple onChange={(e) => void pickFiles(e)} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
           <input
             ref={(input) => {
               folderInput.current = input;

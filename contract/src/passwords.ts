@@ -61,6 +61,16 @@ export const ZResetLinkResponse = listResponse(ZResetLink);
 /** POST /password/set: the secret of a reset link and the new password (spec §5 rules). */
 export const ZPasswordSetRequest = z.strictObject({ token: z.string().max(200), new_password: z.string().max(1024) });
 export type TPasswordSetRequest = z.infer<typeof ZPasswordSetRequest>;
+/**
+ * POST /password/link: what a reset link is for, asked when its page opens (issue 36) so the page
+ * names the account and reports a used or expired link before a password is typed. The secret
+ * travels in the body, never in a URL that logs keep.
+ */
+export const ZPasswordLinkRequest = z.strictObject({ token: z.string().max(200) });
+export const ZPasswordLinkResponse = z.object({
+  data: z.object({ username: z.string(), firstname: z.string(), expires_at: z.string() }),
+});
+export type TPasswordLinkResponse = z.infer<typeof ZPasswordLinkResponse>;
 /** POST /password/forgot: answered the same whatever the username. */
 export const ZPasswordForgotRequest = z.strictObject({ username: z.string().max(255) });
 export const FORGOT_PASSWORD_MESSAGE = 'If the account exists, your administrator has been notified';

@@ -1,5 +1,7 @@
 // Projects (study petitions in the spec's paths): a company's named place for uploads.
 import { z } from 'zod';
+import { listParams, ZListPage } from './common.js';
+import { oneOf } from './fields.js';
 
 export const ZProject = z.object({
   id: z.number().int(),
@@ -43,3 +45,38 @@ export const ZUpdateProject = z.strictObject({
   updated_at: z.string().max(64).optional(),
 });
 export type TUpdateProject = z.infer<typeof ZUpdateProject>;
+
+/**
+ * Columns of the projects list the server sorts by (issue 36, item 4); without `sort`, newest
+ * first. `company` sorts by the company's name.
+ */
+export const PROJECT_SORT_KEYS = ['name', 'created_at', 'updated_at', 'files', 'studies', 'last_upload_at', 'company'] as const;
+export const ZProjectSort = oneOf(PROJECT_SORT_KEYS, `must be one of ${PROJECT_SORT_KEYS.join(', ')}`);
+export type TProjectSort = z.infer<typeof ZProjectSort>;
+
+/**
+ * GET /study-petitions?q=&sort=&order=&page=&per_page= (and company_id, which the server adds).
+ * Without q, sort, order, page and per_page the answer is the spec's: every project, newest first,
+ * and no `page`.
+ */
+export const ZProjectsQuery = z.object({
+  ...listParams,
+  sort: ZProjectSort.optional(),
+});
+export type TProjectsQuery = z.infer<typeof ZProjectsQuery>;
+
+/** A project as the projects list shows it: the spec's fields and, as additions, its counts and company. */
+export const ZListedProject = ZProject.extend({
+  companyname: z.string().describe('The name of the company the project belongs to'),
+  files: z.number().int().describe('Live uploads of the project (the rows of its files table)'),
+  studies: z.number().int().describe('Distinct DICOM studies across its live uploads, as the Studies view counts them'),
+  last_upload_at: z.string().nullable().describe('When its newest live upload arrived; null when it has none'),
+});
+export type TListedProject = z.infer<typeof ZListedProject>;
+
+export const ZProjectsList = z.object({ data: z.array(ZListedProject), page: ZListPage.optional() });
+export type TProjectsList = z.infer<typeof ZProjectsList>;
+
+/** GET /study-petitions-companies: the companies whose projects the caller sees, to filter the list by. */
+export const ZProjectCompany = z.object({ id: z.number().int(), companyname: z.string() });
+export type TProjectCompany = z.infer<typeof ZProjectCompany>;

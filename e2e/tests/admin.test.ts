@@ -61,7 +61,8 @@ async function setPasswordThroughLink(link: string, password: string, screen?: s
   const fresh = await openSession(browser, portal.url, screen?.startsWith('phone-') ? { viewport: PHONE } : {});
   const { page } = fresh;
   await page.goto(link);
-  await page.getByRole('heading', { name: 'Set your password' }).waitFor();
+  // The link is checked as the page opens, and the page then names the account (issue 36).
+  await page.getByRole('heading', { name: /^Set a password for \S+$/ }).waitFor();
   // The secret leaves the address bar at once.
   await page.waitForURL((url) => url.pathname === '/set-password' && url.hash === '');
   await page.getByLabel('New Password', { exact: true }).fill(password);
@@ -220,9 +221,13 @@ describe('a CompanyAdmin', () => {
   });
 
   test('the same link a second time is refused, in words', async () => {
-    const again = await setPasswordThroughLink(umaLink, 'An0ther!Password');
+    // Checked as the page opens (issue 36): said before a password is typed, and nothing to type in.
+    const again = await openSession(browser, portal.url);
     try {
+      await again.page.goto(umaLink);
       await again.page.getByRole('alert').filter({ hasText: USED_LINK }).waitFor();
+      await again.page.getByRole('heading', { name: 'Set your password' }).waitFor();
+      expect(await again.page.getByLabel('New Password', { exact: true }).isDisabled()).toBe(true);
       expect(new URL(again.page.url()).pathname).toBe('/set-password');
       await captureScreen(again.page, 'set-password-used-link');
     } finally {
@@ -447,6 +452,8 @@ describe('at phone width', () => {
       await page.keyboard.press('Escape');
       await page.goto('/set-password#token=abc');
       await page.getByRole('heading', { name: 'Set your password' }).waitFor();
+      // A link that does not work says so before anything is typed.
+      await page.getByText(/^This password link is not valid/).waitFor();
       await noSideways();
       await captureScreen(page, 'phone-set-password');
       expect(phone.pageErrors).toEqual([]);

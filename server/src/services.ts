@@ -17,6 +17,7 @@ import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { Events } from './events/events.js';
 import { ProjectsRepository } from './projects/projects.repository.js';
+import { ProjectsListRepository } from './projects/projects-list.repository.js';
 import type { ProjectEvents } from './projects/index.js';
 import { ProjectsService } from './projects/projects.service.js';
 import { UsersRepository } from './users/users.repository.js';
@@ -173,6 +174,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     companies: new CompaniesRepository(db),
     sessions: new SessionsRepository(db),
     projects: new ProjectsRepository(db),
+    projectsList: new ProjectsListRepository(db),
     files: new FilesRepository(db),
     pendingUploads: new PendingUploadsRepository(db),
     tusUploads: new TusUploadsRepository(db),
@@ -191,7 +193,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const audit = new AuditTrail(new AuditRepository(db));
   const mailer = createMailer(config.mail);
   const events = new Events<PortalEvents>();
-  const projects = new ProjectsService(repos.projects, audit, config.newProjectDeidentification, events);
+  const projects = new ProjectsService(repos.projects, audit, config.newProjectDeidentification, events, repos.projectsList);
   // Sealed with the same key as the single sign-on client secrets (its own instance reads the same key).
   const projectKeys = new ProjectKeys(repos.deidentification, new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }));
   const storageDirs = [config.dataDir, ...(config.s3 ? [config.s3.workDir] : [])];

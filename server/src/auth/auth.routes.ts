@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { listResponse, ZLoginRefusal, ZMessageResponse, ZPasswordForgotRequest, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
+import { listResponse, ZLoginRefusal, ZMessageResponse, ZPasswordForgotRequest, ZPasswordLinkRequest, ZPasswordLinkResponse, ZPasswordSetRequest, ZLoginRequest, ZLoginResponse, ZPasswordResetRequest, ZPasswordResetResponse, ZUser } from '@portal/contract';
 import { z } from 'zod';
 import { BAD_REQUEST, errorResponse, NOT_FOUND, RETRY_AFTER } from '../http/responses.js';
 import { sessionOf } from './request-auth.js';
@@ -98,6 +98,23 @@ export function authRoutes(auth: AuthService, passwordLinks: PasswordLinksServic
         await passwordLinks.setPassword(request.body);
         return { data: { message: 'Password changed successfully' } };
       },
+    );
+
+    app.post(
+      '/password/link',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'Whose password a reset link sets, while the link works (the page names the account when it opens); changes nothing',
+          body: ZPasswordLinkRequest,
+          response: {
+            200: ZPasswordLinkResponse.describe('The account and when the link expires'),
+            400: BAD_REQUEST,
+            422: errorResponse('A link used, expired, replaced or unknown'),
+          },
+        },
+      },
+      async (request) => ({ data: await passwordLinks.describe(request.body.token) }),
     );
 
     app.post(

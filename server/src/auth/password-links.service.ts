@@ -63,7 +63,7 @@ export class PasswordLinksService {
       this.#sendLater([user.email], 'Set your password for the Secure Upload Portal', [
         `Hello ${user.firstname},`,
         '',
-        'An administrator created a link for you to set a new password for the Secure Upload Portal:',
+        `An administrator created a link for you to set a new password for your account ${user.username} on the Secure Upload Portal:`,
         '',
         link.reset_url,
         '',
@@ -71,6 +71,17 @@ export class PasswordLinksService {
       ]);
     }
     return link;
+  }
+
+  /**
+   * Whose account a link sets the password of, while it still works (nothing is changed or
+   * recorded); a used, expired, replaced or unknown link is refused with the words of setPassword.
+   */
+  async describe(token: string): Promise<{ username: string; firstname: string; expires_at: string }> {
+    const link = looksLikeToken(token) ? await this.links.findLink(hashToken(token)) : undefined;
+    const user = link ? await this.users.findById(link.user_id) : undefined;
+    if (!link || !user || user.disabled || link.used_at !== null || link.expires_at <= nowIso()) throw unprocessable(INVALID_LINK_MESSAGE);
+    return { username: user.username, firstname: user.firstname, expires_at: link.expires_at };
   }
 
   /** Sets the password of the link's user, once; every session of theirs is signed out. */

@@ -45,6 +45,10 @@ import {
   ZPasswordResetRequest,
   ZPasswordResetResponse,
   ZProject,
+  ZProjectCompany,
+  ZProjectsList,
+  ZPasswordLinkRequest,
+  ZPasswordLinkResponse,
   ZProjectFile,
   ZProjectStudies,
   ZUpdateProject,
@@ -83,7 +87,8 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /me': listResponse(ZUser),
   'POST /password_reset': ZPasswordResetResponse,
   'GET /company/{id}': listResponse(ZCompany),
-  'GET /study-petitions': listResponse(ZProject),
+  'GET /study-petitions': ZProjectsList,
+  'GET /study-petitions-companies': listResponse(ZProjectCompany),
   'POST /study-petitions': listResponse(ZProject),
   'GET /study-petitions/{id}': listResponse(ZProject),
   'PUT /study-petitions/{id}': listResponse(ZProject),
@@ -107,6 +112,7 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /download-links/settings': listResponse(ZDownloadSettings),
   'GET /upload-settings': listResponse(ZUploadSettings),
   'POST /password/set': ZMessageResponse,
+  'POST /password/link': ZPasswordLinkResponse,
   'POST /password/forgot': ZMessageResponse,
   'GET /admin/companies': ZCompaniesList,
   'POST /admin/companies': listResponse(ZCompany),
@@ -142,6 +148,7 @@ const BODIES: Record<string, ZodType> = {
   'POST /deliveries': ZCreateDelivery,
   'POST /download-links': ZCreateDownloadLink,
   'POST /password/set': ZPasswordSetRequest,
+  'POST /password/link': ZPasswordLinkRequest,
   'POST /password/forgot': ZPasswordForgotRequest,
   'POST /admin/companies': ZCreateCompany,
   'PUT /admin/companies/{id}': ZUpdateCompany,
@@ -157,7 +164,7 @@ const BODIES: Record<string, ZodType> = {
 
 /** The query parameters routes read. */
 const QUERIES: Record<string, string[]> = {
-  'GET /study-petitions': ['company_id'],
+  'GET /study-petitions': ['company_id', 'q', 'order', 'page', 'per_page', 'sort'],
   'GET /study-petitions-files': ['study_petition_id', 'q', 'order', 'page', 'per_page', 'sort', 'status', 'review'],
   'GET /review': ['q', 'order', 'page', 'per_page', 'state'],
   'GET /study-petitions/{id}/studies': ['q', 'order', 'page', 'per_page', 'sort'],
@@ -186,6 +193,7 @@ const PUBLIC = [
   'GET /openapi.json',
   'GET /dl/{ticket}',
   'POST /password/set',
+  'POST /password/link',
   'POST /password/forgot',
   // tus discovery: a client learns what the server speaks before it signs in (tus/tus.routes.ts).
   'OPTIONS /uploads',

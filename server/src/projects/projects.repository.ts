@@ -31,12 +31,6 @@ export class ProjectsRepository {
     return row;
   }
 
-  list(scope: Scope, companyId?: number): Promise<ProjectRow[]> {
-    let query = this.live(scope);
-    if (companyId !== undefined) query = query.where('company_id', '=', companyId);
-    return query.orderBy('id', 'desc').execute();
-  }
-
   /** Without a de-identification policy the project takes the column's default, 'off'. */
   create(
     row: { company_id: number; name: string; created_by: number | null },

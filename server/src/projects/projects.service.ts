@@ -1,5 +1,9 @@
 import {
   checkProjectName,
+  LIST_PER_PAGE_DEFAULT,
+  type TProjectCompany,
+  type TProjectsList,
+  type TProjectsQuery,
   type TCreateProject,
   type TDeidentificationOption,
   type TDeidentificationProfile,
@@ -12,7 +16,8 @@ import type { ProjectRow } from '../db/schema.js';
 import type { Announcer } from '../events/events.js';
 import { forbidden, notFound, unprocessable } from '../errors/app-error.js';
 import type { ProjectEvents } from './project-events.js';
-import { presentProject } from './project.presenter.js';
+import { presentListedProject, presentProject } from './project.presenter.js';
+import type { ProjectsListRepository } from './projects-list.repository.js';
 import type { ProjectsRepository } from './projects.repository.js';
 
 const NOT_FOUND = 'Project not found';
@@ -30,6 +35,7 @@ export class ProjectsService {
     /** The de-identification policy a new project takes (DEIDENTIFICATION_DEFAULT). */
     private readonly newProjectDeidentification: { profile: TDeidentificationProfile; options: readonly TDeidentificationOption[] },
     private readonly events: Announcer<ProjectEvents>,
+    private readonly listed: ProjectsListRepository,
   ) {}
 
   /**
@@ -43,8 +49,33 @@ export class ProjectsService {
     return project;
   }
 
-  async list(actor: Actor, companyId?: number): Promise<TProject[]> {
-    return (await this.projects.list(companyScope(actor), companyId)).filter((project) => reachesProject(actor, project.id)).map(presentProject);
+  /**
+   * The projects list. Without finding parameters (`find` empty) every project, newest first, and
+   * no page: the spec's call. A company filter outside the actor's companies finds nothing.
+   */
+  async list(actor: Actor, companyId: number | undefined, find: TProjectsQuery): Promise<TProjectsList> {
+    const scope = companyScope(actor);
+    if (!Object.values(find).some((value) => value !== undefined)) {
+      const { rows } = await this.listed.find(scope, { companyId, projectIds: actor.projectIds, sort: null, order: 'desc' });
+      return { data: rows.map(presentListedProject) };
+    }
+    const page = find.page ?? 1;
+    const perPage = find.per_page ?? LIST_PER_PAGE_DEFAULT;
+    const { rows, total } = await this.listed.find(scope, {
+      q: find.q,
+      companyId,
+      projectIds: actor.projectIds,
+      sort: find.sort ?? null,
+      order: find.order ?? (find.sort ? 'asc' : 'desc'),
+      offset: (page - 1) * perPage,
+      limit: perPage,
+    });
+    return { data: rows.map(presentListedProject), page: { page, per_page: perPage, total } };
+  }
+
+  /** The companies the actor's projects list can be filtered by: every one for SysUser and SysAdmin, else the own. */
+  companies(actor: Actor): Promise<TProjectCompany[]> {
+    return this.listed.companies(companyScope(actor));
   }
 
   async get(actor: Actor, id: number): Promise<TProject> {

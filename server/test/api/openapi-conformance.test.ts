@@ -214,14 +214,20 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
     await send('POST /password/forgot', {}, { json: { username: person.username } });
     const link = (await send('POST /admin/users/{id}/reset-password', { id: person.id }, { token: adminToken })).json.data[0].reset_url as string;
     const resetToken = new URL(link, server.url).hash.replace('#token=', '');
+    await send('POST /password/link', {}, { json: { token: resetToken } });
     await send('POST /password/set', {}, { json: { token: resetToken, new_password: 'short' } });
     await send('POST /password/set', {}, { json: { token: resetToken, new_password: 'An0ther!Passw0rd' } });
     await send('POST /password/set', {}, { json: { token: resetToken, new_password: 'An0ther!Passw0rd' } });
+    await send('POST /password/link', {}, { json: { token: resetToken } });
     await send('GET /company/{id}', { id: company.id }, { token: userToken });
     await send('GET /company/{id}', { id: 999_999 }, { token: userToken });
 
     // Projects.
     await send('GET /study-petitions', {}, { token: userToken });
+    await send('GET /study-petitions', {}, { token: sysToken, query: { q: 'cohort', sort: 'files', order: 'desc', page: '1', per_page: '5' } });
+    await send('GET /study-petitions', {}, { token: userToken, query: { sort: 'size' } });
+    await send('GET /study-petitions-companies', {}, { token: sysToken });
+    await send('GET /study-petitions-companies');
     const project = (await send('POST /study-petitions', {}, { token: adminToken, json: { name: 'Conformance cohort' } })).json.data[0].id as number;
     await send('POST /study-petitions', {}, { token: adminToken, json: { name: '' } });
     await send('GET /study-petitions/{id}', { id: project }, { token: userToken });

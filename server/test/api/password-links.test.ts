@@ -53,6 +53,27 @@ describe.each(dialects())('password links on %s', (dialect) => {
     expect(again.body).toEqual({ message: INVALID_LINK_MESSAGE });
   });
 
+  it('names the account of a working link when its page opens, changes nothing, and refuses a used, replaced, expired or made-up one', async () => {
+    const user = await makeUser(server.services, { company, username: `ada_${process.pid}` });
+    const ask = (json: unknown) => call(`${server.api}/password/link`, { json });
+    const first = await makeLink(user.id);
+    const second = await makeLink(user.id);
+    const answer = await ask({ token: tokenOf(second.reset_url) });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ data: { username: user.username, firstname: 'Test', expires_at: second.expires_at } });
+    // Asked twice, it still works: asking is not using.
+    expect((await ask({ token: tokenOf(second.reset_url) })).status).toBe(200);
+    expect(await ask({ token: tokenOf(first.reset_url) })).toMatchObject({ status: 422, body: { message: INVALID_LINK_MESSAGE } });
+    expect(await ask({ token: 'x'.repeat(43) })).toMatchObject({ status: 422, body: { message: INVALID_LINK_MESSAGE } });
+    expect((await ask({})).status).toBe(400);
+    expect((await ask({ token: 'x', extra: 1 })).status).toBe(400);
+    expect((await setPassword({ token: tokenOf(second.reset_url), new_password: NEW_PASSWORD })).status).toBe(200);
+    expect(await ask({ token: tokenOf(second.reset_url) })).toMatchObject({ status: 422, body: { message: INVALID_LINK_MESSAGE } });
+    const third = await makeLink(user.id);
+    await server.services.handle.db.updateTable('password_links').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', user.id).execute();
+    expect(await ask({ token: tokenOf(third.reset_url) })).toMatchObject({ status: 422, body: { message: INVALID_LINK_MESSAGE } });
+  });
+
   it('keeps only the hash of the link’s secret', async () => {
     const user = await makeUser(server.services, { company });
     const link = await makeLink(user.id);

@@ -2,12 +2,14 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Toolbar from '@mui/material/Toolbar';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { ColorModeToggle } from '../components/ColorModeToggle';
 import { Logo } from '../components/Logo';
+import { SkipLink } from '../components/SkipLink';
 import { UserMenu } from '../features/auth/components/UserMenu';
 import { useSession } from '../features/auth/session-context';
+import { useHeadingFocus } from './use-heading-focus';
 
 const ChangePasswordDialog = lazy(() => import('../features/account/components/ChangePasswordDialog'));
 const NotificationsDialog = lazy(() => import('../features/notifications/components/NotificationsDialog'));
@@ -21,8 +23,11 @@ export function AppLayout() {
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   const [tokensOpen, setTokensOpen] = useState(false);
   const [twoFactorOpen, setTwoFactorOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  useHeadingFocus(main);
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink target="main" />
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Toolbar sx={{ gap: 1 }}>
           <Box component={RouterLink} to="/home" aria-label="Secure Upload Portal home" sx={{ color: 'inherit', textDecoration: 'none', flexGrow: 1 }}>
@@ -37,7 +42,7 @@ export function AppLayout() {
           />
         </Toolbar>
       </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1 }}>
+      <Container component="main" id="main" ref={main} tabIndex={-1} maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1, '&:focus': { outline: 'none' } }}>
         <Outlet />
       </Container>
       {user && passwordOpen && (

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeApi } from '../test/fake-api';
+import { fakeApi, type FakeCall } from '../test/fake-api';
+import { answerProjects } from '../test/fake-projects';
 import { aProject, aUser } from '../test/fixtures';
 import { renderAt } from '../test/render';
 import { appRoutes } from './router';
@@ -13,7 +14,7 @@ function signedIn() {
   localStorage.setItem('user', JSON.stringify(aUser()));
 }
 
-const projectsApi = { 'GET /study-petitions': { status: 200, data: { data: [aProject()] } } };
+const projectsApi = { 'GET /study-petitions': (call: FakeCall) => answerProjects([aProject()], call) };
 
 describe('session', () => {
   it('sends signed-out visitors of /home to the login screen', async () => {
@@ -32,17 +33,37 @@ describe('session', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
-  it("shows 'Invalid Login' and how long to wait when sign-in is throttled", async () => {
+  it('says when to try again, and not Invalid Login, when sign-in is throttled', async () => {
     const message = 'Too many failed login attempts. Try again in 15 minutes.';
-    fakeApi({ 'POST /login': { status: 429, data: { message } } });
+    fakeApi({ 'POST /login': { status: 429, data: { message }, headers: { 'retry-after': '900' } } });
     const { user } = renderAt(appRoutes, '/');
     await user.type(await screen.findByLabelText('Username'), 'ada');
     await user.type(screen.getByLabelText('Password'), 'Secret-1');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Invalid Login');
-    expect(alert).toHaveTextContent(message);
+    expect(alert).not.toHaveTextContent('Invalid Login');
+    expect(alert).toHaveTextContent(new RegExp(`^${message} \\(at \\d\\d?:\\d\\d`));
     expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('says which field is empty instead of signing in, and keeps Invalid Login for a refused password', async () => {
+    const api = fakeApi({ 'POST /login': { status: 401, data: { message: 'Invalid username or password' } } });
+    const { user } = renderAt(appRoutes, '/');
+    await user.click(await screen.findByRole('button', { name: 'Log in' }));
+    expect(screen.getByText('Username is required')).toBeVisible();
+    expect(screen.getByText('Password is required')).toBeVisible();
+    expect(screen.getByLabelText('Username')).toHaveFocus();
+    expect(screen.queryByText('Invalid Login')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Username'), 'ada');
+    expect(screen.queryByText('Username is required')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+    expect(api.callsTo('POST', '/login')).toHaveLength(0);
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Invalid Login')).toBeVisible();
+    // Focus goes to the page's heading, so the next Tab starts at the top of the form again.
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveFocus());
   });
 
   it("shows 'Invalid Login' and keeps no session when the sign-in answer cannot be read", async () => {

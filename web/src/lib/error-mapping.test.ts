@@ -1,6 +1,6 @@
 import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it } from 'vitest';
-import { formatUserError, mapApiError } from './error-mapping';
+import { failureInWords, formatUserError, mapApiError } from './error-mapping';
 
 const config = { headers: {} } as InternalAxiosRequestConfig;
 
@@ -63,5 +63,15 @@ describe('mapApiError (spec §8)', () => {
 
   it("formats the toast text as 'message: details'", () => {
     expect(formatUserError(httpError(409))).toBe('Conflict: The file already exists or there is a data conflict');
+  });
+});
+
+describe('failureInWords', () => {
+  it("gives the server's sentence instead of a bare 'Error NNN', and keeps the spec's pairs otherwise", () => {
+    expect(failureInWords({ message: 'Error 415', details: 'The content of bad.zip is not a ZIP archive' })).toBe('The content of bad.zip is not a ZIP archive');
+    expect(failureInWords({ message: 'Error 418', details: 'The request could not be completed' })).toBe('Error 418: The request could not be completed');
+    expect(failureInWords({ message: 'Conflict', details: 'The file already exists or there is a data conflict' })).toBe(
+      'Conflict: The file already exists or there is a data conflict',
+    );
   });
 });

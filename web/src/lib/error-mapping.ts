@@ -60,3 +60,13 @@ export function formatUserError(error: unknown): string {
   const { message, details } = mapApiError(error);
   return `${message}: ${details}`;
 }
+
+/**
+ * The failure as one line where a status number would say nothing (a failed upload's row, the
+ * upload dialog's list): spec §8 names only some statuses, and 'Error 415' is not words, so a bare
+ * 'Error NNN' gives way to the server's sentence when it gave one (issue 36). Toasts keep the
+ * spec's 'message: details'.
+ */
+export function failureInWords({ message, details }: UserFacingError): string {
+  return /^Error \d+$/.test(message) && details !== 'The request could not be completed' ? details : `${message}: ${details}`;
+}

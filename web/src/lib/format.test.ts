@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatDicomDate, formatFileSize } from './format';
+import { formatDate, formatDateTime, formatDicomDate, formatDicomText, formatFileSize } from './format';
 
 describe('formatFileSize', () => {
   it.each([
@@ -53,5 +53,18 @@ describe('formatDicomDate', () => {
     [null, null],
   ])('%s → %s', (value, text) => {
     expect(formatDicomDate(value)).toBe(text);
+  });
+});
+
+describe('formatDicomText', () => {
+  it.each([
+    ['abdomen^liver', 'abdomen liver'],
+    ['CT^^Head  ^', 'CT Head'],
+    ['Brain MRI', 'Brain MRI'],
+    ['^^', null],
+    ['', null],
+    [null, null],
+  ])('%j reads %j', (value, expected) => {
+    expect(formatDicomText(value)).toBe(expected);
   });
 });

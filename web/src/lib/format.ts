@@ -35,3 +35,13 @@ export function formatDicomDate(value: string | null | undefined): string | null
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
   return match ? `${match[1]}-${match[2]}-${match[3]}` : value;
 }
+
+/**
+ * A DICOM description as text (issue 36): some devices write component separators in it, as in a
+ * person name ('abdomen^liver'); they read as spaces. Null when nothing is left.
+ */
+export function formatDicomText(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const text = value.replace(/\^+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text === '' ? null : text;
+}

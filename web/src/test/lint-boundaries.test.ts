@@ -24,11 +24,11 @@ describe('web import boundaries (eslint.config.js)', { timeout: 60_000 }, () => 
 
   it("accepts a feature's own files, the shared folders and another feature's index", async () => {
     const code = [
-      "import { useProjects } from '../api/get-projects';",
+      "import { useProjectsPage } from '../api/get-projects';",
       "import { projectFilesQueryOptions } from '../../../api/get-project-files';",
       "import { useNotify } from '../../../components/use-notify';",
       "import { UploadDialog } from '../../upload';",
-      'export const used = [useProjects, projectFilesQueryOptions, useNotify, UploadDialog];',
+      'export const used = [useProjectsPage, projectFilesQueryOptions, useNotify, UploadDialog];',
       '',
     ].join('\n');
     const [result] = await eslint.lintText(code, { filePath: inProjects });
@@ -37,7 +37,7 @@ describe('web import boundaries (eslint.config.js)', { timeout: 60_000 }, () => 
 
   it('refuses shared code importing a feature', async () => {
     const errors = await boundaryErrors(
-      "import { useProjects } from '../features/projects/api/get-projects';\nexport const hook = useProjects;\n",
+      "import { useProjectsPage } from '../features/projects/api/get-projects';\nexport const hook = useProjectsPage;\n",
       inLib,
     );
     expect(errors).toEqual([expect.stringContaining('imports no feature and not the app')]);

@@ -49,3 +49,10 @@ describe('contentsReasons', () => {
     ]);
   });
 });
+
+describe('a password-protected archive', () => {
+  it('says what to do about it', () => {
+    const reasons = contentsReasons(aSummary({ skipped: 1, skipped_reasons: { 'password-protected archives are not supported': 1 } }));
+    expect(reasons.map((r) => r.text)).toContain('1 skipped: password-protected archives are not supported. Send it without a password, or unpacked.');
+  });
+});

@@ -1,4 +1,5 @@
 import type { TProcessingSummary } from '@portal/contract';
+import { withRemedy } from './failure-remedies';
 
 /** One line of "why": a count of entries that are not plain instances, and what it means for the user. */
 export interface ContentsReason {
@@ -21,7 +22,7 @@ function countedLines(label: string, total: number, named: Record<string, number
   const counts = Object.entries(named ?? {})
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const lines = counts.map(([reason, n]): ContentsReason => ({ key: `${label}:${reason}`, severity: 'warning', text: `${n} ${label}: ${reason}`, detail: detail(n) }));
+  const lines = counts.map(([reason, n]): ContentsReason => ({ key: `${label}:${reason}`, severity: 'warning', text: `${n} ${label}: ${withRemedy(reason)}`, detail: detail(n) }));
   const unnamed = total - counts.reduce((sum, [, n]) => sum + n, 0);
   if (unnamed > 0) lines.push({ key: label, severity: 'warning', text: `${unnamed} ${label}`, detail: detail(unnamed) });
   return lines;

@@ -2,7 +2,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../../app/router';
-import { fakeApi } from '../../test/fake-api';
+import { fakeApi, type FakeCall } from '../../test/fake-api';
+import { answerProjects } from '../../test/fake-projects';
 import { aProject, aUser } from '../../test/fixtures';
 import { renderAt } from '../../test/render';
 import { SSO_ERROR_MESSAGES } from './sso-messages';
@@ -33,7 +34,7 @@ describe('single sign-on on the login screen', () => {
     const api = fakeApi({
       'POST /sso/complete': { status: 200, data: { token: 'tok-sso', user: loginUser } },
       'GET /company/7': { status: 200, data: { data: [company] } },
-      'GET /study-petitions': { status: 200, data: { data: [aProject()] } },
+      'GET /study-petitions': (call: FakeCall) => answerProjects([aProject()], call),
     });
     const { router } = renderAt(appRoutes, '/');
     expect(await screen.findByRole('heading', { name: 'Projects' })).toBeInTheDocument();

@@ -36,7 +36,9 @@ export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabl
           <EditOutlined />
         </IconButton>
       </Tooltip>
-      <Tooltip title={user.disabled ? 'Enable the account first' : 'Reset password'}>
+      {/* A disabled button takes no hover, so a <span> carries the tooltip; describeChild gives the
+          span a title rather than an aria-label, which a bare span may not carry (issue 36). */}
+      <Tooltip describeChild title={user.disabled ? 'Enable the account first' : 'Reset password'}>
         <span>
           <IconButton aria-label={`Reset password of ${user.username}`} onClick={() => onResetPassword(user)} disabled={user.disabled}>
             <LockReset />
@@ -55,7 +57,7 @@ export function UserActions({ viewer, user, onEdit, onResetPassword, onSetDisabl
           </IconButton>
         </Tooltip>
       ) : (
-        <Tooltip title={self ? 'You cannot disable your own account' : 'Disable'}>
+        <Tooltip describeChild title={self ? 'You cannot disable your own account' : 'Disable'}>
           <span>
             <IconButton aria-label={`Disable user ${user.username}`} onClick={() => onSetDisabled(user, true)} disabled={self} color="error">
               <Block />

@@ -4,9 +4,11 @@ import {
   ZCompany,
   ZLoginResponse,
   ZMessageResponse,
+  ZPasswordLinkResponse,
   type TCompany,
   type TLoginRequest,
   type TLoginResponse,
+  type TPasswordLinkResponse,
   type TPasswordSetRequest,
 } from '@portal/contract';
 import { api } from '../../../lib/api-answer';
@@ -36,4 +38,9 @@ export async function requestPasswordReset(username: string): Promise<string> {
 /** Sets a new password with the secret of a reset link; no session is needed or sent. */
 export async function setPasswordWithLink(body: TPasswordSetRequest): Promise<void> {
   await apiClient.post('/password/set', body);
+}
+
+/** Whose password the link sets, while it works (issue 36); a used or expired link answers 422 in words. */
+export async function describePasswordLink(token: string): Promise<TPasswordLinkResponse['data']> {
+  return (await api.post(ZPasswordLinkResponse, '/password/link', { token })).data;
 }

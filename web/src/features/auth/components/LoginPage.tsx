@@ -11,7 +11,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { ColorModeToggle } from '../../../components/ColorModeToggle';
 import { Logo } from '../../../components/Logo';
 import { SsoSignIn } from '../../sso';
@@ -26,9 +26,22 @@ export function LoginPage() {
   const [showPassword, setShowPassword] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
 
-  const submit = (event: FormEvent) => {
+  // Issue 36: an empty field is said to be required (rather than sent and answered 'Invalid Login').
+  const [missing, setMissing] = useState({ username: false, password: false });
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    void login(username.trim(), password);
+    const empty = { username: username.trim() === '', password: password === '' };
+    setMissing(empty);
+    if (empty.username || empty.password) {
+      (empty.username ? usernameRef : passwordRef).current?.focus();
+      return;
+    }
+    // After a failure focus goes to the heading (not the page's body), so the next Tab starts at the form.
+    if (!(await login(username.trim(), password))) headingRef.current?.focus();
   };
 
   return (
@@ -39,8 +52,8 @@ export function LoginPage() {
           <ColorModeToggle />
         </Box>
         <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-          <Paper component="form" onSubmit={submit} variant="outlined" sx={{ p: { xs: 3, sm: 5 }, width: '100%', maxWidth: 420 }}>
-            <Typography variant="h4" component="h1">
+          <Paper component="form" onSubmit={(event) => void submit(event)} noValidate variant="outlined" sx={{ p: { xs: 3, sm: 5 }, width: '100%', maxWidth: 420 }}>
+            <Typography variant="h4" component="h1" ref={headingRef} tabIndex={-1} sx={{ '&:focus': { outline: 'none' } }}>
               Welcome back
             </Typography>
             <Typography variant="body1" color="text.secondary" sx={{ mt: 1, mb: 3 }}>
@@ -57,7 +70,13 @@ export function LoginPage() {
               name="username"
               autoComplete="username"
               value={username}
-              onChange={(e) => setUsername(e.target.value)}
+              onChange={(e) => {
+                setUsername(e.target.value);
+                setMissing((m) => ({ ...m, username: false }));
+              }}
+              inputRef={usernameRef}
+              error={missing.username}
+              helperText={missing.username ? 'Username is required' : undefined}
               fullWidth
               autoFocus
               margin="normal"
@@ -68,7 +87,13 @@ export function LoginPage() {
               type={showPassword ? 'text' : 'password'}
               autoComplete="current-password"
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                setMissing((m) => ({ ...m, password: false }));
+              }}
+              inputRef={passwordRef}
+              error={missing.password}
+              helperText={missing.password ? 'Password is required' : undefined}
               fullWidth
               margin="normal"
               slotProps={{

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { appRoutes } from '../../../app/router';
-import { fakeApi } from '../../../test/fake-api';
+import { fakeApi, type FakeCall } from '../../../test/fake-api';
+import { answerProjects } from '../../../test/fake-projects';
 import { aProject, aUser } from '../../../test/fixtures';
 import { renderAt } from '../../../test/render';
 
@@ -11,7 +12,7 @@ function signedInAs(role: 1 | 2 | 3 | 4) {
 }
 
 const api = {
-  'GET /study-petitions': { status: 200, data: { data: [aProject()] } },
+  'GET /study-petitions': (call: FakeCall) => answerProjects([aProject()], call),
   'GET /admin/users': { status: 200, data: { data: [], page: { page: 1, per_page: 5, total: 0 } } },
   'GET /admin/password-requests': { status: 200, data: { data: [], page: { page: 1, per_page: 1, total: 0 } } },
 };

@@ -17,12 +17,23 @@ import { secondStepDue } from '../api/second-step-api';
 
 export const INVALID_LOGIN = 'Invalid Login';
 
-/** The server's sentence under 'Invalid Login' when it said more: too many attempts, or a company that signs in through its provider. */
+/** The server's sentence under 'Invalid Login' when it said more: a company that signs in through its provider. */
 function failureDetails(error: unknown): string | null {
-  if (!isAxiosError<{ message?: string }>(error)) return null;
-  const status = error.response?.status;
-  if (status !== 429 && status !== 403) return null;
-  return error.response?.data?.message ?? null;
+  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 403) return null;
+  return error.response.data?.message ?? null;
+}
+
+/**
+ * A throttled sign-in was not judged at all, so it is not an 'Invalid Login' (issue 36): the
+ * server's words say when to try again, with the clock time from Retry-After.
+ */
+function throttledMessage(error: unknown): string | null {
+  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 429) return null;
+  const words = error.response.data?.message ?? 'Too many failed login attempts. Try again later.';
+  const seconds = Number(error.response.headers['retry-after']);
+  if (!Number.isFinite(seconds) || seconds <= 0) return words;
+  const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return `${words} (at ${at})`;
 }
 
 function restoreSession(): SessionUser | null {
@@ -79,7 +90,7 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
           setSecondStep(due);
           return false;
         }
-        setError(INVALID_LOGIN);
+        setError(throttledMessage(failure) ?? INVALID_LOGIN);
         setErrorDetails(failureDetails(failure));
         return false;
       } finally {

@@ -14,7 +14,7 @@ import { Logo } from '../../../components/Logo';
 import { useNotify } from '../../../components/use-notify';
 import { formatUserError } from '../../../lib/error-mapping';
 import { PasswordChecklist, PasswordField, passwordIsValid, PASSWORDS_DO_NOT_MATCH, validateNewPassword } from '../../account';
-import { setPasswordWithLink } from '../api/auth-api';
+import { describePasswordLink, setPasswordWithLink } from '../api/auth-api';
 
 export const PASSWORD_SET_TOAST = 'Your password has been set. Log in with your new password.';
 export const NO_TOKEN_MESSAGE = 'This page needs the whole link your administrator sent you. Open that link again, or ask your administrator for a new one.';
@@ -52,6 +52,23 @@ export default function SetPasswordPage() {
     if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
   }, [location.hash, location.pathname, location.search, navigate]);
 
+  // The link is checked when the page opens (issue 36): the page names the account, and a used or
+  // expired link is said before anyone types a password for nothing.
+  const [link, setLink] = useState<{ username: string } | { refused: string } | null>(null);
+  useEffect(() => {
+    if (!token) return undefined;
+    let current = true;
+    describePasswordLink(token).then(
+      (described) => current && setLink({ username: described.username }),
+      (failure: unknown) => current && setLink({ refused: reasonOf(failure) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  const refused = link !== null && 'refused' in link ? link.refused : null;
+  const username = link !== null && 'username' in link ? link.username : null;
+
   const submit = async () => {
     if (submitting || !token) return;
     setServerError(null);
@@ -72,7 +89,8 @@ export default function SetPasswordPage() {
 
   const error = serverError ?? (checksShown ? validateNewPassword({ next, confirm }) : null);
   const mismatch = confirm.length > 0 && confirm !== next;
-  const canSubmit = Boolean(token) && !submitting && passwordIsValid(next) && next === confirm;
+  const usable = Boolean(token) && refused === null;
+  const canSubmit = usable && !submitting && passwordIsValid(next) && next === confirm;
 
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', p: { xs: 2, sm: 4 }, bgcolor: 'background.default' }}>
@@ -82,12 +100,17 @@ export default function SetPasswordPage() {
       </Box>
       <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
         <Paper component="form" onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate variant="outlined" sx={{ p: { xs: 3, sm: 5 }, width: '100%', maxWidth: 440 }}>
-          <Typography variant="h4" component="h1">
-            Set your password
+          <Typography variant="h4" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+            {username === null ? 'Set your password' : `Set a password for ${username}`}
           </Typography>
           <Typography variant="body1" color="text.secondary" sx={{ mt: 1, mb: 2 }}>
             Choose a new password for the Secure Upload Portal. This link works once.
           </Typography>
+          {refused && (
+            <Alert severity="error" sx={{ mb: 1 }}>
+              {refused}
+            </Alert>
+          )}
           {!token && (
             <Alert severity="error" sx={{ mb: 1 }}>
               {NO_TOKEN_MESSAGE}
@@ -107,12 +130,12 @@ export default function SetPasswordPage() {
             </Box>
           ) : (
             <>
-              <PasswordField label="New Password" value={next} onChange={setNext} disabled={!token} autoComplete="new-password" autoFocus />
+              <PasswordField label="New Password" value={next} onChange={setNext} disabled={!usable} autoComplete="new-password" autoFocus />
               <PasswordField
                 label="Confirm New Password"
                 value={confirm}
                 onChange={setConfirm}
-                disabled={!token}
+                disabled={!usable}
                 autoComplete="new-password"
                 error={mismatch}
                 helperText={mismatch ? PASSWORDS_DO_NOT_MATCH : undefined}

@@ -67,7 +67,8 @@ export function UserMenu({
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { elevation: 8 } }}
       >
-        <Box sx={{ px: 2, py: 1, minWidth: 220 }}>
+        {/* A named region: a screen reader hears whose account this is before the entries. */}
+        <Box role="region" aria-label={`Signed in as ${fullName}`} sx={{ px: 2, py: 1, minWidth: 220 }}>
           <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600 }}>
             {fullName}
           </Typography>

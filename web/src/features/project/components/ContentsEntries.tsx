@@ -43,7 +43,7 @@ interface ContentsEntriesProps {
 function DownloadButton({ entry, downloading, onDownload }: Omit<ContentsEntriesProps, 'entries' | 'phone'> & { entry: TFileEntry }) {
   if (!canDownload(entry)) return null;
   return (
-    <Tooltip title="Download">
+    <Tooltip describeChild title="Download">
       <span>
         <IconButton aria-label={`Download ${entry.path}`} color="primary" disabled={downloading !== null} onClick={() => onDownload(entry)}>
           <Download />

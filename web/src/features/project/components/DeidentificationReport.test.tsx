@@ -57,7 +57,7 @@ function TableHarness({ files }: { files: TProjectFile[] }) {
   const noop = vi.fn();
   return (
     <FilesTable files={files} total={files.length} query={query} selected={new Map()} onSelectionChange={noop} selectingAll={false} onSelectAllMatching={noop}
-      onOpen={noop} onDownload={noop} onDelete={noop} onUpload={noop} />
+      onOpen={noop} onDownload={noop} onDelete={noop} onUpload={noop} onUploadAgain={noop} />
   );
 }
 

@@ -10,7 +10,7 @@ export interface FileRowProps {
   files: TProjectFile[];
   selected: ReadonlyMap<number, string>;
   onToggle: (file: TProjectFile) => void;
-  onUploadAgain: () => void;
+  onUploadAgain: (file: TProjectFile) => void;
 }
 
 /** Below the `sm` breakpoint each file is a card: name, size, status and its actions in view. */

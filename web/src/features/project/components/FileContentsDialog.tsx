@@ -24,6 +24,7 @@ import { ContentsReasons } from './ContentsReasons';
 import { DeidentificationReport } from './DeidentificationReport';
 import { ProcessingStatus } from './ProcessingStatus';
 import { ReviewStatus, RuleOutcomes } from '../../review';
+import { withRemedy } from '../failure-remedies';
 import { StudyTree } from './StudyTree';
 
 type KindFilter = TEntryKind | 'all';
@@ -81,7 +82,7 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
         )}
         {file.processing.status === 'failed' && file.processing.error && (
           <Alert severity="warning" sx={{ mb: 2 }}>
-            {file.processing.error}
+            {withRemedy(file.processing.error)}
           </Alert>
         )}
         {report && <DeidentificationReport report={report} />}

@@ -10,7 +10,7 @@ interface FileNameProps {
   file: TProjectFile;
   files: readonly TProjectFile[];
   onOpen: (file: TProjectFile) => void;
-  onUploadAgain: () => void;
+  onUploadAgain: (file: TProjectFile) => void;
 }
 
 /** A file's name (a folder marked as one), its processing status and summary, its review (issue 35), its de-identified and duplicate marks. */
@@ -22,7 +22,7 @@ export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) 
       <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', wordBreak: 'break-all' }}>
         {file.file}
       </Link>
-      <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: onUploadAgain }} />
+      <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: () => onUploadAgain(file) }} />
       <ReviewStatus review={file.review} />
       <DeidentifiedChip file={file} />
       <DuplicateChip file={file} files={files} />

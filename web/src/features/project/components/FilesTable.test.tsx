@@ -6,7 +6,7 @@ import { renderWithProviders } from '../../../test/render';
 import { FilesTable } from './FilesTable';
 import { useFilesQuery } from './use-files-query';
 
-function Harness({ files, onUpload }: { files: TProjectFile[]; onUpload: () => void }) {
+function Harness({ files, onUpload }: { files: TProjectFile[]; onUpload: (file: TProjectFile) => void }) {
   const query = useFilesQuery();
   const noop = vi.fn();
   return (
@@ -21,7 +21,8 @@ function Harness({ files, onUpload }: { files: TProjectFile[]; onUpload: () => v
       onOpen={noop}
       onDownload={noop}
       onDelete={noop}
-      onUpload={onUpload}
+      onUpload={noop}
+      onUploadAgain={onUpload}
     />
   );
 }
@@ -85,6 +86,7 @@ describe('FilesTable summaries and failures', () => {
     expect(screen.getByText('The upload could not be processed: The archive is damaged')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /again$/ })).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Upload bad.zip again' }));
-    expect(onUpload).toHaveBeenCalledOnce();
+    // The failed file itself, so that the page can re-pick it and replace its row (issue 36).
+    expect(onUpload).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ id: 1, file: 'bad.zip' }));
   });
 });

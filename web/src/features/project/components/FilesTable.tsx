@@ -12,11 +12,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef } from 'react';
 import type { FileSort } from '../../../api/get-project-files';
+import { SortableHeader } from '../../../components/SortableHeader';
 import { TablePager } from '../../../components/TablePager';
 import { formatDate, formatFileSize } from '../../../lib/format';
 import { FileActions, type FileActionHandlers } from './FileActions';
@@ -47,10 +47,12 @@ interface FilesTableProps extends FileActionHandlers {
   selectingAll: boolean;
   onSelectAllMatching: () => void;
   onUpload: () => void;
+  /** 'Upload again' on a failed file: pick that file again, and let it replace the failed row. */
+  onUploadAgain: (file: TProjectFile) => void;
 }
 
 export function FilesTable(props: FilesTableProps) {
-  const { files, total, query, selected, onSelectionChange, selectingAll, onSelectAllMatching, onUpload, ...actions } = props;
+  const { files, total, query, selected, onSelectionChange, selectingAll, onSelectAllMatching, onUpload, onUploadAgain, ...actions } = props;
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const pageSelected = files.length > 0 && files.every((f) => selected.has(f.id));
   const someSelected = !pageSelected && files.some((f) => selected.has(f.id));
@@ -99,7 +101,7 @@ export function FilesTable(props: FilesTableProps) {
       slotProps={{ input: { ref: selectAllRef, 'aria-label': 'Select all files', 'aria-checked': undefined } }}
     />
   );
-  const rows = { files, selected, onToggle: toggle, onUploadAgain: onUpload };
+  const rows = { files, selected, onToggle: toggle, onUploadAgain };
 
   return (
     <>
@@ -130,7 +132,14 @@ export function FilesTable(props: FilesTableProps) {
               <TableRow>
                 <TableCell padding="checkbox">{selectPage}</TableCell>
                 {FILE_COLUMNS.map((column) => (
-                  <SortableHeader key={column} column={column} query={query} />
+                  <SortableHeader
+                    key={column}
+                    label={column}
+                    sortKey={SORT_OF[column]}
+                    current={query.sort}
+                    onSort={query.sortBy}
+                    align={column === 'Actions' ? 'right' : 'left'}
+                  />
                 ))}
               </TableRow>
             </TableHead>
@@ -141,7 +150,7 @@ export function FilesTable(props: FilesTableProps) {
                     <Checkbox checked={selected.has(file.id)} onChange={() => toggle(file)} slotProps={{ input: { 'aria-label': `Select ${file.file}` } }} />
                   </TableCell>
                   <TableCell sx={{ maxWidth: 420 }}>
-                    <FileName file={file} files={files} onOpen={actions.onOpen} onUploadAgain={onUpload} />
+                    <FileName file={file} files={files} onOpen={actions.onOpen} onUploadAgain={onUploadAgain} />
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatFileSize(file.filesize)}</TableCell>
                   <TableCell>{formatDate(file.created_at)}</TableCell>
@@ -157,20 +166,5 @@ export function FilesTable(props: FilesTableProps) {
       )}
       <TablePager count={total} pagination={query.pagination} />
     </>
-  );
-}
-
-function SortableHeader({ column, query }: { column: (typeof FILE_COLUMNS)[number]; query: FilesQuery }) {
-  const sort = SORT_OF[column];
-  if (sort === null) {
-    return <TableCell align="right">{column}</TableCell>;
-  }
-  const active = query.sort.sort === sort;
-  return (
-    <TableCell sortDirection={active ? query.sort.order : false}>
-      <TableSortLabel active={active} direction={active ? query.sort.order : 'asc'} onClick={() => query.sortBy(sort)}>
-        {column}
-      </TableSortLabel>
-    </TableCell>
   );
 }

@@ -4,6 +4,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { withRemedy } from '../failure-remedies';
 import { describeSummary } from '../processing-summary';
 
 const CHIP = {
@@ -26,7 +27,7 @@ export function ProcessingStatus({ processing, uploadAgain }: ProcessingStatusPr
     processing.status === 'ready' && processing.summary
       ? describeSummary(processing.summary)
       : processing.status === 'failed'
-        ? `The upload could not be processed: ${processing.error ?? 'the reason was not recorded'}`
+        ? `The upload could not be processed: ${processing.error ? withRemedy(processing.error) : 'the reason was not recorded'}`
         : null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mt: 0.5 }}>

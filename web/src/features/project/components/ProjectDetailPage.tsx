@@ -83,6 +83,21 @@ function ProjectDetail({ projectId }: { projectId: number }) {
   const [downloadProgress, setDownloadProgress] = useState(0);
   const scheduleDownloadReset = useProgressReset(() => setDownloadProgress(0));
   const [uploadOpen, setUploadOpen] = useState(false);
+  // 'Upload again' on a failed file (issue 36): the dialog opens on the file chooser, and the failed
+  // row gives way to what arrives.
+  const [uploadAgain, setUploadAgain] = useState<TProjectFile | null>(null);
+  const openUpload = (again: TProjectFile | null = null) => {
+    setUploadAgain(again);
+    setUploadOpen(true);
+  };
+  const uploaded = async (arrived: number) => {
+    if (uploadAgain && arrived > 0) {
+      const failed = uploadAgain;
+      setUploadAgain(null);
+      await deleteFiles.mutateAsync([failed.id]).catch(() => notify.error(`${failed.file} could not be removed: delete it from the list`));
+    }
+    await reloadFiles();
+  };
   const [contentsOf, setContentsOf] = useState<TProjectFile | null>(null);
   const [reviewing, setReviewing] = useState<TProjectFile | null>(null);
   /** The rejected file the open upload dialog answers (issue 35), if it was opened for that. */
@@ -196,7 +211,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
           <Button color="error" variant="outlined" startIcon={<DeleteSweep />} disabled={n === 0} onClick={() => setBulkOpen(true)}>
             {`Delete Selected (${n})`}
           </Button>
-          <Button variant="contained" startIcon={<CloudUpload />} onClick={() => setUploadOpen(true)} disabled={!project}>
+          <Button variant="contained" startIcon={<CloudUpload />} onClick={() => openUpload()} disabled={!project}>
             Upload Files/Folder
           </Button>
         </Box>
@@ -223,7 +238,8 @@ function ProjectDetail({ projectId }: { projectId: number }) {
               setReplacing(file);
               setUploadOpen(true);
             }}
-            onUpload={() => setUploadOpen(true)}
+            onUpload={() => openUpload()}
+            onUploadAgain={(file) => openUpload(file)}
           />
         )}
       </Paper>
@@ -231,7 +247,7 @@ function ProjectDetail({ projectId }: { projectId: number }) {
       <ProjectViewPanel name="studies" view={view}>
         {view === 'studies' && (
           <Suspense fallback={<Skeleton variant="rounded" height={160} />}>
-            <StudiesView projectId={projectId} processing={files.some(isInProgress)} onUpload={() => setUploadOpen(true)} />
+            <StudiesView projectId={projectId} processing={files.some(isInProgress)} onUpload={() => openUpload()} />
           </Suspense>
         )}
       </ProjectViewPanel>
@@ -273,10 +289,12 @@ function ProjectDetail({ projectId }: { projectId: number }) {
             dropped={dropped}
             onClose={() => {
               setUploadOpen(false);
+              setUploadAgain(null);
               setReplacing(null);
               setDropped(undefined);
             }}
-            onUploaded={reloadFiles}
+            onUploaded={uploaded}
+            pickAtOnce={uploadAgain !== null}
           />
         )}
         {contentsOf && <FileContentsDialog open file={contentsOf} onClose={() => setContentsOf(null)} />}

@@ -5,10 +5,13 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import { SeriesThumbnail } from '../../../components/SeriesThumbnail';
-import { formatDicomDate } from '../../../lib/format';
+import { formatDicomDate, formatDicomText } from '../../../lib/format';
+
+/** What a study or series without a description reads as (issue 36: not 'Untitled study'). */
+export const NO_DESCRIPTION = 'no description';
 
 function studyTitle(study: TStudyNode): string {
-  const parts = [study.study_description || 'Untitled study', formatDicomDate(study.study_date)].filter(Boolean);
+  const parts = [formatDicomText(study.study_description) ?? NO_DESCRIPTION, formatDicomDate(study.study_date)].filter(Boolean);
   return parts.join(' · ');
 }
 
@@ -41,7 +44,7 @@ export function StudyTree({ projectId, studies }: { projectId: number; studies: 
                     label={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
                   />
                   <ListItemText
-                    primary={[series.modality, series.series_description || 'Untitled series'].filter(Boolean).join(' · ')}
+                    primary={[series.modality, formatDicomText(series.series_description) ?? NO_DESCRIPTION].filter(Boolean).join(' · ')}
                     secondary={`${series.instances} ${series.instances === 1 ? 'instance' : 'instances'}`}
                   />
                 </ListItem>

@@ -1,35 +1,20 @@
 import { useState } from 'react';
 import type { FileReviewState, FilesFilter, FilesPageRequest, FileSort, FileStatus } from '../../../api/get-project-files';
-import { usePagination } from '../../../components/use-pagination';
-import { SEARCH_DEBOUNCE_MS } from '../../../components/use-searched-pages';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useTableQuery } from '../../../components/use-table-query';
 
-/**
- * The files table's search, filter, sort and page. Any change of what is asked for goes back to
- * the first page; a page emptied by deletions falls back to the last one there is.
- */
+/** The files table's search, filters, sort and page (components/use-table-query.ts) and its two filters. */
 export function useFilesQuery() {
-  const pagination = usePagination();
-  const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const table = useTableQuery<FileSort>();
+  const { q, sort, pagination } = table;
   const [status, setStatusState] = useState<FileStatus | ''>('');
   const [review, setReviewState] = useState<FileReviewState | ''>('');
-  const [sort, setSortState] = useState<{ sort: FileSort | null; order: 'asc' | 'desc' }>({ sort: null, order: 'asc' });
-  // The debounced search settles after a render; the page goes back to 1 when it does.
-  const [askedQ, setAskedQ] = useState(q);
-  if (askedQ !== q) {
-    setAskedQ(q);
-    pagination.setPage(0);
-  }
 
   const filter: FilesFilter = { q, status, review, ...sort };
   const request: FilesPageRequest = { ...filter, page: pagination.page + 1, perPage: pagination.rowsPerPage };
   return {
+    ...table,
     filter,
     request,
-    pagination,
-    search,
-    setSearch,
     status,
     setStatus: (next: FileStatus | '') => {
       setStatusState(next);
@@ -40,18 +25,7 @@ export function useFilesQuery() {
       setReviewState(next);
       pagination.setPage(0);
     },
-    sort,
-    /** A header clicked once sorts ascending, again descending. */
-    sortBy: (column: FileSort) => {
-      setSortState((current) => ({ sort: column, order: current.sort === column && current.order === 'asc' ? 'desc' : 'asc' }));
-      pagination.setPage(0);
-    },
     filtered: q !== '' || status !== '' || review !== '',
-    /** Called with the server's total: a page past the end (after deletions) moves to the last page. */
-    clampTo(total: number) {
-      const lastPage = Math.max(0, Math.ceil(total / pagination.rowsPerPage) - 1);
-      if (pagination.page > lastPage) pagination.setPage(lastPage);
-    },
   };
 }
 

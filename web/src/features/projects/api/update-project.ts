@@ -5,8 +5,13 @@ import { api } from '../../../lib/api-answer';
 
 const ZProjectAnswer = listResponse(ZProject);
 
+/**
+ * Spec §7: the project body goes back with its new name. Only the project's own fields: a row of the
+ * projects list also carries its counts and company (additions the server's body refuses).
+ */
 export async function updateProject(project: TProject, name: string): Promise<TProject | null> {
-  const { data } = await api.put(ZProjectAnswer, `/study-petitions/${project.id}`, { ...project, name });
+  const { id, valid, status, company_id, created_at, updated_at } = project;
+  const { data } = await api.put(ZProjectAnswer, `/study-petitions/${project.id}`, { id, name, valid, status, company_id, created_at, updated_at });
   return data[0] ?? null;
 }
 

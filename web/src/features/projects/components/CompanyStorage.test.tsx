@@ -3,7 +3,8 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storeSession } from '../../../lib/storage';
 import { SessionProvider } from '../../auth';
-import { fakeApi } from '../../../test/fake-api';
+import { fakeApi, type FakeCall } from '../../../test/fake-api';
+import { answerProjects } from '../../../test/fake-projects';
 import { aUser } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import ProjectsPage from './ProjectsPage';
@@ -17,7 +18,7 @@ const companyAnswer = (used: number, quota: number | null) => ({
 describe('the company storage bar on the projects screen', () => {
   it('shows a company user what the company stores of its allowance, as a bar', async () => {
     storeSession('tok', aUser({ role: ROLES.User }));
-    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } }, 'GET /company/7': companyAnswer(1.5 * GB, 5 * GB) });
+    fakeApi({ 'GET /study-petitions': (call: FakeCall) => answerProjects([], call), 'GET /company/7': companyAnswer(1.5 * GB, 5 * GB) });
     renderWithProviders(<SessionProvider><ProjectsPage /></SessionProvider>);
     const section = await screen.findByRole('region', { name: 'Company storage' });
     expect(within(section).getByRole('heading', { name: 'Company storage' })).toBeInTheDocument();
@@ -32,12 +33,12 @@ describe('the company storage bar on the projects screen', () => {
 
   it('says a full allowance plainly, and shows no bar where there is no limit', async () => {
     storeSession('tok', aUser({ role: ROLES.CompanyAdmin }));
-    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } }, 'GET /company/7': companyAnswer(6 * GB, 5 * GB) });
+    fakeApi({ 'GET /study-petitions': (call: FakeCall) => answerProjects([], call), 'GET /company/7': companyAnswer(6 * GB, 5 * GB) });
     const { unmount } = renderWithProviders(<SessionProvider><ProjectsPage /></SessionProvider>);
     expect(await screen.findByText('6.00 GB of 5.00 GB used (100%)')).toBeInTheDocument();
     unmount();
 
-    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } }, 'GET /company/7': companyAnswer(2 * 1024 ** 2, null) });
+    fakeApi({ 'GET /study-petitions': (call: FakeCall) => answerProjects([], call), 'GET /company/7': companyAnswer(2 * 1024 ** 2, null) });
     renderWithProviders(<SessionProvider><ProjectsPage /></SessionProvider>);
     expect(await screen.findByText('2.00 MB used (no limit)')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Storage used' })).not.toBeInTheDocument();
@@ -46,7 +47,7 @@ describe('the company storage bar on the projects screen', () => {
   it('is not shown to SysUser and SysAdmin, who see every company’s projects', async () => {
     for (const role of [ROLES.SysUser, ROLES.SysAdmin]) {
       storeSession('tok', aUser({ role }));
-      const api = fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } }, 'GET /company/7': companyAnswer(GB, 5 * GB) });
+      const api = fakeApi({ 'GET /study-petitions': (call: FakeCall) => answerProjects([], call), 'GET /company/7': companyAnswer(GB, 5 * GB) });
       const { unmount } = renderWithProviders(<SessionProvider><ProjectsPage /></SessionProvider>);
       expect(await screen.findByRole('heading', { name: 'No projects found' })).toBeInTheDocument();
       expect(screen.queryByRole('region', { name: 'Company storage' })).not.toBeInTheDocument();

@@ -1,19 +1,23 @@
-import type { TProject } from '@portal/contract';
+import type { TListedProject, TProject } from '@portal/contract';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { LocalDate } from '../../../components/LocalDate';
 import { PhoneCard, PhoneCardList } from '../../../components/PhoneCardList';
 import { ProjectActions } from './ProjectActions';
+import { LastUpload } from './LastUpload';
 
 interface ProjectCardsProps {
-  projects: TProject[];
+  projects: TListedProject[];
+  showCompany: boolean;
   onEdit: (project: TProject) => void;
   onDelete: (project: TProject) => void;
 }
 
-/** Below the `sm` breakpoint each project is a card: name, both dates and its actions in view. */
-export function ProjectCards({ projects, onEdit, onDelete }: ProjectCardsProps) {
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+/** Below the `sm` breakpoint each project is a card: name, counts, dates and its actions in view. */
+export function ProjectCards({ projects, showCompany, onEdit, onDelete }: ProjectCardsProps) {
   return (
     <PhoneCardList label="Projects">
       {projects.map((project) => (
@@ -26,6 +30,18 @@ export function ProjectCards({ projects, onEdit, onDelete }: ProjectCardsProps) 
           >
             {project.name}
           </Link>
+          {showCompany && (
+            <Typography variant="body2" color="text.secondary">
+              {`Company: ${project.companyname}`}
+            </Typography>
+          )}
+          <Typography variant="body2" color="text.secondary">
+            {`${plural(project.files, 'file', 'files')}, ${plural(project.studies, 'study', 'studies')}`}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {'Last upload: '}
+            <LastUpload value={project.last_upload_at} />
+          </Typography>
           <Typography variant="body2" color="text.secondary">
             {'Date Created: '}
             <LocalDate value={project.created_at} />

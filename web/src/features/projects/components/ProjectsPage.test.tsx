@@ -2,13 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { UNREADABLE_ANSWER } from '../../../lib/api-answer';
 import { fakeApi } from '../../../test/fake-api';
+import { answerProjects } from '../../../test/fake-projects';
 import { aProject } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import ProjectsPage from './ProjectsPage';
 
 describe('ProjectsPage', () => {
   it('shows the empty states when there are no projects', async () => {
-    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } } });
+    fakeApi({ 'GET /study-petitions': (call) => answerProjects([], call) });
     renderWithProviders(<ProjectsPage />);
     expect(screen.getByRole('heading', { name: 'Projects' })).toBeInTheDocument();
     expect(screen.getByText('Manage and organize your projects')).toBeInTheDocument();
@@ -19,7 +20,7 @@ describe('ProjectsPage', () => {
   });
 
   it('lays the empty texts out as one state with one action inside it', async () => {
-    fakeApi({ 'GET /study-petitions': { status: 200, data: { data: [] } } });
+    fakeApi({ 'GET /study-petitions': (call) => answerProjects([], call) });
     const { user } = renderWithProviders(<ProjectsPage />);
     const state = await screen.findByRole('group', { name: 'No projects found' });
     expect(within(state).getByText('No studies found')).toBeInTheDocument();
@@ -35,7 +36,7 @@ describe('ProjectsPage', () => {
   it('does not call a list that failed to load empty, and offers to load it again', async () => {
     let fail = true;
     fakeApi({
-      'GET /study-petitions': () => (fail ? { status: 500 } : { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } }),
+      'GET /study-petitions': (call) => (fail ? { status: 500 } : answerProjects([aProject({ id: 1, name: 'Brain MRI' })], call)),
     });
     const { user } = renderWithProviders(<ProjectsPage />);
     expect(await screen.findByText('Internal Server Error: A server error has occurred. Please try again later.')).toBeInTheDocument();
@@ -47,13 +48,16 @@ describe('ProjectsPage', () => {
   });
 
   it('says in words that a list of another shape cannot be read, instead of showing it, and loads it again', async () => {
-    let answer: unknown = { data: [{ id: 1, name: 'Brain MRI' }] };
-    fakeApi({ 'GET /study-petitions': () => ({ status: 200, data: answer }) });
+    let readable = false;
+    fakeApi({
+      'GET /study-petitions': (call) =>
+        readable ? answerProjects([aProject({ id: 1, name: 'Brain MRI' })], call) : { status: 200, data: { data: [{ id: 1, name: 'Brain MRI' }], page: { page: 1, per_page: 5, total: 1 } } },
+    });
     const { user } = renderWithProviders(<ProjectsPage />);
     expect(await screen.findByText(`Unexpected Error: ${UNREADABLE_ANSWER}`)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Brain MRI' })).not.toBeInTheDocument();
     expect(screen.queryByText('No projects found')).not.toBeInTheDocument();
-    answer = { data: [aProject({ id: 1, name: 'Brain MRI' })] };
+    readable = true;
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('link', { name: 'Brain MRI' })).toBeInTheDocument();
     expect(screen.queryByText(/Unexpected Error/)).not.toBeInTheDocument();
@@ -62,7 +66,7 @@ describe('ProjectsPage', () => {
   it("creates a project as valid and 'Pendant', then lists it", async () => {
     let listed = [aProject({ id: 1, name: 'Brain MRI' })];
     const api = fakeApi({
-      'GET /study-petitions': () => ({ status: 200, data: { data: listed } }),
+      'GET /study-petitions': (call) => answerProjects(listed, call),
       'POST /study-petitions': (call) => {
         listed = [...listed, aProject({ id: 2, name: (call.data as { name: string }).name })];
         return { status: 201, data: { data: [listed[1]] } };
@@ -80,7 +84,7 @@ describe('ProjectsPage', () => {
   it('renames a project by sending it back with the new name', async () => {
     const project = aProject({ id: 5, name: 'Old' });
     const api = fakeApi({
-      'GET /study-petitions': { status: 200, data: { data: [project] } },
+      'GET /study-petitions': (call) => answerProjects([project], call),
       'PUT /study-petitions/5': { status: 200, data: { data: [{ ...project, name: 'New' }] } },
     });
     const { user } = renderWithProviders(<ProjectsPage />);
@@ -96,7 +100,7 @@ describe('ProjectsPage', () => {
   it('deletes after confirmation and says so', async () => {
     let listed = [aProject({ id: 1, name: 'Brain MRI' })];
     const api = fakeApi({
-      'GET /study-petitions': () => ({ status: 200, data: { data: listed } }),
+      'GET /study-petitions': (call) => answerProjects(listed, call),
       'PUT /study-petitions-delete/1': () => {
         listed = [];
         return { status: 200, data: { data: [] } };
@@ -115,7 +119,7 @@ describe('ProjectsPage', () => {
   it("reads 'Deleting...' while the deletion runs", async () => {
     let finish: (reply: { status: number; data: unknown }) => void = () => undefined;
     fakeApi({
-      'GET /study-petitions': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
+      'GET /study-petitions': (call) => answerProjects([aProject({ id: 1, name: 'Brain MRI' })], call),
       'PUT /study-petitions-delete/1': () => new Promise((resolve) => (finish = resolve)),
     });
     const { user } = renderWithProviders(<ProjectsPage />);
@@ -133,7 +137,7 @@ describe('ProjectsPage', () => {
 
   it("tells the user when a project cannot be deleted", async () => {
     fakeApi({
-      'GET /study-petitions': { status: 200, data: { data: [aProject({ id: 1, name: 'Brain MRI' })] } },
+      'GET /study-petitions': (call) => answerProjects([aProject({ id: 1, name: 'Brain MRI' })], call),
       'PUT /study-petitions-delete/1': { status: 500 },
     });
     const { user } = renderWithProviders(<ProjectsPage />);
@@ -144,7 +148,7 @@ describe('ProjectsPage', () => {
 
   it("shows a failed creation as 'message: details'", async () => {
     fakeApi({
-      'GET /study-petitions': { status: 200, data: { data: [] } },
+      'GET /study-petitions': (call) => answerProjects([], call),
       'POST /study-petitions': { status: 422, data: { message: 'The name of the study is required' } },
     });
     const { user } = renderWithProviders(<ProjectsPage />);

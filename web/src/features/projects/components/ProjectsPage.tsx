@@ -1,11 +1,11 @@
-import type { TProject } from '@portal/contract';
+import { ROLES, type TProject } from '@portal/contract';
 import Add from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { BusyOverlay } from '../../../components/BusyOverlay';
 import { CompanyStorage } from './CompanyStorage';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -13,11 +13,14 @@ import { useNotify } from '../../../components/use-notify';
 import { mapApiError } from '../../../lib/error-mapping';
 import { useCreateProject } from '../api/create-project';
 import { useDeleteProject } from '../api/delete-project';
-import { useProjects } from '../api/get-projects';
+import { useProjectsPage } from '../api/get-projects';
+import { useSignedInUser } from '../../auth';
 import { useUpdateProject } from '../api/update-project';
 import { ProjectFormDialog } from './ProjectFormDialog';
 import { ProjectsTable } from './ProjectsTable';
 import { ProjectsTableSkeleton } from './ProjectsTableSkeleton';
+import { ProjectsToolbar } from './ProjectsToolbar';
+import { useProjectsQuery } from './use-projects-query';
 
 type Busy = null | 'creating' | 'saving' | 'deleting';
 const BUSY_TEXT: Record<Exclude<Busy, null>, string> = {
@@ -27,8 +30,18 @@ const BUSY_TEXT: Record<Exclude<Busy, null>, string> = {
 };
 
 export default function ProjectsPage() {
-  const projectsQuery = useProjects();
-  const projects = projectsQuery.data ?? [];
+  const user = useSignedInUser();
+  // SysUser and SysAdmin see every company's projects: the company is a column and a filter.
+  const everyCompany = user?.role === ROLES.SysUser || user?.role === ROLES.SysAdmin;
+  const query = useProjectsQuery();
+  const projectsQuery = useProjectsPage(query.request);
+  const projects = projectsQuery.data?.projects ?? [];
+  const total = projectsQuery.data?.total ?? 0;
+  const { clampTo } = query;
+  // A page emptied by a deletion (here or elsewhere) moves to the last page there is.
+  useEffect(() => {
+    if (projectsQuery.data) clampTo(projectsQuery.data.total);
+  }, [projectsQuery.data, clampTo]);
   const createProject = useCreateProject();
   const updateProject = useUpdateProject();
   const deleteProject = useDeleteProject();
@@ -90,14 +103,18 @@ export default function ProjectsPage() {
 
       {projectsQuery.isPending ? (
         <Paper variant="outlined">
-          <ProjectsTableSkeleton />
+          <ProjectsTableSkeleton showCompany={everyCompany} />
         </Paper>
       ) : (
         // A list that failed to load is not an empty one: the alert above says so and offers Retry.
         (projects.length > 0 || !loadError) && (
           <Paper variant="outlined">
+            {(total > 0 || query.filtered) && <ProjectsToolbar query={query} companyFilter={everyCompany} />}
             <ProjectsTable
               projects={projects}
+              total={total}
+              query={query}
+              showCompany={everyCompany}
               onAdd={openCreate}
               onEdit={(study) => setForm({ mode: 'edit', study })}
               onDelete={setToDelete}

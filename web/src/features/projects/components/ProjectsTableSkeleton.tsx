@@ -4,23 +4,30 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { PROJECT_COLUMNS } from './ProjectsTable';
+import { projectColumns } from './project-columns';
 
-export function ProjectsTableSkeleton() {
+/** Spec §2: while the list loads, a skeleton of the table, with the columns it will have. */
+export function ProjectsTableSkeleton({ showCompany }: { showCompany: boolean }) {
+  const columns = projectColumns(showCompany);
   return (
-    <Table aria-label="Loading projects" aria-busy="true">
+    <Table aria-label="Loading projects" aria-busy="true" sx={{ tableLayout: 'fixed' }}>
+      <colgroup>
+        {columns.map((column) => (
+          <col key={column.label} style={column.width ? { width: column.width } : undefined} />
+        ))}
+      </colgroup>
       <TableHead>
         <TableRow>
-          {PROJECT_COLUMNS.map((column) => (
-            <TableCell key={column}>{column}</TableCell>
+          {columns.map((column) => (
+            <TableCell key={column.label}>{column.label}</TableCell>
           ))}
         </TableRow>
       </TableHead>
       <TableBody>
         {[0, 1, 2, 3, 4].map((row) => (
           <TableRow key={row}>
-            {PROJECT_COLUMNS.map((column) => (
-              <TableCell key={column}>
+            {columns.map((column) => (
+              <TableCell key={column.label}>
                 <Skeleton variant="text" />
               </TableCell>
             ))}

@@ -92,6 +92,17 @@ describe('UploadDialog', () => {
     expect(uploadButton()).toBeDisabled();
   });
 
+  it("opens the file chooser with the dialog for 'Upload again', and not otherwise", () => {
+    const click = vi.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(() => undefined);
+    const { unmount } = renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={vi.fn()} transport={transport} />);
+    expect(click).not.toHaveBeenCalled();
+    unmount();
+    renderWithProviders(<UploadDialog open projectId={7} onClose={vi.fn()} onUploaded={vi.fn()} transport={transport} pickAtOnce />);
+    expect(click).toHaveBeenCalledOnce();
+    expect((click.mock.contexts[0] as HTMLInputElement).getAttribute('aria-label')).toBe('Select Files');
+    click.mockRestore();
+  });
+
   it('uploads through tus with a row per file and overall progress, then says processing follows and closes', async () => {
     const hold = holdSecondChunk();
     const server = fakeTusServer({ patchFault: hold.patchFault });
@@ -112,7 +123,8 @@ describe('UploadDialog', () => {
     expect(await screen.findByText('Files uploaded successfully')).toBeInTheDocument();
     expect(screen.getByText('Processing has started: each file shows its status in the files table.')).toBeInTheDocument();
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(onUploaded).toHaveBeenCalled();
+    // With how many arrived: 'Upload again' removes the failed row only when something did.
+    expect(onUploaded).toHaveBeenCalledWith(2);
     expect(server.state.completed.map((c) => [c.upload.filename, c.upload.projectId])).toEqual([
       ['a.zip', '7'],
       ['b.dcm', '7'],
@@ -130,7 +142,8 @@ describe('UploadDialog', () => {
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('1 of 2 files were not uploaded');
-    expect(alert).toHaveTextContent('bad.zip: Error 415: The content of bad.zip is not a ZIP archive');
+    expect(alert).toHaveTextContent('bad.zip: The content of bad.zip is not a ZIP archive');
+    expect(alert).not.toHaveTextContent('Error 415');
     expect(screen.getByRole('checkbox', { name: 'good.zip' })).not.toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'bad.zip' })).toBeChecked();
     expect(screen.getByText('Selected files (1 of 2)')).toBeInTheDocument();

@@ -19,6 +19,7 @@ import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
 import { useProgressReset } from '../../../lib/use-progress-reset';
+import { failureInWords } from '../../../lib/error-mapping';
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
@@ -48,7 +49,7 @@ function reportFailures(rows: UploadRow[]): FailureReport | null {
   if (failed.length === 0) return null;
   return {
     title: `${failed.length} of ${rows.length} ${rows.length === 1 ? 'file was' : 'files were'} not uploaded`,
-    lines: failed.map((r) => `${r.path}: ${r.error ? `${r.error.message}: ${r.error.details}` : 'Not uploaded'}`),
+    lines: failed.map((r) => `${r.path}: ${r.error ? failureInWords(r.error) : 'Not uploaded'}`),
   };
 }
 
@@ -56,7 +57,10 @@ interface UploadDialogProps {
   open: boolean;
   projectId: number;
   onClose: () => void;
-  onUploaded: () => void | Promise<void>;
+  /** Called after files arrived, with how many. */
+  onUploaded: (arrived: number) => void | Promise<void>;
+  /** 'Upload again' on a failed file (issue 36): the file chooser opens with the dialog, to pick that file at once. */
+  pickAtOnce?: boolean;
   transport?: Transport;
   deliveries?: DeliveryApi;
   /** Reads the project's de-identification policy and key (tests answer it themselves). */
@@ -74,7 +78,7 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces, dropped }: UploadDialogProps) {
+export default function UploadDialog({ open, projectId, onClose, onUploaded, pickAtOnce = false, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces, dropped }: UploadDialogProps) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -103,6 +107,19 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
   const folderInput = useRef<HTMLInputElement | null>(null);
+  // 'Upload again': the chooser opens as soon as the input exists (the dialog's portal mounts it a
+  // render after the dialog), still within the click that opened the dialog, so the browser allows it.
+  const pickedAtOnce = useRef(false);
+  const filesInputRef = useCallback(
+    (node: HTMLInputElement | null) => {
+      filesInput.current = node;
+      if (node && pickAtOnce && !pickedAtOnce.current) {
+        pickedAtOnce.current = true;
+        node.click();
+      }
+    },
+    [pickAtOnce],
+  );
 
   /** Which arrived files repeat one already in the project, from the list the page has just reloaded. */
   const findDuplicates = async (done: UploadRow[]): Promise<Map<string, RowNote>> => {
@@ -133,7 +150,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
       // The neutral toast: notistack's own info blue fails contrast (3.1:1 with white).
       enqueueSnackbar('Processing has started: each file shows its status in the files table.', { variant: 'default' });
     }
-    await onUploaded();
+    await onUploaded(done.length);
     const duplicates = await findDuplicates(done);
     setNotes((current) => new Map([...current, ...duplicates]));
     // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
@@ -280,7 +297,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
               files go through the same filter as a folder instead, which says what it left out and why.
               The pickers stay outside the buttons: a control nested in a button is unreachable to assistive technology.
             */}
-            <input ref={filesInput} type="file" multiple={!replaces} onChange={(e) => void addFiles(picked(e))} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
+            <input ref={filesInputRef} type="file" multiple={!replaces} onChange={(e) => void addFiles(picked(e))} style={hiddenInput} disabled={active} aria-label="Select Files" tabIndex={-1} />
             <input
               ref={(input) => {
                 folderInput.current = input;
@@ -325,7 +342,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, tra
           {deliveryFailure && (
             <Alert severity="error" sx={{ mb: 2 }}>
               <AlertTitle>{`Folder "${deliveryFailure.folder}" was not completed`}</AlertTitle>
-              {`${deliveryFailure.error.message}: ${deliveryFailure.error.details}`}
+              {failureInWords(deliveryFailure.error)}
             </Alert>
           )}
           {rows.length > 0 && (

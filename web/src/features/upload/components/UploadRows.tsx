@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useRef } from 'react';
 import { formatFileSize } from '../../../lib/format';
+import { failureInWords } from '../../../lib/error-mapping';
 import type { RowStatus, UploadRow } from '../model/upload-queue';
 
 const STATUS_CHIP: Record<Exclude<RowStatus, 'ready'>, { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }> = {
@@ -62,7 +63,7 @@ function describe(row: UploadRow, note: RowNote | undefined): string {
       // Done without a send of this page: a file of a folder that arrived before a reload.
       return row.send === null ? `${size} · already on the server, processing follows` : `${size} · processing follows`;
     case 'failed':
-      return row.error ? `${row.error.message}: ${row.error.details}` : 'Not uploaded';
+      return row.error ? failureInWords(row.error) : 'Not uploaded';
   }
 }
 

@@ -3,6 +3,17 @@
 // query parameters, and every JSON answer and body must be the contract's schema, so neither the
 // routes nor the contract can move without the document following.
 import {
+  ZCompanyTwoFactor,
+  ZEnrolmentConfirmAtLoginRequest,
+  ZEnrolmentStartRequest,
+  ZLoginWithRecoveryCodes,
+  ZRecoveryCodes,
+  ZSecondStepRequest,
+  ZTwoFactorConfirmRequest,
+  ZTwoFactorProof,
+  ZTwoFactorSetup,
+  ZTwoFactorStatus,
+  ZUpdateCompanyTwoFactor,
   ZApiToken,
   ZCreateApiToken,
   ZCreatedApiToken,
@@ -134,6 +145,16 @@ const ANSWERS: Record<string, ZodType> = {
   'GET /admin/webhooks/{id}/deliveries': ZWebhookDeliveriesList,
   'GET /tokens': listResponse(ZApiToken),
   'POST /tokens': listResponse(ZCreatedApiToken),
+  'POST /login/second-factor': ZLoginResponse,
+  'POST /login/second-factor/enrolment': listResponse(ZTwoFactorSetup),
+  'POST /login/second-factor/enrolment/confirm': ZLoginWithRecoveryCodes,
+  'GET /account/two-factor': listResponse(ZTwoFactorStatus),
+  'POST /account/two-factor': listResponse(ZTwoFactorSetup),
+  'POST /account/two-factor/confirm': listResponse(ZRecoveryCodes),
+  'POST /account/two-factor/disable': listResponse(ZTwoFactorStatus),
+  'POST /account/two-factor/recovery-codes': listResponse(ZRecoveryCodes),
+  'GET /admin/companies/{id}/two-factor': listResponse(ZCompanyTwoFactor),
+  'PUT /admin/companies/{id}/two-factor': listResponse(ZCompanyTwoFactor),
 };
 
 /** The JSON bodies routes read, as the contract defines them. */
@@ -160,6 +181,13 @@ const BODIES: Record<string, ZodType> = {
   'PUT /me/notifications': ZUpdateNotificationPreferences,
   'POST /admin/webhooks': ZCreateWebhook,
   'POST /tokens': ZCreateApiToken,
+  'POST /login/second-factor': ZSecondStepRequest,
+  'POST /login/second-factor/enrolment': ZEnrolmentStartRequest,
+  'POST /login/second-factor/enrolment/confirm': ZEnrolmentConfirmAtLoginRequest,
+  'POST /account/two-factor/confirm': ZTwoFactorConfirmRequest,
+  'POST /account/two-factor/disable': ZTwoFactorProof,
+  'POST /account/two-factor/recovery-codes': ZTwoFactorProof,
+  'PUT /admin/companies/{id}/two-factor': ZUpdateCompanyTwoFactor,
 };
 
 /** The query parameters routes read. */
@@ -188,6 +216,10 @@ const QUERIES: Record<string, string[]> = {
 /** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */
 const PUBLIC = [
   'POST /login',
+  // The second step of a sign-in: the password was right, no session exists yet (two-factor/).
+  'POST /login/second-factor',
+  'POST /login/second-factor/enrolment',
+  'POST /login/second-factor/enrolment/confirm',
   'GET /health',
   'GET /ready',
   'GET /openapi.json',

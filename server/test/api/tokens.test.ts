@@ -36,6 +36,7 @@ const PUBLIC = [
   'GET /openapi.json',
   'GET /dl/{ticket}',
   'POST /password/set',
+  'POST /password/link',
   'POST /password/forgot',
   'OPTIONS /uploads',
   'POST /sso/discover',

@@ -249,9 +249,13 @@ describe('a folder of small files travels in bundles', () => {
         await dialog.waitFor({ state: 'detached' });
         await processed(projectId);
         expect((await listFiles(projectId)).map((f) => [f.file, f.kind])).toEqual([['Export', 'folder']]);
+        // Read again, the list shows the delivery processed: otherwise its chip may turn from Processing
+        // to Ready while the contents are captured, colours fading, which axe must not catch half-way.
+        await page.reload();
         const contents = await openContents(page, 'Export');
         for (const name of ['MR/IM0001', 'RT/IM0001', 'RT/IM0002']) await entry(contents, name).waitFor();
         await entry(contents, /^scanner-export\.tar/).first().waitFor();
+        await contents.getByText('Ready', { exact: true }).waitFor();
         await captureScreen(page, `${screen.prefix}-contents`);
         await closeContents(contents);
       } finally {

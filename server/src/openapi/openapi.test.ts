@@ -77,6 +77,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z, type ZodType } from 'zod';
 import { dialects } from '../../test/databases.js';
 import { call } from '../../test/http.js';
+import { PUBLIC_ROUTES as PUBLIC } from '../../test/public-routes.js';
 import { registeredApiRoutes } from '../../test/registered-routes.js';
 import { startTestServer, type TestServer } from '../../test/server.js';
 
@@ -213,28 +214,6 @@ const QUERIES: Record<string, string[]> = {
   'GET /tokens': ['owner'],
 };
 
-/** `GET /dl/{ticket}`: a download link is its own authorisation (files/download-links.service.ts). */
-const PUBLIC = [
-  'POST /login',
-  // The second step of a sign-in: the password was right, no session exists yet (two-factor/).
-  'POST /login/second-factor',
-  'POST /login/second-factor/enrolment',
-  'POST /login/second-factor/enrolment/confirm',
-  'GET /health',
-  'GET /ready',
-  'GET /openapi.json',
-  'GET /dl/{ticket}',
-  'POST /password/set',
-  'POST /password/link',
-  'POST /password/forgot',
-  // tus discovery: a client learns what the server speaks before it signs in (tus/tus.routes.ts).
-  'OPTIONS /uploads',
-  // Single sign-on: the browser is not signed in yet (sso/sso.routes.ts).
-  'POST /sso/discover',
-  'GET /sso/{companyId}/start',
-  'GET /sso/callback',
-  'POST /sso/complete',
-];
 
 const jsonSchema = (schema: ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'openapi-3.0', io });
 /** The document repeats a schema's description at its root; the shape is the rest. */

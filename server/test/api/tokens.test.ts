@@ -14,6 +14,7 @@ import { everyRowAsText } from '../leak-search.js';
 import { startServerProcess, type ServerProcess } from '../processes.js';
 import { insertReadyFile } from '../ready-file.js';
 import { registeredApiRoutes } from '../registered-routes.js';
+import { PUBLIC_ROUTES as PUBLIC } from '../public-routes.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata } from '../tus.js';
 import { dicomFixture, download, upload, waitProcessed } from '../uploads.js';
@@ -25,25 +26,6 @@ const CT = dicomFixture('s01_CT_small.dcm');
 const DAY = 86_400_000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 
-/** Routes that take no bearer at all (config.public): a token there is neither needed nor checked. */
-const PUBLIC = [
-  'POST /login',
-  'POST /login/second-factor',
-  'POST /login/second-factor/enrolment',
-  'POST /login/second-factor/enrolment/confirm',
-  'GET /health',
-  'GET /ready',
-  'GET /openapi.json',
-  'GET /dl/{ticket}',
-  'POST /password/set',
-  'POST /password/link',
-  'POST /password/forgot',
-  'OPTIONS /uploads',
-  'POST /sso/discover',
-  'GET /sso/{companyId}/start',
-  'GET /sso/callback',
-  'POST /sso/complete',
-];
 
 /** What a read token may call, written out here apart from the server's own list. */
 const READ_ALLOWED = (route: string) =>

@@ -39,7 +39,7 @@ export async function runDeidBatch(batch: DeidBatch): Promise<DeidOutcome[]> {
   const whole = batch.files.map(({ file, compression }) => compression === 'deflate' || file.size <= WHOLE_READ_BYTES);
   const reads = batch.files.map(({ file }, i) => (whole[i] ? file : file.slice(0, FIRST_READ_BYTES)));
   const joined = await bytesOf(new Blob(reads));
-  const outcomes: (DeidOutcome | Uint8Array)[] = [];
+  const outcomes: (DeidOutcome | MadeBytes)[] = [];
   let at = 0;
   for (const [i, { file, compression }] of batch.files.entries()) {
     const read = joined.subarray(at, at + (reads[i] as Blob).size);
@@ -49,14 +49,32 @@ export async function runDeidBatch(batch: DeidBatch): Promise<DeidOutcome[]> {
   return inOneBuffer(outcomes);
 }
 
-/** The made bytes of the batch copied into one buffer (transferable at once), each outcome a view of it. */
-function inOneBuffer(outcomes: readonly (DeidOutcome | Uint8Array)[]): DeidOutcome[] {
-  const total = outcomes.reduce((n, o) => n + (o instanceof Uint8Array ? o.length : 0), 0);
+/** A small file made: the engine's new header, then the range `tail` of the bytes read (its Pixel Data). */
+class MadeBytes {
+  constructor(
+    readonly head: Uint8Array,
+    readonly input: Uint8Array,
+    readonly tail: { start: number; end: number } | null,
+  ) {}
+
+  get length(): number {
+    return this.head.length + (this.tail ? this.tail.end - this.tail.start : 0);
+  }
+
+  copyInto(buffer: Uint8Array, at: number): void {
+    buffer.set(this.head, at);
+    if (this.tail) buffer.set(this.input.subarray(this.tail.start, this.tail.end), at + this.head.length);
+  }
+}
+
+/** The made bytes of the batch written once, into one buffer (transferable at once), each outcome a view of it. */
+function inOneBuffer(outcomes: readonly (DeidOutcome | MadeBytes)[]): DeidOutcome[] {
+  const total = outcomes.reduce((n, o) => n + (o instanceof MadeBytes ? o.length : 0), 0);
   const buffer = new Uint8Array(total);
   let at = 0;
   return outcomes.map((outcome) => {
-    if (!(outcome instanceof Uint8Array)) return outcome;
-    buffer.set(outcome, at);
+    if (!(outcome instanceof MadeBytes)) return outcome;
+    outcome.copyInto(buffer, at);
     at += outcome.length;
     return { made: buffer.subarray(at - outcome.length, at) };
   });
@@ -82,23 +100,15 @@ function madeOf(file: Blob, head: Uint8Array, tail: { start: number; end: number
   return new Blob(parts);
 }
 
-function joinedBytes(head: Uint8Array, input: Uint8Array, tail: { start: number; end: number } | null): Uint8Array {
-  if (!tail) return head;
-  const out = new Uint8Array(head.length + tail.end - tail.start);
-  out.set(head);
-  out.set(input.subarray(tail.start, tail.end), head.length);
-  return out;
-}
-
 /**
  * `read`: the file's bytes as read (all of them when `whole`, still compressed for a zip entry;
- * else its first bytes). A file read whole is answered as bytes (Uint8Array), a larger one as a Blob.
+ * else its first bytes). A file read whole is answered as its made bytes' parts, a larger one as a Blob.
  */
 async function deidentifyOne(
   { file, compression, read, whole }: { file: Blob; compression: Compression; read: Uint8Array; whole: boolean },
   policy: Policy,
   key: Uint8Array,
-): Promise<DeidOutcome | Uint8Array> {
+): Promise<DeidOutcome | MadeBytes> {
   try {
     if (compression === 'deflate') {
       let input: Uint8Array;
@@ -109,11 +119,11 @@ async function deidentifyOne(
       }
       // The tail is a range of the unpacked bytes, not of the picked (compressed) entry.
       const { head, tail } = deidentifyParts(input, policy, key);
-      return joinedBytes(head, input, tail);
+      return new MadeBytes(head, input, tail);
     }
     if (whole) {
       const { head, tail } = deidentifyParts(read, policy, key);
-      return joinedBytes(head, read, tail);
+      return new MadeBytes(head, read, tail);
     }
     try {
       const { head, tail } = deidentifyParts(read, policy, key, file.size);

@@ -3,7 +3,7 @@
 // instance into memory. The fragment list of an encapsulated instance is found by one streamed
 // pass over its item headers and remembered (a multi-frame instance is asked frame by frame).
 import type { Storage } from '../storage/storage.js';
-import { readInstance, type ReadHeader } from './wado-read.js';
+import { streamInstance, type ReadHeader } from './wado-read.js';
 import type { StoredInstance } from './wado-repository.js';
 
 export const DEFLATED = '1.2.840.10008.1.2.1.99';
@@ -71,7 +71,7 @@ interface Items {
 
 /** The Basic Offset Table and the fragments after it, read item header by item header from one stream. */
 async function scanItems(storage: Storage, instance: StoredInstance, start: number): Promise<Items> {
-  const stream = await readInstance(storage, instance, { start, end: instance.size - 1 });
+  const stream = await streamInstance(storage, instance, start);
   const offsets: number[] = [];
   const fragments: Fragment[] = [];
   const table: Buffer[] = [];

@@ -4,11 +4,16 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 
+/** A part's bytes: read whole (a small instance) or streamed. */
+export type PartBytes = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
 export interface Part {
   contentType: string;
   /** Content-Location of the part, when it names a resource of its own. */
   location?: string;
-  open(): Promise<AsyncIterable<Uint8Array>>;
+  /** Its size when known, which bounds how much is read ahead. */
+  size?: number;
+  open(): Promise<PartBytes>;
 }
 
 export function newBoundary(): string {
@@ -17,19 +22,29 @@ export function newBoundary(): string {
 
 /**
  * Parts opened ahead of the one being sent: opening and reading a stored object costs a few trips
- * to the storage (open, stat, read; a request to S3), which for a series of small instances would
- * otherwise each wait for the part before. At most this many parts' first buffers are held.
+ * to the storage (open, read, close; a request to S3), which for a series of small instances would
+ * otherwise each wait for the part before. At most this many parts, and this many bytes of them
+ * (a part of unknown size counted as a stream's first buffer), are held ahead.
  */
-const OPENED_AHEAD = 16;
+const OPENED_AHEAD = 64;
+const AHEAD_BYTES = 8 * 1024 * 1024;
+const STREAM_BUFFER = 64 * 1024;
 
 /** The body of a multipart/related answer; a part that cannot be read ends it broken, never short. */
 export function multipartBody(boundary: string, parts: readonly Part[]): Readable {
-  const opened: Promise<AsyncIterable<Uint8Array>>[] = [];
-  const openUpTo = (index: number) => {
-    while (opened.length <= Math.min(index, parts.length - 1)) {
-      const next = parts[opened.length]!.open();
-      // Its first bytes are read ahead too (up to the stream's buffer, 64 KiB): a small instance is
-      // then whole in memory when its turn comes, instead of waiting for its reads one by one.
+  const opened: Promise<PartBytes>[] = [];
+  // What a part opened ahead holds: a small one whole, a streamed one its first buffer.
+  const held = (part: Part) => Math.min(part.size ?? STREAM_BUFFER, 1024 * 1024);
+  // Bytes of the parts opened before their turn and not yet being sent.
+  let aheadBytes = 0;
+  const openAhead = (sending: number) => {
+    while (opened.length < parts.length) {
+      const ahead = opened.length - sending; // 0: the part about to be sent
+      if (ahead > 0 && (ahead > OPENED_AHEAD || aheadBytes >= AHEAD_BYTES)) break;
+      const part = parts[opened.length]!;
+      if (ahead > 0) aheadBytes += held(part);
+      const next = part.open();
+      // A streamed part's first bytes are read ahead too (up to the stream's buffer, 64 KiB).
       next.then(
         (stream) => {
           if (stream instanceof Readable) stream.read(0);
@@ -45,7 +60,8 @@ export function multipartBody(boundary: string, parts: readonly Part[]): Readabl
     try {
       for (; sent < parts.length; sent++) {
         const part = parts[sent]!;
-        openUpTo(sent + OPENED_AHEAD);
+        if (sent < opened.length) aheadBytes -= held(part); // its turn: no longer ahead
+        openAhead(sent);
         const headers = [`--${boundary}`, `Content-Type: ${part.contentType}`, ...(part.location ? [`Content-Location: ${part.location}`] : []), '', ''];
         yield Buffer.from(headers.join('\r\n'));
         for await (const chunk of await opened[sent]!) yield chunk;
@@ -80,7 +96,7 @@ async function* coalesced(source: AsyncIterable<Uint8Array>): AsyncIterable<Uint
 }
 
 /** One value sent alone (a client that asked for its type without multipart): its bytes as they are read. */
-export function singleBody(open: () => Promise<AsyncIterable<Uint8Array>>): Readable {
+export function singleBody(open: () => Promise<PartBytes>): Readable {
   async function* body() {
     yield* await open();
   }

@@ -8,23 +8,35 @@ import type { StoredInstance } from './wado-repository.js';
 /** A header larger than this is not read (the ingest limit for a DICOM header). */
 const MAX_HEADER_BYTES = 16 * 1024 * 1024;
 
-/** The instance's bytes from `start` to `end` inclusive (instance-relative), or all of them. */
-export function readInstance(storage: Storage, instance: StoredInstance, range?: { start: number; end: number }): Promise<Readable> {
+/**
+ * Ranges up to this size are read whole in one call rather than streamed: a series of small
+ * instances (CT slices of 40–500 KiB) then costs one read each instead of a stream's hand-overs,
+ * about a third of a series' retrieval time measured here (docs/performance.md, DICOMweb).
+ */
+export const READ_WHOLE_BYTES = 1024 * 1024;
+
+/** The instance's bytes from `start` to `end` inclusive (instance-relative), or all of them: small ones whole, others streamed. */
+export async function readInstance(storage: Storage, instance: StoredInstance, range?: { start: number; end: number }): Promise<AsyncIterable<Uint8Array> | Iterable<Uint8Array>> {
   const start = instance.offset + (range?.start ?? 0);
   const end = instance.offset + (range?.end ?? instance.size - 1);
-  if (end < start) return Promise.resolve(Readable.from([]));
-  // Always by range, a whole instance too: a stream that knows where it ends stops after its last
-  // byte, without one more read to find the end of the file (a trip to the thread pool each).
+  if (end < start) return [];
+  if (end - start < READ_WHOLE_BYTES) return [await storage.getBytes(instance.storageKey, { start, end })];
   return storage.get(instance.storageKey, { start, end });
+}
+
+/** The instance's bytes from `start` to its end as a stream, for a reader that may stop early. */
+export function streamInstance(storage: Storage, instance: StoredInstance, start: number): Promise<Readable> {
+  if (start >= instance.size) return Promise.resolve(Readable.from([]));
+  // By range, the end too: a stream that knows where it ends stops after its last byte, without
+  // one more read to find the end of the file (a trip to the thread pool each).
+  return storage.get(instance.storageKey, { start: instance.offset + start, end: instance.offset + instance.size - 1 });
 }
 
 /** Every byte of a range, for the small ones (a header prefix, a bulk data value). */
 export async function readBytes(storage: Storage, instance: StoredInstance, start: number, length: number): Promise<Buffer> {
-  if (length <= 0) return Buffer.alloc(0);
-  const stream = await readInstance(storage, instance, { start, end: Math.min(instance.size, start + length) - 1 });
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const end = Math.min(instance.size, start + length) - 1;
+  if (end < start) return Buffer.alloc(0);
+  return storage.getBytes(instance.storageKey, { start: instance.offset + start, end: instance.offset + end });
 }
 
 export type ReadHeader = Extract<DicomHeader, { ok: true }>;

@@ -1,7 +1,6 @@
 // WADO-RS (PS3.18 §10.4) per project: docs/api.md, 'DICOMweb: WADO-RS'. Instances leave as they
 // are stored, in multipart/related answers written while they are sent; metadata is DICOM JSON
 // with BulkDataURIs; frames and bulk data are the stored bytes of their values.
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,7 +9,7 @@ import { zId } from '../http/params.js';
 import { errorResponse, NOT_FOUND } from '../http/responses.js';
 import { frameMediaTypes, negotiateFrames, negotiateOctets, requireDicomJson, requireDicomParts } from './accept.js';
 import { dicomwebBase, retrieveUrl } from './dicom-json.js';
-import { multipartBody, newBoundary, singleBody, type Part } from './wado-multipart.js';
+import { multipartBody, newBoundary, singleBody, type Part, type PartBytes } from './wado-multipart.js';
 import type { Frames, StoredInstance, WadoService, WadoTarget } from './wado-service.js';
 import { syntaxOf } from './wado-service.js';
 
@@ -77,6 +76,7 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
       const parts: Part[] = instances.map((i) => ({
         contentType: `application/dicom; transfer-syntax=${syntaxOf(i)}`,
         location: instanceUrl(root, i),
+        size: i.size,
         open: () => wado.read(i),
       }));
       return reply.type(`multipart/related; type="application/dicom"; boundary=${boundary}`).send(multipartBody(boundary, parts));
@@ -160,7 +160,7 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
         if (path.length === 1 && path[0]!.toUpperCase() === '7FE00010') return sendFrames(reply, request.headers.accept, instance!, await wado.frames(instance!, 'all'), location, true);
         const run = await wado.bulkData(instance!, path);
         const how = negotiateOctets(request.headers.accept);
-        const open = async (): Promise<AsyncIterable<Uint8Array>> => (run.length > 0 ? wado.read(instance!, run) : Readable.from([]));
+        const open = async (): Promise<PartBytes> => (run.length > 0 ? wado.read(instance!, run) : []);
         if (how === 'single') return reply.type('application/octet-stream').send(singleBody(open));
         const boundary = newBoundary();
         return reply

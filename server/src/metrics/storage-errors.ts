@@ -56,6 +56,10 @@ class CountingStorage implements Storage {
     return this.#watch('get', this.inner.get(key, range));
   }
 
+  getBytes(key: string, range: ByteRange): Promise<Buffer> {
+    return this.#watch('get', this.inner.getBytes(key, range));
+  }
+
   openLocal(key: string): Promise<LocalCopy> {
     return this.#watch('open_local', this.inner.openLocal(key));
   }

@@ -22,7 +22,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { LocalWorkArea } from './local-work-area.js';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import { describeS3Failure, describeTarget, s3ErrorName, s3Status, type S3Target } from './s3-failure.js';
-import type { ByteRange, ListedObject, LocalCopy, ObjectInfo, PutOptions, Storage, SweepOptions } from './storage.js';
+import { isWellFormed, type ByteRange, type ListedObject, type LocalCopy, type ObjectInfo, type PutOptions, type Storage, type SweepOptions } from './storage.js';
 import { InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
 /** S3 allows at most this many parts in one upload. */
@@ -178,6 +178,13 @@ export class S3Storage implements Storage {
     return served.end > range.end ? takeBytes(stream, range.end - range.start + 1) : stream;
   }
 
+  async getBytes(key: string, range: ByteRange): Promise<Buffer> {
+    // One request either way: what S3 saves is the stream's hand-over, not the trip.
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.get(key, range)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   /**
    * Downloads the object into the local work area (waiting while it is full). `release` removes
    * the copy; a process that dies first leaves it for the next sweep.
@@ -328,10 +335,6 @@ export class S3Storage implements Storage {
     const info = await this.stat(key);
     return info === null ? new ObjectNotFoundError(key) : new InvalidRangeError(key, info.size);
   }
-}
-
-function isWellFormed(range: ByteRange): boolean {
-  return Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && range.start >= 0 && range.start <= range.end;
 }
 
 /** `bytes 0-9/100` → { start: 0, end: 9, total: 100 }. */

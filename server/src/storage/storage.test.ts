@@ -98,6 +98,20 @@ describe.each(BACKENDS)('Storage contract on %s', (backend) => {
       await expect(storage.get(newUploadKey(), { start: 0, end: 0 })).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
+    it('reads a range whole into memory, with the refusals of a streamed one', async () => {
+      const bytes = randomBytes(10_000);
+      const key = newEntryKey(43);
+      await storage.put(key, Readable.from([bytes]));
+      expect(await storage.getBytes(key, { start: 0, end: 9_999 })).toEqual(bytes);
+      expect(await storage.getBytes(key, { start: 9_999, end: 9_999 })).toEqual(bytes.subarray(9_999));
+      expect(await storage.getBytes(key, { start: 100, end: 4_999 })).toEqual(bytes.subarray(100, 5_000));
+      await expect(storage.getBytes(key, { start: 5_000, end: 10_000 })).rejects.toMatchObject({ name: 'InvalidRangeError', size: 10_000 });
+      await expect(storage.getBytes(key, { start: 10, end: 9 })).rejects.toBeInstanceOf(InvalidRangeError);
+      await expect(storage.getBytes(key, { start: -1, end: 9 })).rejects.toBeInstanceOf(InvalidRangeError);
+      await expect(storage.getBytes(newUploadKey(), { start: 0, end: 0 })).rejects.toBeInstanceOf(ObjectNotFoundError);
+      await expect(storage.getBytes('entries/43', { start: 0, end: 0 })).rejects.toBeInstanceOf(ObjectNotFoundError);
+    });
+
     it('answers not found for missing keys and for prefixes that are only folders', async () => {
       await expect(storage.get(newUploadKey())).rejects.toBeInstanceOf(ObjectNotFoundError);
       expect(await storage.stat(newUploadKey())).toBeNull();

@@ -13,6 +13,11 @@ export interface ByteRange {
   end: number;
 }
 
+/** Whole byte offsets, not backwards: what any object could answer, whatever its size. */
+export function isWellFormed(range: ByteRange): boolean {
+  return Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && range.start >= 0 && range.start <= range.end;
+}
+
 export interface PutOptions {
   /** Aborting rejects the put with the signal's reason and leaves no object and no temporary data. */
   signal?: AbortSignal;
@@ -75,6 +80,12 @@ export interface Storage {
    * a missing key and InvalidRangeError for a range outside the object, before any byte is sent.
    */
   get(key: string, range?: ByteRange): Promise<Readable>;
+
+  /**
+   * One inclusive range read whole into memory, for small ones (a DICOMweb part of a few hundred
+   * KiB): one read instead of a stream's machinery. The same refusals as `get`.
+   */
+  getBytes(key: string, range: ByteRange): Promise<Buffer>;
 
   /**
    * The object as a local file, for tools that need a path (the archive extractor). The

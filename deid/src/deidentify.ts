@@ -4,6 +4,7 @@ import { DeidentificationError } from './errors.js';
 import { dateShiftDays, pseudonymOf, replacementUid } from './keyed.js';
 import { carriesOurMarks, checkValue, EDITION, methodCodes, methodValues, text } from './method.js';
 import { normaliseOptions, type Option, type Policy } from './options.js';
+import { topLevelText } from './part10.js';
 import { readDicom } from './read.js';
 import { reviewReason } from './review.js';
 import { walk, type Counts, type WalkContext } from './walk.js';
@@ -65,16 +66,8 @@ export function deidentifyParts(input: Uint8Array, policy: Policy, key: Uint8Arr
       'This is a DICOMDIR, the index of a disc: it names the patient, so it is left out. The images it lists are sent on their own.');
   }
   const sopClassUid = text(dict, '00080016') || text(meta, '00020002');
-  const reason = reviewReason(dict, sopClassUid);
-  const base = { profile: 'basic' as const, options, edition: EDITION, needsReview: reason !== undefined, ...(reason && { reviewReason: reason }) };
-  if (carriesOurMarks(dict, options, key)) {
-    return {
-      head: new Uint8Array(0),
-      tail: { start: 0, end: totalSize },
-      report: { ...base, alreadyDeidentified: true, patientPseudonym: text(dict, '00100020'), sopInstanceUid: text(dict, '00080018'),
-        counts: zeroCounts(), fileMetaAdded: false },
-    };
-  }
+  const base = baseReport(dict, sopClassUid, options);
+  if (carriesOurMarks(dict, options, key)) return { head: new Uint8Array(0), tail: { start: 0, end: totalSize }, report: keptReport(dict, base) };
 
   // Without a PatientID the patient is told apart by name and birth date; a backslash cannot occur
   // in an ID (LO), so such a surrogate never equals a real ID.
@@ -137,9 +130,39 @@ export function deidentifyParts(input: Uint8Array, policy: Policy, key: Uint8Arr
   };
 }
 
+const MARK_TAGS = new Set([0x00020002, 0x00041220, 0x00080016, 0x00080018, 0x00080060, 0x00100020, 0x00120062, 0x00120063, 0x0020000d, 0x00280301]);
+
+/**
+ * The report `deidentify` gives an instance this engine already de-identified for this policy and
+ * key, read from a few top-level values without parsing the dataset (the server checking what a
+ * browser sent: dcmjs's parse was ~0.5–1 ms of a CT slice); null when not recognised so, and then
+ * `deidentify` decides. Its marks are short ASCII values (UIDs, codes, the keyed check).
+ */
+export function recogniseOwnOutput(input: Uint8Array, policy: Policy, key: Uint8Array): DeidReport | null {
+  const options = checkedPolicy(policy, key);
+  const values = topLevelText(input, MARK_TAGS);
+  if (!values || values.get(0x00020002) === DICOMDIR_CLASS || values.has(0x00041220)) return null;
+  const dict: Dict = {};
+  for (const [tag, value] of values) dict[tag.toString(16).toUpperCase().padStart(8, '0')] = { vr: 'LO', Value: value.split('\\') };
+  if (!carriesOurMarks(dict, options, key)) return null;
+  return keptReport(dict, baseReport(dict, text(dict, '00080016') || text(dict, '00020002'), options));
+}
+
+type BaseReport = Pick<DeidReport, 'profile' | 'options' | 'edition' | 'needsReview' | 'reviewReason'>;
+
+function baseReport(dict: Dict, sopClassUid: string, options: Option[]): BaseReport {
+  const reason = reviewReason(dict, sopClassUid);
+  return { profile: 'basic', options, edition: EDITION, needsReview: reason !== undefined, ...(reason && { reviewReason: reason }) };
+}
+
+function keptReport(dict: Dict, base: BaseReport): DeidReport {
+  return { ...base, alreadyDeidentified: true, patientPseudonym: text(dict, '00100020'), sopInstanceUid: text(dict, '00080018'), counts: zeroCounts(), fileMetaAdded: false };
+}
+
 /** Whether these bytes are this engine's output for this policy and key (kept as they are). */
 export function isDeidentifiedBy(input: Uint8Array, policy: Policy, key: Uint8Array): boolean {
   const options = checkedPolicy(policy, key);
+  if (recogniseOwnOutput(input, policy, key)) return true;
   try {
     return carriesOurMarks(readDicom(input).dicom.dict, options, key);
   } catch (error) {

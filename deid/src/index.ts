@@ -1,7 +1,7 @@
 // dcmjs ships no types; a program that compiles this package's sources (server, web) gets ours.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./dcmjs.d.ts" />
-export { deidentify, deidentifyParts, isDeidentifiedBy, type DeidParts, type DeidReport, type DeidResult } from './deidentify.js';
+export { deidentify, deidentifyParts, isDeidentifiedBy, recogniseOwnOutput, type DeidParts, type DeidReport, type DeidResult } from './deidentify.js';
 export { NeedsWholeFile } from './part10.js';
 export { DeidentificationError, type RejectionCode } from './errors.js';
 export { pseudonymOf, replacementUid, PSEUDONYM_PATTERN } from './keyed.js';

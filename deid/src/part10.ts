@@ -57,28 +57,11 @@ const unreadable = (why: string) =>
  */
 export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
   const prefix = input.length < totalSize;
-  const hadPreamble = input.length >= 132 && ascii(input, 128, 4) === 'DICM';
-  let pos = hadPreamble ? 132 : 0;
-  const meta: Uint8Array[] = [];
-  let inputSyntax: string | undefined;
-  while (pos + 8 <= input.length && u16(input, pos, true) === 0x0002) {
-    const element = u16(input, pos + 2, true);
-    const vr = ascii(input, pos + 4, 2);
-    if (!ALL_VRS.has(vr)) throw unreadable('its file header is damaged');
-    const long = LONG_VRS.has(vr);
-    const length = long ? u32(input, pos + 8, true) : u16(input, pos + 6, true);
-    const end = pos + (long ? 12 : 8) + length;
-    if (length === UNDEFINED) throw unreadable('its file header is damaged');
-    if (end > input.length) throw prefix ? new NeedsWholeFile() : unreadable('its file header is damaged');
-    if (element === 0x0010) inputSyntax = ascii(input, end - length, length).replace(/[\0 ]+$/, '');
-    else if (element !== 0x0000) meta.push(input.subarray(pos, end));
-    pos = end;
-  }
+  const { hadPreamble, meta, inputSyntax, datasetAt } = readMeta(input, prefix);
   if (!hadPreamble && meta.length === 0 && !looksLikeDataset(input)) {
     throw new DeidentificationError('not-dicom', 'This file is not a DICOM file, so it is left out.');
   }
-  const datasetAt = pos;
-  let dataset = input.subarray(pos);
+  let dataset = input.subarray(datasetAt);
   let syntax = inputSyntax ?? guessSyntax(dataset);
   let inflated: Uint8Array | undefined;
   if (syntax === DEFLATED_LE) {
@@ -119,7 +102,7 @@ export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
     if (e.tag === CHARSET) {
       const valueAt = at + e.valueStart - e.start;
       const length = e.end - e.valueStart;
-      characterSet = ascii(file, valueAt, length).replace(/[\0 ]+$/, '').split('\\').map((v) => v.trim());
+      characterSet = textOf(file, valueAt, length).split('\\').map((v) => v.trim());
       // dcmjs refuses several character sets and knows some single ones by other names; the engine
       // decodes text itself (charset.ts), so dcmjs is shown a value it accepts without complaint.
       if (length >= 10 && characterSet.join('\\') !== 'ISO_IR 192') file.set(padded('ISO_IR 192', length), valueAt);
@@ -127,6 +110,63 @@ export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
     at += e.end - e.start;
   }
   return { file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble, privateRemoved: elements.length - kept.length - (pixel ? 1 : 0) };
+}
+
+interface Meta {
+  hadPreamble: boolean;
+  /** The meta elements other than its group length and transfer syntax, each tag to end of value. */
+  meta: Uint8Array[];
+  inputSyntax: string | undefined;
+  /** Where the dataset starts in the input. */
+  datasetAt: number;
+}
+
+function readMeta(input: Uint8Array, prefix: boolean): Meta {
+  const hadPreamble = input.length >= 132 && ascii(input, 128, 4) === 'DICM';
+  let pos = hadPreamble ? 132 : 0;
+  const meta: Uint8Array[] = [];
+  let inputSyntax: string | undefined;
+  while (pos + 8 <= input.length && u16(input, pos, true) === 0x0002) {
+    const element = u16(input, pos + 2, true);
+    const vr = ascii(input, pos + 4, 2);
+    if (!ALL_VRS.has(vr)) throw unreadable('its file header is damaged');
+    const long = LONG_VRS.has(vr);
+    const length = long ? u32(input, pos + 8, true) : u16(input, pos + 6, true);
+    const end = pos + (long ? 12 : 8) + length;
+    if (length === UNDEFINED) throw unreadable('its file header is damaged');
+    if (end > input.length) throw prefix ? new NeedsWholeFile() : unreadable('its file header is damaged');
+    if (element === 0x0010) inputSyntax = textOf(input, end - length, length);
+    else if (element !== 0x0000) meta.push(input.subarray(pos, end));
+    pos = end;
+  }
+  return { hadPreamble, meta, inputSyntax, datasetAt: pos };
+}
+
+/**
+ * The values of some top-level elements of a whole file (meta group too), read as text without
+ * reading the rest: for short ASCII values such as UIDs, codes and the engine's own marks. Null
+ * when the dataset is deflated or does not scan; values of elements absent are absent.
+ */
+export function topLevelText(input: Uint8Array, tags: ReadonlySet<number>): Map<number, string> | null {
+  const found = new Map<number, string>();
+  try {
+    const { meta, inputSyntax, datasetAt } = readMeta(input, false);
+    for (const element of meta) {
+      const tag = (0x0002 << 16) | u16(element, 2, true);
+      const long = LONG_VRS.has(ascii(element, 4, 2));
+      if (tags.has(tag)) found.set(tag, textOf(element, long ? 12 : 8, element.length - (long ? 12 : 8)));
+    }
+    const dataset = input.subarray(datasetAt);
+    const syntax = inputSyntax ?? guessSyntax(dataset);
+    if (syntax === DEFLATED_LE) return null;
+    const little = syntax !== EXPLICIT_BE;
+    for (const e of scanTopLevel(dataset, little, syntax !== IMPLICIT_LE, dataset.length)) {
+      if (tags.has(e.tag)) found.set(e.tag, textOf(dataset, e.valueStart, e.end - e.valueStart));
+    }
+  } catch {
+    return null;
+  }
+  return found;
 }
 
 interface TopLevelElement { tag: number; start: number; valueStart: number; end: number }
@@ -239,6 +279,10 @@ function u32(b: Uint8Array, pos: number, little: boolean): number {
   return little
     ? (b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16) | (b[pos + 3]! << 24)) >>> 0
     : ((b[pos]! << 24) | (b[pos + 1]! << 16) | (b[pos + 2]! << 8) | b[pos + 3]!) >>> 0;
+}
+/** A text value as DICOM pads it (trailing spaces or NULs dropped). */
+function textOf(b: Uint8Array, pos: number, length: number): string {
+  return ascii(b, pos, length).replace(/[\0 ]+$/, '');
 }
 function ascii(b: Uint8Array, pos: number, length: number): string {
   let s = '';

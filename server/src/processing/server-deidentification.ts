@@ -4,7 +4,7 @@
 // identity is de-identified here (same pseudonyms and UIDs as the browser would give); one the engine
 // cannot read is not kept. What was found is recorded on the file row (deid_outcome) for its report.
 import { createHash } from 'node:crypto';
-import { deidentify, DeidentificationError, type Counts, type DeidReport, type Option } from '@portal/deid';
+import { deidentify, DeidentificationError, recogniseOwnOutput, type Counts, type DeidReport, type Option } from '@portal/deid';
 import type { TDeidentificationPolicy } from '@portal/contract';
 
 /** What processing asks of the de-identification feature (its service, wired in services.ts). */
@@ -35,6 +35,9 @@ export type CheckedInstance =
 /** Checks one instance; a rewritten one comes with its new bytes and their SHA-256. */
 export function checkInstance(bytes: Uint8Array, active: ActivePolicy): CheckedInstance {
   try {
+    // What the sender's browser de-identified is recognised by its keyed marks without a full parse.
+    const kept = recogniseOwnOutput(bytes, active.policy, active.key);
+    if (kept) return { outcome: 'kept', report: kept };
     const result = deidentify(bytes, active.policy, active.key);
     if (result.report.alreadyDeidentified) return { outcome: 'kept', report: result.report };
     return { outcome: 'rewritten', bytes: result.bytes, sha256: createHash('sha256').update(result.bytes).digest('hex'), report: result.report };

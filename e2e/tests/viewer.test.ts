@@ -3,10 +3,11 @@
 // and a JPEG 2000 CT (the viewport's pixels are read, and the screenshots kept); an upload's row
 // opens its study the same way; without a session the viewer sends the browser to sign in; a study
 // of another company's project never loads, whatever the URL says.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, SCREENSHOT_DIR, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, MR_SMALL } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
@@ -19,6 +20,9 @@ const USER = { username: 'wilhelm', password: 'R0ntgen!Rays' };
 const OTHER = { username: 'lise', password: 'Meitn3r!Fission' };
 const US_JPEG = 's14_US_multiframe_jpeg_baseline_ybr.dcm';
 const CT_J2K = 's02_CT_693_J2KI.dcm';
+/** Sent together in one STOW-RS request. */
+const STOW_CR = 's15_CR_6154';
+const STOW_MR = 's12_MR_enhanced_jpegls_10frames.dcm';
 
 /** Each study as the Studies view names it (its patient), and what it is. */
 const STUDIES = [
@@ -122,6 +126,40 @@ describe('the viewer', () => {
     } finally {
       await viewer.close();
     }
+  });
+
+  test('a STOW-RS request is one folder row named for DICOMweb, processed like any upload', async () => {
+    const boundary = 'e2e-stow-boundary';
+    const parts: Buffer[] = [];
+    for (const name of [STOW_CR, STOW_MR]) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`), await readFile(dicomPath(name)), Buffer.from('\r\n'));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    const answer = await fetch(`${portal.url}/api/v1/study-petitions/${projectId}/dicomweb/studies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`, accept: 'application/dicom+json' },
+      body: Buffer.concat(parts),
+    });
+    expect(answer.status).toBe(200);
+    const stored = (await answer.json()) as Record<string, { Value?: unknown[] }>;
+    expect(stored['00081199']?.Value).toHaveLength(2);
+    expect(stored['00081198']).toBeUndefined();
+
+    const rows = (await apiListFiles(portal.url, token, projectId)).filter((f) => /^DICOMweb \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(f.file));
+    expect(rows.map((f) => f.kind)).toEqual(['folder']);
+
+    const { page } = session;
+    await page.goto(`/study/${projectId}`);
+    const row = fileRow(page, rows[0]!.file);
+    await row.getByRole('img', { name: 'Folder' }).waitFor();
+    await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      // On a phone the rows are cards: the row's name button is what is looked for.
+      await page.getByRole('button', { name: rows[0]!.file, exact: true }).scrollIntoViewIfNeeded();
+      await captureScreen(page, `viewer-stow-row-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   test('without a session the viewer sends the browser to sign in', async () => {

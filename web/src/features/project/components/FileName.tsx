@@ -19,7 +19,7 @@ export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) 
     <>
       {/* A delivery (a folder sent as one unit) reads as a folder; it downloads as a zip. */}
       {file.kind === 'folder' && <FolderOutlined titleAccess="Folder" aria-label="Folder" fontSize="small" color="action" sx={{ verticalAlign: 'middle', mr: 0.5 }} />}
-      <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', wordBreak: 'break-all' }}>
+      <Link component="button" type="button" underline="hover" onClick={() => onOpen(file)} sx={{ fontWeight: 600, textAlign: 'left', overflowWrap: 'anywhere' }}>
         {file.file}
       </Link>
       <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: () => onUploadAgain(file) }} />

@@ -1,5 +1,6 @@
 // The portal's JSON API as the uploader calls it: the token on every request, and every failure
 // turned into a CliError with the portal's own words and the exit code its status stands for.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 
 /** Backoff between attempts after a network error or a 5xx (as the web app's uploads). */
@@ -85,7 +86,7 @@ export class PortalApi {
         const delay = RETRY_DELAYS_MS[i];
         if (!isTransient(error) || delay === undefined || this.signal.aborted) throw error;
         onRetry?.(error as CliError, delay);
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay, undefined, { signal: this.signal });
       }
     }
   }

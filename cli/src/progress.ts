@@ -6,15 +6,12 @@ import { formatDuration, secondsLeft, TransferRate } from '@portal/contract/tran
 const TTY_EVERY_MS = 250;
 const PLAIN_EVERY_MS = 10_000;
 
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** Sizes as the portal's pages show them: steps of 1024, two decimals. */
 export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+  const unit = bytes < 1024 ? 0 : Math.min(Math.floor(Math.log2(bytes) / 10), UNITS.length - 1);
+  return unit === 0 ? `${Math.round(bytes)} bytes` : `${(bytes / 1024 ** unit).toFixed(2)} ${UNITS[unit]}`;
 }
 
 export interface Terminal {

@@ -1,5 +1,6 @@
 // The row an upload became in the project's files: its SHA-256 (a delivery's is its manifest's),
 // and with --wait what processing made of it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TProjectFile } from '@portal/contract';
 import { CliError, EXIT } from './exit-codes.js';
 import type { PortalApi } from './portal-api.js';
@@ -19,7 +20,7 @@ export async function processed(api: PortalApi, projectId: number, fileId: numbe
   for (;;) {
     const row = await projectFile(api, projectId, fileId, name);
     if (row.processing.status === 'ready' || row.processing.status === 'failed') return row;
-    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    await sleep(WAIT_POLL_MS, undefined, { signal: api.signal });
   }
 }
 

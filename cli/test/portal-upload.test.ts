@@ -79,7 +79,7 @@ describe('portal-upload', () => {
     const run = await runCli([...common(), '--project', String(plainProject), folder]);
     expect(run.code).toBe(0);
     // Not a terminal: plain lines, the last one saying everything went.
-    expect(run.stderr.trim().split('\n').at(-1)).toBe('Sent 1.6 MB of 1.6 MB, 6 of 6 files');
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^Sent (\d+\.\d\d MB) of \1, 6 of 6 files$/);
     expect(run.stdout).toContain(`Manifest SHA-256: ${await manifestHash(folder)}`);
     const row = (await filesOf(setup, plainProject)).find((f) => f.file === 'export-1');
     expect(row).toMatchObject({ kind: 'folder', sha256: await manifestHash(folder) });
@@ -160,6 +160,23 @@ describe('portal-upload', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('stops on SIGTERM with exit code 130, keeping its state, and the same command then finishes', async () => {
+    const archive = path.join(setup.work, 'big.zip');
+    const proxy = await startCountingProxy(setup.portal.url, 4 * 1024 * 1024);
+    try {
+      const args = ['--url', proxy.url, '--token-file', setup.tokenFile, '--project', String(plainProject), '--wait', archive];
+      const stopped = await runCli(args, () => proxy.patched() > 1024 * 1024, 'SIGTERM');
+      expect(stopped.code).toBe(130);
+      expect(stopped.stderr).toContain('Interrupted. What the portal received is kept: run the same command again to resume.');
+      await stat(path.join(setup.work, STATE_FILE_NAME));
+    } finally {
+      await proxy.close();
+    }
+    const finished = await runCli(['--url', setup.portal.url, '--token-file', setup.tokenFile, '--project', String(plainProject), '--wait', archive]);
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('Processed: 1 study, 1 series, 1 instance, 1 other file, 0 skipped files');
   });
 
   it('exits with 3 and the portal’s words for a token it does not know', async () => {

@@ -65,14 +65,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built program as a script would; `killWhen` is asked every 20 ms and a yes is a `kill -9`. */
-export async function runCli(args: string[], killWhen?: () => boolean): Promise<CliRun> {
+/** Runs the built program as a script would; `killWhen` is asked every 20 ms, and a yes sends `stopSignal` (a `kill -9` unless told). */
+export async function runCli(args: string[], killWhen?: () => boolean, stopSignal: NodeJS.Signals = 'SIGKILL'): Promise<CliRun> {
   const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const watch = killWhen && setInterval(() => killWhen() && child.kill('SIGKILL'), 20);
+  let sent = false;
+  // Once: a second SIGTERM or Ctrl-C is the user insisting, and ends the program at once.
+  const watch = killWhen && setInterval(() => !sent && killWhen() && (sent = child.kill(stopSignal)), 20);
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   clearInterval(watch);
   return { code, signal, stdout, stderr };

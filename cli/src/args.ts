@@ -10,6 +10,8 @@ upload. An interrupted run resumes where it stopped when run again with the same
   --token-file FILE  a file holding a personal API token with the upload scope (pup_…)
   --project ID       the project's number (as in /study/ID in the portal)
   --wait             wait until the portal has processed each upload and print its summary
+  --state-file FILE  where to keep what is needed to resume (default: .portal-upload-state.json
+                     beside each PATH; give one when the data's folder cannot be written)
   --help             show this text`;
 
 export interface Options {
@@ -17,6 +19,8 @@ export interface Options {
   tokenFile: string;
   projectId: number;
   wait: boolean;
+  /** Null: beside each PATH. */
+  stateFile: string | null;
   paths: string[];
 }
 
@@ -36,6 +40,7 @@ export function parseCommandLine(argv: readonly string[]): Options | null {
         'token-file': { type: 'string' },
         project: { type: 'string' },
         wait: { type: 'boolean', default: false },
+        'state-file': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -57,5 +62,5 @@ export function parseCommandLine(argv: readonly string[]): Options | null {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`--url must start with https:// (or http:// for a portal on this network), not ${url.protocol}//.`);
   if (!/^[1-9]\d*$/.test(values.project)) fail(`--project must be the project’s number, not "${values.project}".`);
-  return { url, tokenFile: values['token-file'], projectId: Number(values.project), wait: values.wait, paths: positionals };
+  return { url, tokenFile: values['token-file'], projectId: Number(values.project), wait: values.wait, stateFile: values['state-file'] ?? null, paths: positionals };
 }

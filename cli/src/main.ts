@@ -44,7 +44,7 @@ async function sendAll(options: Options, io: Io): Promise<ExitCode> {
   const deid = await projectDeidentification(api, options.projectId);
   const line = deidLine(deid);
   if (line) io.stderr.write(`${line}\n`);
-  const run = new Run(api, options.projectId, deid, io.stderr);
+  const run = new Run(api, options.projectId, deid, io.stderr, options.stateFile);
   let code: ExitCode = EXIT.ok;
   for (const target of options.paths) {
     const kind = await stat(target).catch(() => null);

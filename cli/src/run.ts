@@ -5,6 +5,7 @@ import type { ProjectDeidentification } from './deidentification.js';
 import type { LeftOut } from './made-parts.js';
 import type { PortalApi } from './portal-api.js';
 import type { Terminal } from './progress.js';
+import { PathProgress, stateFileFor } from './state-file.js';
 
 export interface Sent {
   /** The row's name: the folder's (a delivery) or the file's. */
@@ -23,7 +24,13 @@ export class Run {
     readonly deid: ProjectDeidentification,
     /** Progress and notes (standard error); results go to standard output. */
     readonly out: Terminal,
+    private readonly stateFile: string | null = null,
   ) {}
+
+  /** The state file of a PATH: the one given, or the one beside it. */
+  progressOf(target: string): Promise<PathProgress> {
+    return PathProgress.load(this.stateFile ?? stateFileFor(target), this.stateKey(target));
+  }
 
   /** Made bytes differ by policy: a resume must find the upload of the same files made the same way. */
   get deidTag(): string {

@@ -5,6 +5,7 @@
 // never half of one. It holds no secret: an upload address is useless without the token.
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { CliError, EXIT } from './exit-codes.js';
 
 export const STATE_FILE_NAME = '.portal-upload-state.json';
 
@@ -72,7 +73,9 @@ export class PathProgress {
 
   private async write(): Promise<void> {
     const temporary = `${this.file}.${process.pid}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
+    const handle = await open(temporary, 'w', 0o600).catch(() => {
+      throw new CliError(EXIT.usage, `The state file ${this.file} cannot be written, and without it an interrupted upload could not be resumed: give a writable place with --state-file.`);
+    });
     try {
       await handle.writeFile(JSON.stringify(this.shape, null, 1));
       await handle.sync();

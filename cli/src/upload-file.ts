@@ -6,7 +6,6 @@ import { partsOf } from './made-parts.js';
 import { Progress } from './progress.js';
 import type { Run, Sent } from './run.js';
 import { send } from './send.js';
-import { PathProgress, stateFileFor } from './state-file.js';
 
 export async function sendFile(run: Run, file: string): Promise<Sent> {
   const name = path.basename(file);
@@ -20,7 +19,7 @@ export async function sendFile(run: Run, file: string): Promise<Sent> {
       `${file} was not sent: ${parts.reason} This project removes patient identity before upload, which portal-upload does for DICOM files only: to send an archive, unpack it and send its folder.`,
     );
   }
-  const state = await PathProgress.load(stateFileFor(file), run.stateKey(file));
+  const state = await run.progressOf(file);
   const progress = new Progress(run.out, size, 1);
   const key = `file:${size}:${leaving.mtimeMs}${run.deidTag}`;
   const fileId = await send(

@@ -8,7 +8,7 @@ import { bundleOf, partsOf, type LeftOut } from './made-parts.js';
 import { Progress } from './progress.js';
 import { send, type SendContext } from './send.js';
 import type { Run, Sent } from './run.js';
-import { PathProgress, stateFileFor } from './state-file.js';
+import type { PathProgress } from './state-file.js';
 
 async function openDelivery(run: Run, state: PathProgress, name: string): Promise<TDelivery> {
   const known = state.entry.deliveryId;
@@ -32,7 +32,7 @@ export async function sendFolder(run: Run, folder: string): Promise<Sent> {
   const { files, skipped } = await listFolder(folder);
   for (const link of skipped) run.out.write(`Left out ${link}: a symbolic link, not a file of the folder.\n`);
   if (files.length === 0) throw new CliError(EXIT.usage, `${folder} holds no file to send.`);
-  const state = await PathProgress.load(stateFileFor(folder), run.stateKey(folder));
+  const state = await run.progressOf(folder);
   let delivery = await openDelivery(run, state, name);
   const leftOut: LeftOut[] = [];
   if (delivery.status === 'open') {

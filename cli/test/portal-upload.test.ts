@@ -162,21 +162,25 @@ describe('portal-upload', () => {
     }
   });
 
-  it('stops on SIGTERM with exit code 130, keeping its state, and the same command then finishes', async () => {
+  it('stops on SIGTERM with exit code 130, keeping its state where --state-file says, and the same command then finishes', async () => {
     const archive = path.join(setup.work, 'big.zip');
+    const stateFile = path.join(setup.work, 'elsewhere.json');
     const proxy = await startCountingProxy(setup.portal.url, 4 * 1024 * 1024);
+    const options = ['--token-file', setup.tokenFile, '--project', String(plainProject), '--state-file', stateFile, '--wait', archive];
     try {
-      const args = ['--url', proxy.url, '--token-file', setup.tokenFile, '--project', String(plainProject), '--wait', archive];
-      const stopped = await runCli(args, () => proxy.patched() > 1024 * 1024, 'SIGTERM');
+      const stopped = await runCli(['--url', proxy.url, ...options], () => proxy.patched() > 1024 * 1024, 'SIGTERM');
       expect(stopped.code).toBe(130);
       expect(stopped.stderr).toContain('Interrupted. What the portal received is kept: run the same command again to resume.');
-      await stat(path.join(setup.work, STATE_FILE_NAME));
+      await stat(stateFile);
+      await expect(stat(path.join(setup.work, STATE_FILE_NAME))).rejects.toThrow();
+      const finished = await runCli(['--url', proxy.url, ...options]);
+      expect(finished.code).toBe(0);
+      expect(finished.stderr).toContain('Resuming big.zip: the portal already has part of it.');
+      expect(finished.stdout).toContain('Processed: 1 study, 1 series, 1 instance, 1 other file, 0 skipped files');
+      await expect(stat(stateFile)).rejects.toThrow();
     } finally {
       await proxy.close();
     }
-    const finished = await runCli(['--url', setup.portal.url, '--token-file', setup.tokenFile, '--project', String(plainProject), '--wait', archive]);
-    expect(finished.code).toBe(0);
-    expect(finished.stdout).toContain('Processed: 1 study, 1 series, 1 instance, 1 other file, 0 skipped files');
   });
 
   it('exits with 3 and the portal’s words for a token it does not know', async () => {

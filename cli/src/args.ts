@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, EXIT } from './exit-codes.js';
 
-export const USAGE = `Usage: portal-upload --url URL --token-file FILE --project ID [--wait] PATH…
+export const USAGE = `Usage: portal-upload --url URL --token-file FILE --project ID [--wait] [--state-file FILE] PATH…
 
 Sends each PATH to a project of the portal: a folder as one delivery, a file or an archive as one
 upload. An interrupted run resumes where it stopped when run again with the same arguments.

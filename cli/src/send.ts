@@ -35,6 +35,7 @@ export async function send(context: SendContext, job: SendJob): Promise<number |
   const length = sourceSize(job.parts);
   let url = saved ? new URL(saved.url) : null;
   if (url && !(await standingOf(api, url))) url = null;
+  const fresh = !url;
   if (!url) {
     const created = await api.withRetries(() => createUpload(api, length, job.metadata, `Sending ${job.doing}`));
     await state.update((entry) => ({ ...entry, sends: { ...entry.sends, [job.key]: { url: created.href } } }));
@@ -53,6 +54,7 @@ export async function send(context: SendContext, job: SendJob): Promise<number |
       progress.bytes(bytes * scale);
     },
     onRetry: (error, delay) => progress.say(`${error.message}; trying again in ${delay / 1000} s.`),
+    fresh,
   });
   // The progress ends on the files' own sizes even when scaling left a fraction.
   progress.bytes(job.originalBytes - counted * scale);

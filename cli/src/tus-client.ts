@@ -49,6 +49,8 @@ export interface SendOptions {
   /** Bytes the server now holds beyond what it held (negative never). */
   onBytes: (bytes: number) => void;
   onRetry: (error: CliError, delayMs: number) => void;
+  /** Just created: it holds nothing yet, so there is no need to ask. */
+  fresh?: boolean;
 }
 
 async function patch(api: PortalApi, url: URL, options: SendOptions, offset: number): Promise<Response> {
@@ -75,7 +77,7 @@ async function patch(api: PortalApi, url: URL, options: SendOptions, offset: num
  */
 export async function sendRest(api: PortalApi, url: URL, options: SendOptions): Promise<number | null> {
   const length = sourceSize(options.parts);
-  let standing = await api.withRetries(async () => {
+  let standing = options.fresh ? { offset: 0, length, fileId: null } : await api.withRetries(async () => {
     const known = await standingOf(api, url);
     if (!known) throw new CliError(EXIT.notFound, `${options.doing}: the portal no longer has this upload.`);
     return known;

@@ -128,6 +128,14 @@ export default tseslint.config(
     },
   },
   {
+    // The command-line uploader shares the contract and the de-identification engine with the web
+    // app (packages), never another workspace's files; its tests may start a portal as e2e does.
+    files: ['cli/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**', '**/server/**', '**/e2e/**', '**/bench/**'], message: 'cli/src uses @portal/contract and @portal/deid, not the files of another workspace' }] }],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', '**/test/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

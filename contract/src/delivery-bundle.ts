@@ -123,3 +123,25 @@ export function planBundles<T extends { size: number }>(files: readonly T[]): { 
   if (current.length > 0) bundles.push(current);
   return { bundles, alone };
 }
+
+/**
+ * A bundle as a list of parts in order: each member's header, its bytes (parts of the caller's own
+ * kind: Blob parts in the browser, file ranges in the command-line uploader), its padding, then
+ * the end of the tar. Nothing is copied: the caller reads each part when it sends it.
+ */
+export function bundleParts<T>(members: readonly { member: BundleMember; parts: readonly T[] }[]): (Uint8Array | T)[] {
+  const out: (Uint8Array | T)[] = [];
+  for (const { member, parts } of members) out.push(tarMemberHeader(member), ...parts, tarPadding(member.size));
+  out.push(TAR_END);
+  return out;
+}
+
+/**
+ * A folder's files as sends, in the order of their first file: planBundles' bundles and its large
+ * files alone. A bundle of one file goes alone: a tar around it would buy nothing.
+ */
+export function planSends<T extends { size: number }>(files: readonly T[]): T[][] {
+  const order = new Map(files.map((file, i) => [file, i]));
+  const { bundles, alone } = planBundles(files);
+  return [...bundles, ...alone.map((one) => [one])].sort((a, b) => (order.get(a[0] as T) ?? 0) - (order.get(b[0] as T) ?? 0));
+}

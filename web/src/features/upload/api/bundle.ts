@@ -1,4 +1,4 @@
-import { TAR_END, tarMemberHeader, tarPadding, type BundleMember } from '@portal/contract';
+import { bundleParts, type BundleMember } from '@portal/contract';
 
 /** A file of a picked folder as it goes into a bundle: its path inside the folder names the member. */
 export interface BundleFile {
@@ -35,9 +35,7 @@ export interface PartsMember {
 
 /** The tar of members given as parts, as one File: one Blob for the bundle, none per member. */
 export function packParts(members: readonly PartsMember[]): File {
-  const parts: BlobPart[] = [];
-  for (const { member, parts: bytes } of members) parts.push(plain(tarMemberHeader(member)), ...bytes, plain(tarPadding(member.size)));
-  parts.push(plain(TAR_END));
+  const parts = bundleParts(members).map((part) => (part instanceof Uint8Array ? plain(part) : part));
   return new File(coalesced(parts), BUNDLE_NAME, { type: 'application/x-tar' });
 }
 

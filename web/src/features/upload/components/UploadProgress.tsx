@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { formatFileSize } from '../../../lib/format';
 import { percentOf } from '../../../lib/progress';
 import type { BatchProgress } from '../model/upload-queue';
-import { formatDuration } from '../model/transfer-rate';
+import { formatDuration } from '@portal/contract/transfer-rate';
 
 interface UploadProgressProps {
   batch: BatchProgress;

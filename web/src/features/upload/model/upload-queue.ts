@@ -6,7 +6,7 @@ import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type
 import type { KeptFile } from '../file-filters';
 import { arrivedBefore, bundleFileOf, FolderDeliveries } from './folder-deliveries';
 import { planAlone, planFolder } from './plan-sends';
-import { secondsLeft, TransferRate } from './transfer-rate';
+import { secondsLeft, TransferRate } from '@portal/contract/transfer-rate';
 import type { RowStatus, Send, UploadRow } from './upload-row';
 
 export type { RowStatus, UploadRow } from './upload-row';

@@ -1,3 +1,4 @@
+// How fast bytes go and how long is left: the web app's upload dialog and the command-line uploader show the same figures.
 /** Speed over the last few seconds: long enough to smooth chunk boundaries, short enough to follow a slower link. */
 export const RATE_WINDOW_MS = 8_000;
 

@@ -55,6 +55,7 @@ async function runJob(services: Services, dataDir: string, limits: ReturnType<ty
     putBytes: s.putBytes.bind(s),
     putFile: s.putFile.bind(s),
     get: s.get.bind(s),
+    getBytes: s.getBytes.bind(s),
     openLocal: s.openLocal.bind(s),
     stat: s.stat.bind(s),
     delete: s.delete.bind(s),

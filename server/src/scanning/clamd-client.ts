@@ -98,7 +98,7 @@ export class ClamdScanner implements VirusScanner {
       });
       // Settled once, when the connection is gone: by then any answer clamd gave has arrived.
       socket.on('close', () => {
-        if (sourceFailure !== null) return reject(sourceFailure instanceof Error ? sourceFailure : new Error(String(sourceFailure)));
+        if (sourceFailure !== null) return reject(sourceFailure instanceof Error ? sourceFailure : new Error('the bytes to scan could not be read'));
         const reply = Buffer.concat(replies).toString('utf8');
         if (reply.trim() !== '') {
           try {

@@ -51,9 +51,9 @@ export function FileActions({ file, onOpen, onDownload, onDelete, onReview, onRe
       </Tooltip>
       <Tooltip title={file.scan.status === 'infected' ? 'Infected: it cannot be downloaded' : 'Download'}>
         <span>
-        <IconButton aria-label={`Download ${file.file}`} onClick={() => onDownload(file)} color="primary" disabled={file.scan.status === 'infected'}>
-          <Download />
-        </IconButton>
+          <IconButton aria-label={`Download ${file.file}`} onClick={() => onDownload(file)} color="primary" disabled={file.scan.status === 'infected'}>
+            <Download />
+          </IconButton>
         </span>
       </Tooltip>
       <Tooltip title="Delete">

@@ -13,7 +13,7 @@ import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
 import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { createUpload, encodeMetadata } from '../tus.js';
-import { dicomFixture, download, listFiles, makeArchive, upload, waitProcessed } from '../uploads.js';
+import { dicomFixture, download, listFiles, makeArchive, thumbnailsDrawn, upload, waitProcessed } from '../uploads.js';
 
 const SIGNATURE = `${TEST_SIGNATURE}.UNOFFICIAL`;
 const INFECTED_MESSAGE = `the virus scan found it infected (${SIGNATURE})`;
@@ -49,6 +49,7 @@ describe.each(dialects())('virus scanning with clamd, %s', (dialect) => {
     fetch(`${server.api}/study-petitions/${projectId}/dicomweb/studies/${study}/series/${series}/instances/${sop}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'multipart/related; type="application/dicom"; transfer-syntax=*' },
     });
+  const thumbnailsOf = (fileId: number) => server.services.handle.db.selectFrom('series_thumbnails').select('id').where('file_id', '=', fileId).execute();
   const jobAttempts = async (fileId: number) =>
     (await server.services.handle.db.selectFrom('jobs').select('attempts').where('name', '=', 'process-upload').where('subject', '=', `files/${fileId}`).executeTakeFirst())?.attempts ?? 0;
 
@@ -70,6 +71,8 @@ describe.each(dialects())('virus scanning with clamd, %s', (dialect) => {
     expect((await download(server.api, token, fileId)).status).toBe(200);
     const { study_instance_uid: study, series_instance_uid: series, sop_instance_uid: sop } = (await entriesOf(fileId))[0]!.dicom!;
     expect((await wado(study, series, sop)).status).toBe(200);
+    await thumbnailsDrawn(server.services.handle.db);
+    expect(await thumbnailsOf(fileId)).toHaveLength(1);
   });
 
   it('marks an infected file with the signature, counts it, audits it and serves none of it', async () => {
@@ -92,6 +95,9 @@ describe.each(dialects())('virus scanning with clamd, %s', (dialect) => {
     expect(link.body.message).toContain(INFECTED_MESSAGE);
     const { study_instance_uid: study, series_instance_uid: series, sop_instance_uid: sop } = entry!.dicom!;
     expect((await wado(study, series, sop)).status).toBe(404);
+    // Never handed to the thumbnail renderer's decoders either.
+    await thumbnailsDrawn(server.services.handle.db);
+    expect(await thumbnailsOf(fileId)).toEqual([]);
 
     const audited = await server.services.handle.db.selectFrom('audit_log').selectAll().where('action', '=', 'file.infected').where('object_id', '=', String(fileId)).execute();
     expect(audited).toHaveLength(1);

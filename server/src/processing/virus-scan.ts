@@ -43,7 +43,9 @@ function stateOf(verdict: ScanVerdict): ScanState {
   return { status: 'clean', signature: null };
 }
 
-export const SCANNER_GAVE_UP = 'Not scanned: the virus scanner could not be reached. Ask your administrator to check it, then upload the file again.';
+/** A job gave up before its scan was written: most often clamd stayed down, but the server may have failed. */
+export const SCANNER_GAVE_UP =
+  'Not scanned: processing stopped before the virus scan finished (the virus scanner could not be reached, or the server failed). Upload the file again later, or ask your administrator.';
 
 export class ScanSession {
   readonly #objects: ScanState[] = [];

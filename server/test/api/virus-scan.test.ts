@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyRow } from '../../src/db/schema.js';
+import { SCANNER_GAVE_UP } from '../../src/processing/virus-scan.js';
 import { prepareTestClamd, TEST_SIGNATURE, TEST_VIRUS_MARKER, type TestClamd } from '../clamd.js';
 import { dialects } from '../databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from '../factories.js';
@@ -170,5 +171,30 @@ describe.each(dialects())('no virus scanner configured, %s', (dialect) => {
     const entries = (await call(`${server.api}/study-petitions-files/${fileId}/contents`, { token })).body.data.entries;
     expect(entries[0].scan).toEqual({ status: 'not_scanned', signature: null });
     expect((await download(server.api, token, fileId)).status).toBe(200);
+  });
+});
+
+describe.each(dialects())('a virus scanner that stays down, %s', (dialect) => {
+  let server: TestServer;
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-scan-down-'));
+    // No clamd ever listens here; one attempt, so the job gives up at once.
+    server = await startTestServer(dialect, { CLAMD_SOCKET: path.join(scratch, 'clamd.sock'), JOB_MAX_ATTEMPTS: '1' }, { jobs: true });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('fails the upload when its job gives up, and says it was not scanned rather than waiting forever', async () => {
+    const company = await makeCompany(server.services);
+    const token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
+    const projectId = (await makeProject(server.services, company)).id;
+    const fileId: number = (await upload(server.api, token, { name: 'never-scanned.dcm', data: dicomFixture('s01_CT_small.dcm') }, projectId)).body.data[0].id;
+    const row = await waitProcessed(server.api, token, projectId, fileId);
+    expect(row.processing.status).toBe('failed');
+    expect(row.scan).toEqual({ status: 'not_scanned', signature: SCANNER_GAVE_UP });
   });
 });

@@ -49,6 +49,9 @@ export const ZFileEntry = z.object({
   dicom: ZDicomFields.nullable(),
   /** Why a person should look at this instance's pixels (from the file's de-identification report), or null. */
   needs_review_reason: z.string().nullable(),
+  scan: z
+    .object({ status: z.enum(['not_scanned', 'clean', 'infected']), signature: z.string().nullable() })
+    .describe("The entry's virus scan (issue 37): 'not_scanned' when it was not (no scanner, no bytes kept, or the scanner could not read it)"),
 });
 export type TFileEntry = z.infer<typeof ZFileEntry>;
 

@@ -9,6 +9,19 @@ import { oneOf } from './fields.js';
 export const ZProcessingStatus = z.enum(['pending', 'processing', 'ready', 'failed']);
 export type TProcessingStatus = z.infer<typeof ZProcessingStatus>;
 
+/**
+ * The virus scan (issue 37): 'not_scanned' when no scanner is configured, the file was stored
+ * before one was, or the scanner could not read it; never taken for 'clean'.
+ */
+export const ZScanStatus = z.enum(['not_scanned', 'waiting', 'clean', 'infected']);
+export type TScanStatus = z.infer<typeof ZScanStatus>;
+
+export const ZScanState = z.object({
+  status: ZScanStatus,
+  signature: z.string().nullable().describe("The signature the scanner named ('infected'), or why it was not scanned; otherwise null"),
+});
+export type TScanState = z.infer<typeof ZScanState>;
+
 export const ZProcessingSummary = z.object({
   studies: z.number().int(),
   series: z.number().int(),
@@ -30,6 +43,11 @@ export const ZProcessingSummary = z.object({
   dicomdirs: z.number().int().describe('DICOMDIR files (media directories), counted within other'),
   unreadable: z.number().int().describe('DICOM files whose header could not be read or that lack a SOP Instance UID'),
   unreadable_reasons: z.record(z.string(), z.number().int()).optional(),
+  infected: z
+    .number()
+    .int()
+    .optional()
+    .describe('Entries the virus scan found infected (issue 37; not part of the sum); absent when no scanner was configured'),
 });
 export type TProcessingSummary = z.infer<typeof ZProcessingSummary>;
 
@@ -55,6 +73,7 @@ export const ZProjectFile = z.object({
   deidentification: ZDeidentificationReport.nullable().describe(
     'What de-identification did to this upload (issue 33); null when the project keeps identity as sent (profile off)',
   ),
+  scan: ZScanState.describe('The virus scan of the file as stored and of every entry processing found in it (issue 37)'),
   review: ZFileReview.describe('Its review (issue 35): the state beside the processing status, the reason of a rejection, the rules’ outcomes'),
 });
 export type TProjectFile = z.infer<typeof ZProjectFile>;

@@ -69,6 +69,7 @@ import {
   WebhooksRepository,
 } from './notifications/index.js';
 import { ApiTokensRepository, ApiTokensService } from './tokens/index.js';
+import { ClamdScanner } from './scanning/index.js';
 
 /** Every event a room announces, by name (each room's *-events.ts); reactions are added here only. */
 export type PortalEvents = ProjectEvents & FileEvents & UploadEvents & DeliveryEvents & ReviewEvents;
@@ -310,6 +311,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
 }
 
 function jobKinds(services: Services, config: Config, log: FastifyBaseLogger): JobKind<unknown>[] {
+  const scanner = config.processing.clamd ? new ClamdScanner(config.processing.clamd) : undefined;
   return [
     processUploadJob({
       files: services.repos.files,
@@ -318,6 +320,8 @@ function jobKinds(services: Services, config: Config, log: FastifyBaseLogger): J
       limits: config.processing.limits,
       policies: services.deidentification,
       events: services.events,
+      scanner,
+      audit: services.audit,
     }),
     processDeliveryJob({
       files: services.repos.files,
@@ -327,6 +331,8 @@ function jobKinds(services: Services, config: Config, log: FastifyBaseLogger): J
       limits: config.processing.limits,
       policies: services.deidentification,
       events: services.events,
+      scanner,
+      audit: services.audit,
     }),
     purgeDeletedJob(services.purge),
     deliverWebhookJob({

@@ -54,7 +54,9 @@ export type AuditAction =
   | 'two_factor.disabled'
   | 'two_factor.recovery_code_used'
   | 'two_factor.recovery_codes_regenerated'
-  | 'two_factor.reset';
+  | 'two_factor.reset'
+  // Issue 37: the virus scan found a file infected (processing, with the signature's name).
+  | 'file.infected';
 
 type Detail = string | number | boolean | null;
 

@@ -45,6 +45,11 @@ const ZEnv = z.object({
   JOB_LEASE_SECONDS: int(3).default(60),
   JOB_MAX_ATTEMPTS: int(1, 100).default(3),
   JOB_RETRY_BASE_SECONDS: int(0).default(10),
+  // Virus scanning (docs/deployment.md, "ClamAV"): clamd's local socket, or its host and port.
+  CLAMD_SOCKET: z.string().min(1).optional(),
+  CLAMD_HOST: z.string().min(1).optional(),
+  CLAMD_PORT: int(1, 65535).default(3310),
+  CLAMD_TIMEOUT_SECONDS: int(1, 24 * 3600).default(600),
   MAX_ARCHIVE_ENTRIES: int(1).default(DEFAULT_LIMITS.maxEntries),
   MAX_EXTRACTED_BYTES: int(1).default(DEFAULT_LIMITS.maxTotalBytes),
   MAX_ENTRY_BYTES: int(1).default(DEFAULT_LIMITS.maxEntryBytes),
@@ -175,6 +180,8 @@ export interface Config {
     maxAttempts: number;
     backoffMs: number;
     limits: Partial<IngestLimits>;
+    /** clamd's address when CLAMD_SOCKET or CLAMD_HOST is set; undefined: nothing is scanned. */
+    clamd: { socket: string | undefined; host: string | undefined; port: number; timeoutMs: number } | undefined;
   };
   jsonBodyLimitBytes: number;
   tokenIdleMs: number;
@@ -342,6 +349,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxEntriesSeen: e.MAX_ENTRIES_SEEN_PER_UPLOAD,
         maxProcessingMs: e.MAX_PROCESSING_SECONDS * 1000,
       },
+      clamd:
+        e.CLAMD_SOCKET !== undefined || e.CLAMD_HOST !== undefined
+          ? { socket: e.CLAMD_SOCKET, host: e.CLAMD_HOST, port: e.CLAMD_PORT, timeoutMs: e.CLAMD_TIMEOUT_SECONDS * 1000 }
+          : undefined,
     },
     jsonBodyLimitBytes: e.JSON_BODY_LIMIT_BYTES,
     tokenIdleMs: e.TOKEN_IDLE_MINUTES * 60_000,

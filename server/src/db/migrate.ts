@@ -34,6 +34,7 @@ import * as m030 from './migrations/030-notifications.js';
 import * as m031 from './migrations/031-series-thumbnails.js';
 import * as m033 from './migrations/033-api-tokens.js';
 import * as m034 from './migrations/034-two-factor.js';
+import * as m035 from './migrations/035-virus-scan.js';
 
 type Step = { up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> };
 const steps: Record<string, Step> = {
@@ -67,6 +68,7 @@ const steps: Record<string, Step> = {
   '031-series-thumbnails': m031,
   '033-api-tokens': m033,
   '034-two-factor': m034,
+  '035-virus-scan': m035,
 };
 
 /** Every migration this version knows, oldest first: a database at the latest has run them all. */

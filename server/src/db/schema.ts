@@ -104,6 +104,10 @@ export interface ProjectFileTable {
   /** The rejected file this one answers, and the file that answered this one. */
   replaces: Generated<number | null>;
   replaced_by: Generated<number | null>;
+  /** The virus scan (migration 035): 'not_scanned', 'waiting', 'clean' or 'infected'. */
+  scan_status: Generated<string>;
+  /** The signature clamd named, when infected; or why it was not scanned. */
+  scan_signature: Generated<string | null>;
 }
 
 /** A project's arrival rules (migration 029): JSON of the contract's TReviewRules. */
@@ -244,6 +248,10 @@ export interface FileEntryTable {
   patient_sex: string | null;
   series_number: number | null;
   instance_number: number | null;
+  /** The virus scan (migration 035): null when never scanned, else 'clean', 'infected' or 'not_scanned'. */
+  scan_status: Generated<string | null>;
+  /** The signature clamd named (infected), or why it could not be scanned (not_scanned). */
+  scan_signature: Generated<string | null>;
 }
 
 /** A short-lived, single-use download URL (files/download-links.service.ts). */

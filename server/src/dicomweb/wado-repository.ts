@@ -32,7 +32,14 @@ export class WadoRepository {
     let query = liveInstances(this.db, projectId, scope)
       .where('e.study_instance_uid', '=', target.study)
       .where('e.series_instance_uid', 'is not', null)
-      .where('e.storage_key', 'is not', null);
+      .where('e.storage_key', 'is not', null)
+      // Never an infected instance (issue 37), nor one of an infected file not itself found clean.
+      .where((eb) =>
+        eb.or([
+          eb('e.scan_status', '=', 'clean'),
+          eb.and([eb('f.scan_status', '!=', 'infected'), eb.or([eb('e.scan_status', 'is', null), eb('e.scan_status', '!=', 'infected')])]),
+        ]),
+      );
     if (target.series !== undefined) query = query.where('e.series_instance_uid', '=', target.series);
     if (target.instance !== undefined) query = query.where('e.sop_instance_uid', '=', target.instance);
     const rows = await query

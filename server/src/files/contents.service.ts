@@ -7,8 +7,15 @@ import type { FilesService } from './files.service.js';
 import type { EntriesRepository, SeriesCount } from './entries.repository.js';
 import { removeDisguisingCharactersFromPath } from './file-name.js';
 import { presentDeidentification } from './file.presenter.js';
+import { refuseInfectedEntry } from './infected.js';
 
 export const MAX_PAGE = 500;
+
+/** An entry never scanned (no scanner, no bytes kept, recorded before migration 035) says so: never 'clean'. */
+function presentEntryScan(row: Pick<FileEntryRow, 'scan_status' | 'scan_signature'>): TFileEntry['scan'] {
+  if (row.scan_status === 'clean' || row.scan_status === 'infected') return { status: row.scan_status, signature: row.scan_status === 'infected' ? row.scan_signature : null };
+  return { status: 'not_scanned', signature: row.scan_signature };
+}
 
 export function presentEntry(row: FileEntryRow, needsReviewReason: string | null = null): TFileEntry {
   const dicom =
@@ -30,7 +37,7 @@ export function presentEntry(row: FileEntryRow, needsReviewReason: string | null
           patient_id: row.patient_id,
         }
       : null;
-  return { id: row.id, path: removeDisguisingCharactersFromPath(row.path), size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom, needs_review_reason: needsReviewReason };
+  return { id: row.id, path: removeDisguisingCharactersFromPath(row.path), size: Number(row.size), sha256: row.sha256, kind: row.kind as TFileEntry['kind'], reason: row.reason, dicom, needs_review_reason: needsReviewReason, scan: presentEntryScan(row) };
 }
 
 export function buildTree(series: SeriesCount[]): TStudyNode[] {
@@ -102,6 +109,7 @@ export class ContentsService {
     const row = await this.entries.find(file.id, entryId);
     if (!row) throw notFound('Entry not found');
     if (!row.storage_key || !row.sha256) throw notFound('This entry was skipped, so it has no content to download');
+    refuseInfectedEntry(file, row);
     return { file, row, storageKey: row.storage_key, offset: row.storage_offset === null ? 0 : Number(row.storage_offset) };
   }
 }

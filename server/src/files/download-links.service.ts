@@ -18,6 +18,7 @@ import { isRole } from '../users/index.js';
 import type { AuditActor } from '../audit/index.js';
 import type { ContentsService, DownloadableEntry } from './contents.service.js';
 import type { DownloadConditions } from './download-response.js';
+import { refuseInfectedFile } from './infected.js';
 import { strongEtag } from './download-response.js';
 import type { DownloadLinksRepository } from './download-links.repository.js';
 import type { FilesService } from './files.service.js';
@@ -65,6 +66,7 @@ export class DownloadLinksService {
   async create(actor: Actor, request: TCreateDownloadLink, apiPrefix: string): Promise<TDownloadLink> {
     const file = await this.files.require(actor, request.file_id, 'download');
     if (request.entry_id !== undefined) await this.contents.downloadableEntry(actor, file.id, request.entry_id);
+    else refuseInfectedFile(file);
     const ticket = randomBytes(32).toString('base64url');
     const startBy = new Date(this.clock() + this.options.startMs);
     await this.links.create({
@@ -122,7 +124,12 @@ export class DownloadLinksService {
     const actor: Actor = { userId: user.id, companyId: user.company_id, role: user.role };
     const by: AuditActor = { id: user.id, name: user.username, companyId: user.company_id };
     try {
-      if (link.entry_id === null) return { target: { kind: 'file', row: await this.files.require(actor, link.file_id, 'download') }, by };
+      if (link.entry_id === null) {
+        const row = await this.files.require(actor, link.file_id, 'download');
+        // Found infected after the link was made: refused with the reason (409), not as a broken link.
+        refuseInfectedFile(row);
+        return { target: { kind: 'file', row }, by };
+      }
       return { target: { kind: 'entry', ...(await this.contents.downloadableEntry(actor, link.file_id, link.entry_id)) }, by };
     } catch (error) {
       // Its project deleted, or its rights gone: the link, not the file, is what the browser asked for.

@@ -31,5 +31,6 @@ export const DOWNLOAD_RESPONSES = {
   206: bytes('One byte range (Range; If-Range with the ETag)', PART),
   304: noBody('Not modified (If-None-Match)', { ETag: { ...ETAG, required: true } }),
   404: NOT_FOUND,
+  409: errorResponse('The virus scan found it infected: it is not served (the signature is named in the message)'),
   416: errorResponse('Range not satisfiable', { 'Content-Range': { description: '`bytes */size`', required: true } }),
 };

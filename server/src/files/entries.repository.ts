@@ -21,6 +21,7 @@ const ENTRY_COLUMNS = [
   'study_description', 'series_description', 'transfer_syntax_uid', 'rows', 'columns', 'number_of_frames',
   'number_of_frames_text', 'patient_name', 'patient_id', 'accession_number', 'study_time', 'study_id',
   'referring_physician_name', 'patient_birth_date', 'patient_sex', 'series_number', 'instance_number',
+  'scan_status', 'scan_signature',
 ] as const satisfies readonly (keyof NewFileEntry)[];
 
 /** Rows of ~20 columns: 100 per statement stays far below either database's parameter limit. */
@@ -72,6 +73,23 @@ export class EntriesRepository {
           .onConflict((oc) => oc.columns(['file_id', 'seq']).doNothing()),
       trx,
     );
+  }
+
+  /**
+   * What the virus scan found in a file's entries (issue 37): how many are infected, the first
+   * one's signature, and why the first one not scanned was not (an entry never scanned is not counted).
+   */
+  async scanFindings(fileId: number, trx: Db = this.db): Promise<{ infected: number; signature: string | null; notScanned: string | null }> {
+    const rows = await trx
+      .selectFrom('file_entries')
+      .select(['scan_status', 'scan_signature', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('seq').as('first')])
+      .where('file_id', '=', fileId)
+      .where('scan_status', 'in', ['infected', 'not_scanned'])
+      .groupBy(['scan_status', 'scan_signature'])
+      .execute();
+    const firstOf = (status: string) => rows.filter((r) => r.scan_status === status).sort((a, b) => Number(a.first) - Number(b.first))[0];
+    const infected = rows.filter((r) => r.scan_status === 'infected').reduce((sum, r) => sum + Number(r.n), 0);
+    return { infected, signature: firstOf('infected')?.scan_signature ?? null, notScanned: firstOf('not_scanned')?.scan_signature ?? null };
   }
 
   /** Entries are recorded in order, so this is also the last recorded seq. */

@@ -23,9 +23,16 @@ const row = (summary: object): FileRow =>
     review_rules: null,
     replaces: null,
     replaced_by: null,
+    // Migration 035's default: a row processed before a scanner was configured.
+    scan_status: 'not_scanned',
+    scan_signature: null,
   }) as unknown as FileRow;
 
 describe('presentFile', () => {
+  it("says a file stored before any scanner was configured was not scanned, never that it is clean", () => {
+    expect(presentFile(row({ studies: 0, series: 0, instances: 0, other: 0, skipped: 0 })).scan).toEqual({ status: 'not_scanned', signature: null });
+  });
+
   it('reads a summary recorded before its counts added up as it was counted then', () => {
     const summary = presentFile(row({ studies: 1, series: 1, instances: 3, other: 1, skipped: 2, skipped_reasons: { 'a link': 2 } })).processing.summary;
     expect(summary).toEqual({

@@ -1,5 +1,5 @@
 import type { TDeidentificationReport, TFileReview, TProcessingSummary, TProjectFile, TRuleOutcome } from '@portal/contract';
-import { ZDeidentificationReport, ZProcessingStatus, ZRejectReason, ZReviewState } from '@portal/contract';
+import { ZDeidentificationReport, ZProcessingStatus, ZRejectReason, ZReviewState, ZScanStatus } from '@portal/contract';
 import type { FileRow } from './files.repository.js';
 
 /** A file as the API shows it: no storage key, no internal columns. */
@@ -20,6 +20,7 @@ export function presentFile(row: FileRow): TProjectFile {
       summary: row.processing_summary === null ? null : presentSummary(JSON.parse(row.processing_summary) as StoredSummary),
     },
     deidentification: presentDeidentification(row.deid_outcome),
+    scan: { status: ZScanStatus.parse(row.scan_status), signature: row.scan_signature },
     review: presentReview(row),
   };
 }

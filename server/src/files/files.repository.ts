@@ -4,7 +4,7 @@ import { nowIso } from '../db/database.js';
 import { PreparedQueries } from '../db/prepared-queries.js';
 import type { Database, JobRow, ProjectFileRow } from '../db/schema.js';
 import { containsText } from '../db/search.js';
-import type { TFileSort, TProcessingStatus, TProcessingSummary, TReviewState, TSortOrder } from '@portal/contract';
+import type { TFileSort, TProcessingStatus, TProcessingSummary, TScanStatus, TReviewState, TSortOrder } from '@portal/contract';
 import { enqueueJob, type EnqueueOptions } from '../jobs/index.js';
 import type { Scope } from '../projects/index.js';
 import { PROCESS_UPLOAD, type TDescribedFile } from './file-jobs.js';
@@ -248,6 +248,11 @@ export class FilesRepository {
       .set({ storage_key: object.storageKey, filesize: object.size, sha256: object.sha256, deid_outcome: outcome })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** The virus scan's state of a file row (issue 37): waiting, or what it found, in the job's last transaction. */
+  async setScan(id: number, scan: { status: TScanStatus; signature: string | null }, db: Db = this.db): Promise<void> {
+    await db.updateTable('project_files').set({ scan_status: scan.status, scan_signature: scan.signature }).where('id', '=', id).execute();
   }
 
   /** What de-identification found for a file row (JSON), in the job's last transaction. */

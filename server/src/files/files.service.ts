@@ -12,6 +12,7 @@ import type { FileEvents } from './file-events.js';
 import { presentFile } from './file.presenter.js';
 import { uploadSubject } from './file-jobs.js';
 import type { FilesRepository } from './files.repository.js';
+import { refuseInfectedFile } from './infected.js';
 
 const NOT_FOUND = 'File not found';
 
@@ -62,6 +63,7 @@ export class FilesService {
   /** A file about to be sent to the actor: its download is recorded when bytes go out (not for a HEAD). */
   async download(actor: Actor, fileId: number, sendsBytes: boolean): Promise<ProjectFileRow> {
     const row = await this.require(actor, fileId, 'download');
+    refuseInfectedFile(row);
     if (sendsBytes) await this.recordDownload(row);
     return row;
   }

@@ -83,7 +83,7 @@ export class EntryRecorder {
     file: { id: number; company_id: number },
     seq: number,
     entry: Pick<IngestedEntry, 'path' | 'size' | 'sha256' | 'kind' | 'reason' | 'dicom'>,
-    where: { storageKey: string | null; offset: number | null },
+    where: { storageKey: string | null; offset: number | null; scan?: { status: string; signature: string | null } | null },
   ): Promise<void> {
     return this.record({
       file_id: file.id,
@@ -97,6 +97,8 @@ export class EntryRecorder {
       reason: entry.reason,
       storage_key: where.storageKey,
       storage_offset: where.offset,
+      scan_status: where.scan?.status ?? null,
+      scan_signature: where.scan?.signature ?? null,
       ...(entry.dicom === null ? {} : dicomColumns(entry.dicom)),
     });
   }

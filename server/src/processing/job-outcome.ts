@@ -1,6 +1,6 @@
 // What the two processing jobs (an upload's, a delivery's) share: the repository calls they make on
 // the file row, the keys of the objects they store per entry, and how a job that gives up ends.
-import type { TProcessingStatus, TProcessingSummary } from '@portal/contract';
+import type { TProcessingStatus, TProcessingSummary, TScanStatus } from '@portal/contract';
 import type { Db } from '../db/database.js';
 import type { ProjectFileRow } from '../db/schema.js';
 import type { Announcer } from '../events/events.js';
@@ -10,6 +10,7 @@ import type { JobContext } from '../jobs/index.js';
 import type { Storage } from '../storage/storage.js';
 import type { EntryRecorder } from './entry-recorder.js';
 import { activePolicy, type ProjectPolicies } from './server-deidentification.js';
+import { SCANNER_GAVE_UP, type ScanSession } from './virus-scan.js';
 
 /** What the jobs need of the files repository. */
 export interface UploadsToProcess {
@@ -17,6 +18,7 @@ export interface UploadsToProcess {
   setProcessing(id: number, state: { status: TProcessingStatus; error?: string | null; summary?: TProcessingSummary | null }, db?: Db): Promise<void>;
   replaceObject(id: number, object: { storageKey: string; size: number; sha256: string }, outcome: string): Promise<void>;
   setDeidOutcome(id: number, outcome: string, db?: Db): Promise<void>;
+  setScan(id: number, scan: { status: TScanStatus; signature: string | null }, db?: Db): Promise<void>;
 }
 
 /** Entry objects have keys fixed by their place in the upload, so a rerun writes the same keys. */
@@ -55,6 +57,8 @@ export async function giveUp(
   const deidentifying = file !== undefined && (await activePolicy(deps.policies, file.project_id)) !== null;
   if (file && deidentifying) await deleteIdentified(file);
   await deps.files.setProcessing(fileId, { status: 'failed', error: deidentifying ? givenUpDeletedMessage(attempts) : givenUpMessage(attempts) });
+  // A scanner still down at the last attempt: the file was not scanned, and says so, not 'waiting'.
+  if (file?.scan_status === 'waiting') await deps.files.setScan(fileId, { status: 'not_scanned', signature: SCANNER_GAVE_UP });
   if (file) await deps.events?.emit('file.failed', fileId, file.company_id);
 }
 
@@ -74,15 +78,18 @@ export interface JobEnd {
  */
 export async function writeOutcome(
   deps: { files: UploadsToProcess; entries: Pick<EntriesRepository, 'countInstancesElsewhere'>; events?: Announcer<FileEvents> },
-  file: Pick<ProjectFileRow, 'id' | 'project_id' | 'company_id'>,
+  file: Pick<ProjectFileRow, 'id' | 'project_id' | 'company_id' | 'file' | 'scan_status'>,
   recorder: EntryRecorder,
-  end: { state: JobEnd; deidOutcome: string | null },
+  end: { state: JobEnd; deidOutcome: string | null; scan?: ScanSession },
   complete?: JobContext['complete'],
 ): Promise<void> {
   await recorder.flushObjects();
-  const { state, deidOutcome } = end;
+  const { state, deidOutcome, scan } = end;
   const finish = async (trx?: Db) => {
     await recorder.writeRows(trx);
+    // The file's scan state is read from its entries' rows, all written by now (issue 37).
+    const infected = await scan?.finish(trx, file);
+    if (infected !== undefined && state.summary) state.summary.infected = infected;
     if (deidOutcome !== null) await deps.files.setDeidOutcome(file.id, deidOutcome, trx);
     if (state.status === 'ready' && state.summary) state.summary.in_project = await deps.entries.countInstancesElsewhere(file.id, file.project_id, trx);
     await deps.files.setProcessing(file.id, state, trx);

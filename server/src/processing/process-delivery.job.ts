@@ -28,6 +28,8 @@ import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, giveUp, resumePoint, writeOutcome, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
+import { bytesOf, ScanSession, type InfectionAudit, type ScanState } from './virus-scan.js';
+import type { VirusScanner } from '../scanning/index.js';
 
 export interface ProcessDeliveryDeps {
   files: UploadsToProcess;
@@ -39,6 +41,10 @@ export interface ProcessDeliveryDeps {
   policies?: ProjectPolicies;
   /** Where 'file.processed' is announced once the file is 'ready' (services.ts); none in the ingest benchmark. */
   events?: Announcer<FileEvents>;
+  /** clamd (CLAMD_SOCKET or CLAMD_HOST); without it nothing is scanned and files say 'not scanned'. */
+  scanner?: VirusScanner | undefined;
+  /** Where an infected delivery is audited. */
+  audit?: InfectionAudit | undefined;
 }
 
 type Leaf = Exclude<StoredFileKind, { archive: true }>;
@@ -57,6 +63,8 @@ export async function processDelivery(
     return forgetIdentified(deps, file.id, kept);
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
+  // Each file as it arrived is scanned whole, and each entry an archive among them holds (issue 37).
+  const scan = await ScanSession.begin(deps, file.id);
   // A rerun resumes, as the upload job's does: the files are read again (the summary and the
   // de-identification outcome count them all) and the entries already recorded are not recorded again.
   const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
@@ -75,10 +83,10 @@ export async function processDelivery(
 
   const into = active && outcome ? { active, outcome, recorder, maxDicomHeaderBytes: limits.maxDicomHeaderBytes } : null;
 
-  const record = async (entry: EntryFacts, storageKey: string | null, offset: number | null) => {
+  const record = async (entry: EntryFacts, storageKey: string | null, offset: number | null, scanned: ScanState | null = null) => {
     seq += 1;
     summary.add(entry);
-    if (seq > alreadyRecorded) await recorder.recordEntry(file, seq, entry, { storageKey, offset });
+    if (seq > alreadyRecorded) await recorder.recordEntry(file, seq, entry, { storageKey, offset, scan: scanned });
   };
 
   const members = await deps.members.membersOfFile(file.id);
@@ -87,15 +95,18 @@ export async function processDelivery(
     for (const member of members) {
       signal.throwIfAborted();
       if (member.storage_offset !== null) {
-        await describeBundled(member, await bundles.open(member.storage_key));
+        const bundle = await bundles.open(member.storage_key);
+        const scanned = await scan.object(bytesOf(bundle.path, Number(member.storage_offset), Number(member.size)));
+        await describeBundled(member, bundle, scanned);
         await bundles.done(member.storage_key);
         continue;
       }
       const local = await deps.storage.openLocal(member.storage_key);
       try {
+        const scanned = await scan.object(bytesOf(local.path));
         const described = await describeStoredFile(local.path, limits.maxDicomHeaderBytes);
         if (!described.archive) {
-          await recordLeaf(member, described, null, () => readFile(local.path));
+          await recordLeaf(member, described, null, () => readFile(local.path), scanned);
           continue;
         }
         await openArchiveMember(member, local.path, 0);
@@ -109,23 +120,23 @@ export async function processDelivery(
   // In a de-identifying project the files as they arrived are deleted after the outcome, so the job
   // ends after that (a rerun of a row so finished only deletes them); elsewhere with the outcome.
   const state = { status: 'ready' as const, error: null, summary: summary.build() };
-  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome ? outcome.json() : null }, into ? undefined : complete);
+  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome ? outcome.json() : null, scan }, into ? undefined : complete);
   // Not before: a rerun (the job dying before 'ready') reads the files as they arrived again. The
   // objects go first, then their rows: a crash between leaves rows naming nothing, never identity unnamed.
   await dropObjects(deps, file.id, [...identified]);
 
-  async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, bytesOf: () => Promise<Uint8Array>): Promise<void> {
+  async function recordLeaf(member: DeliveryFileRow, described: Leaf, offset: number | null, readBytes: () => Promise<Uint8Array>, scanned: ScanState | null): Promise<void> {
     const { kind, reason, dicom } = described;
     const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom };
-    if (!into) return record(entry, member.storage_key, offset);
+    if (!into) return record(entry, member.storage_key, offset, scanned);
     if (kind !== 'dicom') return refuseMember(member, notDicomReason(entry));
-    const bytes = await bytesOf();
+    const bytes = await readBytes();
     const checked = checkInstance(bytes, into.active);
     into.outcome.add(member.relative_path, checked);
     if (checked.outcome === 'refused') return refuseMember(member, checked.reason);
     // A file sent alone and already de-identified stays where it is; a bundle's file gets an object
     // of its own, so that the bundle, which may hold identified files too, can go.
-    if (checked.outcome === 'kept' && offset === null) return record(entry, member.storage_key, null);
+    if (checked.outcome === 'kept' && offset === null) return record(entry, member.storage_key, null, scanned);
     identified.add(member.storage_key);
     const key = entryKey(fileId, seq + 1);
     await record(await storeChecked(entry, bytes, checked, key, into), key, null);
@@ -142,12 +153,12 @@ export async function processDelivery(
    * files, read a window at a time): its first bytes and, for DICOM, its header at its offset. An archive among them is
    * copied out to the job's scratch folder and opened as a nested archive.
    */
-  async function describeBundled(member: DeliveryFileRow, bundle: { path: string; handle: FileHandle }): Promise<void> {
+  async function describeBundled(member: DeliveryFileRow, bundle: { path: string; handle: FileHandle }, scanned: ScanState | null): Promise<void> {
     const offset = Number(member.storage_offset);
     const size = Number(member.size);
     const first = await window.read(member.storage_key, bundle.handle, offset, Math.min(size, MEMBER_FIRST_READ));
     const described = await describeStoredMember(bundle.handle, offset, size, limits.maxDicomHeaderBytes, first);
-    if (!described.archive) return recordLeaf(member, described, offset, () => window.read(member.storage_key, bundle.handle, offset, size).then((b) => new Uint8Array(b)));
+    if (!described.archive) return recordLeaf(member, described, offset, () => window.read(member.storage_key, bundle.handle, offset, size).then((b) => new Uint8Array(b)), scanned);
     const copy = path.join(await workDir(), `member-${seq + 1}`);
     await pipeline(createReadStream(bundle.path, { start: offset, end: offset + size - 1 }), createWriteStream(copy, { mode: 0o600 }));
     try {
@@ -177,6 +188,12 @@ export async function processDelivery(
         }
         let storageKey: string | null = null;
         let moved = false;
+        // Before its bytes move into storage; one an earlier run recorded keeps its row's verdict.
+        let scanned: ScanState | null = null;
+        if (seq + 1 > alreadyRecorded) {
+          if (entry.inUploadAt !== null) scanned = await scan.entry(bytesOf(localPath, entry.inUploadAt, entry.size));
+          else if (entry.tempPath !== null) scanned = await scan.entry(bytesOf(entry.tempPath));
+        }
         if (entry.inUploadAt !== null) storageKey = member.storage_key;
         else if (entry.tempPath !== null) {
           storageKey = entryKey(fileId, seq + 1);
@@ -184,7 +201,7 @@ export async function processDelivery(
           moved = seq + 1 > alreadyRecorded;
           if (moved) await recorder.store(storageKey, entry.tempPath, entry.size);
         }
-        await record(inner, storageKey, entry.inUploadAt === null ? null : memberOffset + entry.inUploadAt);
+        await record(inner, storageKey, entry.inUploadAt === null ? null : memberOffset + entry.inUploadAt, scanned);
         return moved ? 'moved' : undefined;
       },
     );

@@ -21,6 +21,8 @@ import type { Announcer } from '../events/events.js';
 import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, giveUp, resumePoint, writeOutcome, type JobEnd, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes } from './deidentify-entry.js';
+import { bytesOf, ScanSession, type InfectionAudit, type ScanState } from './virus-scan.js';
+import type { VirusScanner } from '../scanning/index.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ActivePolicy, type ProjectPolicies } from './server-deidentification.js';
 
 // Existing importers (tests, the benchmark) name them here.
@@ -36,6 +38,10 @@ export interface ProcessUploadDeps {
   policies?: ProjectPolicies;
   /** Where 'file.processed' is announced once the file is 'ready' (services.ts); none in the ingest benchmark. */
   events?: Announcer<FileEvents>;
+  /** clamd (CLAMD_SOCKET or CLAMD_HOST); without it nothing is scanned and files say 'not scanned'. */
+  scanner?: VirusScanner | undefined;
+  /** Where an infected file is audited. */
+  audit?: InfectionAudit | undefined;
 }
 
 export async function processUpload(
@@ -50,6 +56,9 @@ export async function processUpload(
   }
   const active = await activePolicy(deps.policies, found.project_id);
   if (active && found.kind !== 'dicom') return deidentifyArchive(deps, found, active, { signal, workDir, attempt });
+  const scan = await ScanSession.begin(deps, found.id);
+  // In such a project the upload as sent is scanned, before its de-identified copy replaces it.
+  let whole = active ? await scanStored(deps.storage, scan, found.storage_key) : null;
   // Such a project's uploads carry no header in their payload (uploads.service.ts); one queued
   // before its policy changed is read again from the file the server de-identified.
   const described = active ? undefined : payload.described;
@@ -57,7 +66,11 @@ export async function processUpload(
   let current = found;
   if (active) {
     const checked = await deidentifyUpload(deps, found, active);
-    if (checked === null) return;
+    if (checked === null) {
+      // Refused and deleted: what its scan found still stands on the row.
+      await scan.finish(undefined, found);
+      return;
+    }
     ({ file: current, outcome: deidOutcome } = checked);
   }
   const file = current;
@@ -70,6 +83,14 @@ export async function processUpload(
   // object gone from storage fails the job rather than leaving a 'ready' upload without its bytes.
   const local = await deps.storage.openLocal(file.storage_key);
   const recorder = new EntryRecorder(deps.entries, deps.storage);
+  if (!active) {
+    try {
+      whole = await scan.object(bytesOf(local.path));
+    } catch (err) {
+      await local.release();
+      throw err;
+    }
+  }
   // That run may have died before its flush; this one then flushes even if it stores nothing.
   if (alreadyRecorded > 0) recorder.inheritUnflushed();
   let seq = 0;
@@ -77,6 +98,11 @@ export async function processUpload(
     const onEntry = async (entry: IngestedEntry): Promise<'moved' | undefined> => {
       seq += 1;
       if (seq <= alreadyRecorded) return undefined;
+      // Before its bytes move into storage: the upload itself has its verdict already.
+      let scanned: ScanState | null = null;
+      if (entry.inputIsEntry) scanned = whole;
+      else if (entry.inUploadAt !== null) scanned = await scan.entry(bytesOf(local.path, entry.inUploadAt, entry.size));
+      else if (entry.tempPath !== null) scanned = await scan.entry(bytesOf(entry.tempPath));
       let storageKey: string | null = null;
       if (entry.inUploadAt !== null) {
         // Bytes of the upload itself, from this offset: nothing to store.
@@ -89,7 +115,7 @@ export async function processUpload(
           await recorder.store(storageKey, entry.tempPath, entry.size);
         }
       }
-      await recorder.recordEntry(file, seq, entry, { storageKey, offset: entry.inUploadAt });
+      await recorder.recordEntry(file, seq, entry, { storageKey, offset: entry.inUploadAt, scan: scanned });
       return entry.tempPath !== null && !entry.inputIsEntry ? 'moved' : undefined;
     };
     let result: IngestResult | null = null;
@@ -101,7 +127,7 @@ export async function processUpload(
     result ??= await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, onEntry);
     // The last rows, the outcome and the job's end in one transaction (for a single DICOM file its
     // only row): one write instead of three, and a crash leaves all of them or none.
-    await writeOutcome(deps, file, recorder, { state: result, deidOutcome }, complete);
+    await writeOutcome(deps, file, recorder, { state: result, deidOutcome, scan }, complete);
   } finally {
     await local.release();
   }
@@ -190,7 +216,8 @@ async function deidentifyArchive(
     return;
   }
   await deps.files.setProcessing(file.id, { status: 'processing' });
-  // A rerun resumes (the same rule as every processing job): each entry is read and checked again
+  // The archive as sent is scanned whole (clamd opens archives); the de-identified entries kept from it are not scanned again.
+  const scan = await ScanSession.begin(deps, file.id);
   // (the summary and the outcome count them all), one already recorded is not recorded again.
   const alreadyRecorded = attempt > 1 ? await resumePoint(deps, file.id) : 0;
   const limits = resolveLimits(deps.limits);
@@ -203,6 +230,7 @@ async function deidentifyArchive(
   let seq = 0;
   let result: IngestResult;
   try {
+    await scan.object(bytesOf(local.path));
     result = await ingestUpload({ inputPath: local.path, originalName: file.file, workDir: await workDir(), limits: deps.limits, signal }, async (entry) => {
       seq += 1;
       const kept = await deidentifyEntry(entry, () => entryBytes(local.path, entry), entryKey(file.id, seq), into);
@@ -219,7 +247,7 @@ async function deidentifyArchive(
       ? { status: 'ready', error: null, summary: summary.build() }
       : { status: 'failed', error: `${result.error ?? ''} ${ARCHIVE_DELETED}`.trim(), summary: null };
   // Not in the job's last transaction: the archive is deleted after it (see above).
-  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome.json() });
+  await writeOutcome(deps, file, recorder, { state, deidOutcome: outcome.json(), scan });
   await deps.storage.delete(file.storage_key);
 }
 
@@ -238,6 +266,17 @@ async function indexDescribedDicom(file: ProjectFileRow, described: StoredFileKi
   summary.add(entry);
   await onEntry(entry);
   return { status: 'ready', error: null, summary: summary.build() };
+}
+
+/** A stored object scanned whole; null without a scanner (nothing is then read). */
+async function scanStored(storage: Storage, scan: ScanSession, key: string): Promise<ScanState | null> {
+  if (!scan.enabled) return null;
+  const local = await storage.openLocal(key);
+  try {
+    return await scan.object(bytesOf(local.path));
+  } finally {
+    await local.release();
+  }
 }
 
 /** Attempts, backoff and concurrency are the runner's defaults (JOB_MAX_ATTEMPTS and the rest). */

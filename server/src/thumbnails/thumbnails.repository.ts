@@ -58,6 +58,8 @@ export class ThumbnailsRepository {
       .where('e.series_instance_uid', 'is not', null)
       .where('e.sop_instance_uid', 'is not', null)
       .where('e.storage_key', 'is not', null)
+      // An instance the virus scan found infected is never handed to the renderer's decoders (issue 37).
+      .where((eb) => eb.or([eb('e.scan_status', 'is', null), eb('e.scan_status', '!=', 'infected')]))
       .orderBy('e.series_instance_uid')
       .orderBy(sql`e.instance_number is null`)
       .orderBy('e.instance_number')

@@ -27,6 +27,7 @@ export function aFile(overrides: Partial<TProjectFile> = {}): TProjectFile {
     duplicate_of: null,
     processing: { status: 'ready', error: null, summary: aSummary({ studies: 1, series: 2, instances: 10 }) },
     deidentification: null,
+    scan: { status: 'not_scanned', signature: null },
     review: { state: null, reason: null, replaced_by: null, replaces: null, rules: [] },
     ...overrides,
   };

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS: ReadonlyArray<{ code: string; label: string }> = [
   { code: 'file.accepted', label: 'Upload accepted' },
   { code: 'file.rejected', label: 'Upload rejected' },
   { code: 'file.replaced', label: 'Rejected upload replaced' },
+  { code: 'file.infected', label: 'Virus found in an upload' },
   { code: 'file.downloaded', label: 'File downloaded' },
   { code: 'entry.downloaded', label: 'Entry of a file downloaded' },
   { code: 'file.deleted', label: 'File deleted' },

@@ -28,6 +28,11 @@ describe('describeSummary', () => {
     ).toBe('20 files: 12 instances, 2 duplicates, 3 other files, 3 skipped (2 too large, 1 unsafe path), 12 already in the project');
   });
 
+  it('says how many files the virus scan found infected, and nothing when none was', () => {
+    expect(describeSummary({ ...base, entries: 3, instances: 2, other: 1, infected: 1 })).toBe('3 files: 2 instances, 1 other file, 1 infected by a virus');
+    expect(describeSummary({ ...base, entries: 1, instances: 1, infected: 0 })).toBe('1 file: 1 instance');
+  });
+
   it('counts one file in the singular and says nothing more when it held nothing', () => {
     expect(describeSummary({ ...base, entries: 1, instances: 1 })).toBe('1 file: 1 instance');
     expect(describeSummary({ ...base, studies: 0, series: 0, entries: 0 })).toBe('0 files');

@@ -30,6 +30,8 @@ export function describeSummary(summary: TProcessingSummary): string {
     c.unreadable > 0 ? `${c.unreadable} unreadable${reasons(c.unreadable_reasons, c.unreadable)}` : '',
     c.skipped > 0 ? `${c.skipped} skipped${reasons(c.skipped_reasons, c.skipped)}` : '',
     c.in_project > 0 ? `${c.in_project} already in the project` : '',
+    // Issue 37: counted apart from the sum, as the virus scan found them.
+    (c.infected ?? 0) > 0 ? count(c.infected ?? 0, 'infected by a virus', 'infected by a virus') : '',
   ].filter((part) => part !== '');
   const head = count(c.entries, 'file', 'files');
   return parts.length === 0 ? head : `${head}: ${parts.join(', ')}`;

@@ -12,7 +12,8 @@ export function entryFileName(path: string): string {
 
 /** Kept entries have bytes to give; skipped ones were never stored. */
 export function canDownload(entry: TFileEntry): boolean {
-  return entry.kind !== 'skipped' && entry.sha256 !== null;
+  // An infected entry is refused by the server (issue 37): no button that can only fail.
+  return entry.kind !== 'skipped' && entry.sha256 !== null && entry.scan.status !== 'infected';
 }
 
 export interface EntryDownload {

@@ -12,6 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { formatFileSize } from '../../../lib/format';
 import { canDownload } from '../use-entry-download';
+import { scanWords } from './ScanStatus';
 
 type ChipColor = 'warning' | 'primary' | 'default';
 
@@ -24,6 +25,8 @@ export function entryKind(entry: TFileEntry): { label: string; color: ChipColor 
 }
 
 function entryDetails(entry: TFileEntry): string {
+  // An infected entry: the signature, before anything else.
+  if (entry.scan.status === 'infected') return scanWords(entry.scan, 'entry').detail ?? '';
   // Flagged for review: why a person should look at its pixels comes before anything else.
   if (entry.needs_review_reason) return entry.needs_review_reason;
   if (entry.reason) return entry.reason;
@@ -59,6 +62,7 @@ function KindChip({ entry }: { entry: TFileEntry }) {
     <>
       <Chip size="small" label={kind.label} color={kind.color} variant="outlined" />
       {entry.needs_review_reason && <Chip size="small" label="Needs review" color="warning" sx={{ ml: 0.5 }} />}
+      {entry.scan.status === 'infected' && <Chip size="small" label="Infected" color="error" sx={{ ml: 0.5 }} />}
     </>
   );
 }

@@ -37,6 +37,7 @@ function anEntry(id: number, path: string, needsReview: string | null = null): T
     kind: 'dicom',
     reason: null,
     needs_review_reason: needsReview,
+    scan: { status: 'not_scanned', signature: null },
     dicom: {
       sop_instance_uid: `2.25.${id}`, sop_class_uid: '1.2.840.10008.5.1.4.1.1.6.1', study_instance_uid: '2.25.100', series_instance_uid: '2.25.200',
       modality: needsReview ? 'US' : 'CT', study_date: '20010101', study_description: null, series_description: 'Axial', transfer_syntax_uid: '1.2.840.10008.1.2.1',

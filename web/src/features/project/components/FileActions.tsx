@@ -21,7 +21,7 @@ export interface FileActionHandlers {
 
 /** A DICOM file or a folder whose processing found images; an archive's images are seen through the Studies view. */
 function viewable(file: TProjectFile): boolean {
-  return file.kind !== 'archive' && file.processing.status === 'ready' && (file.processing.summary?.instances ?? 0) > 0;
+  return file.kind !== 'archive' && file.scan.status !== 'infected' && file.processing.status === 'ready' && (file.processing.summary?.instances ?? 0) > 0;
 }
 
 /** A file's actions, the same in a table row and on a phone's card. */
@@ -49,10 +49,12 @@ export function FileActions({ file, onOpen, onDownload, onDelete, onReview, onRe
           <ListAlt />
         </IconButton>
       </Tooltip>
-      <Tooltip title="Download">
-        <IconButton aria-label={`Download ${file.file}`} onClick={() => onDownload(file)} color="primary">
-          <Download />
-        </IconButton>
+      <Tooltip title={file.scan.status === 'infected' ? 'Infected: it cannot be downloaded' : 'Download'}>
+        <span>
+          <IconButton aria-label={`Download ${file.file}`} onClick={() => onDownload(file)} color="primary" disabled={file.scan.status === 'infected'}>
+            <Download />
+          </IconButton>
+        </span>
       </Tooltip>
       <Tooltip title="Delete">
         <IconButton aria-label={`Delete ${file.file}`} onClick={() => onDelete(file)} color="error">

@@ -25,7 +25,7 @@ const dicom = {
 };
 
 function anEntry(overrides: Partial<TFileEntry>): TFileEntry {
-  return { id: 1, path: 'CD/DICOM/IM000001', size: 2048, sha256: 'b'.repeat(64), kind: 'dicom', reason: null, dicom, needs_review_reason: null, ...overrides };
+  return { id: 1, path: 'CD/DICOM/IM000001', size: 2048, sha256: 'b'.repeat(64), kind: 'dicom', reason: null, dicom, needs_review_reason: null, scan: { status: 'clean', signature: null }, ...overrides };
 }
 
 const entries: TFileEntry[] = [
@@ -114,6 +114,20 @@ describe('FileContentsDialog', () => {
       expect(within(table).getByRole('button', { name: `Download ${path}` })).toBeEnabled();
     }
     expect(within(table).queryByRole('button', { name: 'Download CD/link' })).not.toBeInTheDocument();
+  });
+
+  it("shows an infected file's state and its infected entry's signature, with no download for it", async () => {
+    const infected = anEntry({ id: 5, path: 'CD/virus.txt', kind: 'other', dicom: null, scan: { status: 'infected', signature: 'PortalTestSig.UNOFFICIAL' } });
+    const { dialog } = open(aFile({ ...cd, scan: { status: 'infected', signature: 'PortalTestSig.UNOFFICIAL' } }), {
+      'GET /study-petitions-files/11/contents': contentsReply([anEntry({ id: 1 }), infected]),
+    });
+    expect(within(dialog).getByLabelText('Virus scan: Infected')).toBeVisible();
+    const table = await within(dialog).findByRole('table', { name: 'Entries' });
+    const row = within(table).getAllByRole('row')[2]!;
+    expect(within(row).getByText('Infected')).toBeVisible();
+    expect(within(row).getByText(/found this entry infected with PortalTestSig\.UNOFFICIAL/)).toBeVisible();
+    expect(within(table).queryByRole('button', { name: 'Download CD/virus.txt' })).not.toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Download CD/DICOM/IM000001' })).toBeEnabled();
   });
 
   it('asks the server for one kind of entry from the first page', async () => {

@@ -23,6 +23,7 @@ import { ContentsEntries } from './ContentsEntries';
 import { ContentsReasons } from './ContentsReasons';
 import { DeidentificationReport } from './DeidentificationReport';
 import { ProcessingStatus } from './ProcessingStatus';
+import { ScanStatus } from './ScanStatus';
 import { ReviewStatus, RuleOutcomes } from '../../review';
 import { withRemedy } from '../failure-remedies';
 import { StudyTree } from './StudyTree';
@@ -70,6 +71,7 @@ export default function FileContentsDialog({ open, file, onClose }: FileContents
       <DialogContent dividers>
         <Box sx={{ mb: 2 }}>
           <ProcessingStatus processing={file.processing} />
+          <ScanStatus scan={file.scan} />
           <ReviewStatus review={file.review} rules="none" />
         </Box>
         {file.review.rules.length > 0 && (

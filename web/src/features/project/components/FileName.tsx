@@ -5,6 +5,7 @@ import { ReviewStatus } from '../../review';
 import { DeidentifiedChip } from './DeidentifiedChip';
 import { DuplicateChip } from './DuplicateChip';
 import { ProcessingStatus } from './ProcessingStatus';
+import { ScanStatus } from './ScanStatus';
 
 interface FileNameProps {
   file: TProjectFile;
@@ -13,7 +14,7 @@ interface FileNameProps {
   onUploadAgain: (file: TProjectFile) => void;
 }
 
-/** A file's name (a folder marked as one), its processing status and summary, its review (issue 35), its de-identified and duplicate marks. */
+/** A file's name (a folder marked as one), its processing status and summary, its virus scan, its review (issue 35), its de-identified and duplicate marks. */
 export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) {
   return (
     <>
@@ -23,6 +24,7 @@ export function FileName({ file, files, onOpen, onUploadAgain }: FileNameProps) 
         {file.file}
       </Link>
       <ProcessingStatus processing={file.processing} uploadAgain={{ name: file.file, onClick: () => onUploadAgain(file) }} />
+      <ScanStatus scan={file.scan} />
       <ReviewStatus review={file.review} />
       <DeidentifiedChip file={file} />
       <DuplicateChip file={file} files={files} />

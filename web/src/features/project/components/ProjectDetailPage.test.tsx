@@ -178,8 +178,8 @@ describe('ProjectDetailPage', () => {
         data: {
           data: {
             entries: [
-              { id: 1, path: 'scan/1.dcm', size: 100, sha256: null, kind: 'dicom', reason: null, dicom: null, needs_review_reason: null },
-              { id: 2, path: '../evil', size: 0, sha256: null, kind: 'skipped', reason: 'path traversal', dicom: null, needs_review_reason: null },
+              { id: 1, path: 'scan/1.dcm', size: 100, sha256: null, kind: 'dicom', reason: null, dicom: null, needs_review_reason: null, scan: { status: 'clean', signature: null } },
+              { id: 2, path: '../evil', size: 0, sha256: null, kind: 'skipped', reason: 'path traversal', dicom: null, needs_review_reason: null, scan: { status: 'clean', signature: null } },
             ],
             page: { offset: 0, limit: 10, total: 2 },
             studies: [{ study_instance_uid: '1.2.3', study_date: '20240101', study_description: 'Head', series: [{ series_instance_uid: '1.2.3.4', modality: 'MR', series_description: 'T1', instances: 10 }] }],

@@ -14,7 +14,7 @@ import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent } from 'react';
 import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
@@ -24,11 +24,15 @@ import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { selectForDeidentification, type SendGroup } from '../deid/deid-selection';
-import { deidentifiesHere, useDeidentification, type PolicyLoader } from '../deid/use-deidentification';
+import { deidentifiesHere, type PolicyLoader } from '../deid/use-deidentification';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type KeptFile, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
 import { readDropped, type DroppedItem } from '../../../lib/dropped-items';
-import { useLeaveGuard, useUploadQueue } from '../use-upload-queue';
+import { useLeaveGuard } from '../use-upload-queue';
+import { queryKeys } from '../../../api/query-keys';
+import { SessionDrivers } from '../tray/SessionDrivers';
+import type { UploadSession } from '../tray/upload-sessions';
+import { useSessionDeid, useUploadSession } from '../tray/use-upload-session';
 import { DropZone } from '../../../components/DropZone';
 import { FolderInfo, LeftOutNotice } from './FolderInfo';
 import { StopUploadDialog } from './StopUploadDialog';
@@ -78,7 +82,24 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, pickAtOnce = false, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces, dropped }: UploadDialogProps) {
+/**
+ * The dialog shows the project's upload session, which the page's tray keeps once the dialog
+ * closes (issue 36): moving elsewhere in the portal does not stop what is on its way.
+ */
+export default function UploadDialog(props: UploadDialogProps) {
+  const { projectId, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces } = props;
+  const queryClient = useQueryClient();
+  const projectName = queryClient.getQueryData<{ name: string } | null>(queryKeys.project(projectId))?.name ?? null;
+  const { session, local } = useUploadSession({ projectId, projectName, transport, deliveries, loadPolicy, replaces: replaces?.id });
+  return (
+    <>
+      {local && <SessionDrivers sessions={local} />}
+      {session && <UploadDialogBody {...props} session={session} background={local === null} />}
+    </>
+  );
+}
+
+function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = false, replaces, dropped, session, background }: UploadDialogProps & { session: UploadSession; background: boolean }) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -90,19 +111,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
   const [askingToStop, setAskingToStop] = useState(false);
   const [reading, setReading] = useState(false);
   const [refused, setRefused] = useState<string[]>([]);
-  const deid = useDeidentification(projectId, transport, loadPolicy);
-  // The queue is made once; it sends through whatever the policy asks for once that is known.
-  const sendingRef = useRef(deid.transport);
-  useEffect(() => {
-    sendingRef.current = deid.transport;
-  }, [deid.transport]);
-  const [sending] = useState<Transport>(() => {
-    // A file sent alone names the file it replaces; a folder's files belong to a delivery that names it.
-    const relay: Transport = (job, callbacks) =>
-      sendingRef.current(replaces && !job.delivery && !job.bundle ? { ...job, replaces: replaces.id } : job, callbacks);
-    return relay;
-  });
-  const [opening] = useState<DeliveryApi>(() => (replaces ? { ...deliveries, open: (project, name) => deliveries.open(project, name, replaces.id) } : deliveries));
+  const deid = useSessionDeid(session);
   // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
@@ -159,7 +168,10 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const { queue, snapshot } = useUploadQueue(projectId, sending, opening, (rows, all) => void settled(rows, all));
+  const queue = session.queue;
+  // The listener changes with every render (it closes over the dialog's state); the queue keeps the latest.
+  useEffect(() => queue.onSettled((rows, all) => void settled(rows, all)));
+  const snapshot = useSyncExternalStore(queue.subscribe, queue.getSnapshot);
   const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
   // Stable, so that the memoised rows re-render only when their own file changes.
@@ -378,6 +390,14 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
           queue.cancelAll();
           onClose();
         }}
+        onContinueInBackground={
+          background
+            ? () => {
+                setAskingToStop(false);
+                onClose();
+              }
+            : undefined
+        }
       />
     </Dialog>
   );

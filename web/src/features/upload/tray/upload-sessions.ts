@@ -41,7 +41,8 @@ export class UploadSession {
   attached = false;
   private readonly listeners = new Set<() => void>();
   private readonly unsubscribe: () => void;
-  private saved = new Map<string, number>();
+  private readonly saved = new Map<string, number>();
+  private readonly forgotten = new Set<string>();
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly userId = currentUserId();
 
@@ -103,9 +104,16 @@ export class UploadSession {
       this.saveTimer = undefined;
       void this.save();
     }, SAVE_EVERY_MS);
-    const ended = this.queue.getSnapshot().rows.filter((r) => !UNFINISHED.has(r.status) && this.saved.has(r.key));
+    // Every row that ended is forgotten once, whether or not this page wrote it: a file picked
+    // again after a reload ends here, while what remembered it was written by the page before.
+    const rows = this.queue.getSnapshot().rows;
+    const ended = rows.filter((r) => r.status !== 'ready' && !UNFINISHED.has(r.status) && !this.forgotten.has(r.key));
+    rows.filter((r) => UNFINISHED.has(r.status)).forEach((r) => this.forgotten.delete(r.key));
     if (ended.length === 0) return;
-    ended.forEach((r) => this.saved.delete(r.key));
+    ended.forEach((r) => {
+      this.saved.delete(r.key);
+      this.forgotten.add(r.key);
+    });
     void forgetUnfinished(ended.map((r) => unfinishedId(this.userId, this.projectId, r.key)));
   }
 
@@ -207,6 +215,8 @@ export class UploadSessions {
   }
 
   changed(): void {
+    // A new list, so that what reads it (useSyncExternalStore) sees a session attached or let go.
+    this.sessions = [...this.sessions];
     this.listeners.forEach((l) => l());
   }
 }

@@ -118,6 +118,8 @@ describe('the uploads tray', () => {
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(screen.queryByRole('list', { name: 'Unfinished uploads' })).not.toBeInTheDocument();
     await waitFor(async () => expect(await listUnfinished(currentUserId())).toEqual([]));
+    await user.click(within(tray()).getByRole('button', { name: 'Close the uploads tray' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Uploads' })).not.toBeInTheDocument());
     hold.release();
   });
 });

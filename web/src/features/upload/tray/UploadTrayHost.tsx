@@ -54,7 +54,11 @@ export default function UploadTrayHost({ slot }: { slot: UploadsSlot }) {
         onForget={() => {
           void forgetUnfinished(remembered.map((u) => u.id)).then(reload);
         }}
-        onDismiss={() => sessions.dismissIdle()}
+        onDismiss={() => {
+          sessions.dismissIdle();
+          // What finished here was forgotten in the store meanwhile: the list is read again, not kept.
+          void reload();
+        }}
       />
     </>
   );

@@ -35,6 +35,8 @@ import type { UploadSession } from '../tray/upload-sessions';
 import { useSessionDeid, useUploadSession } from '../tray/use-upload-session';
 import { DropZone } from '../../../components/DropZone';
 import { FolderInfo, LeftOutNotice } from './FolderInfo';
+import { DuplicatesNotice } from '../duplicates/DuplicatesNotice';
+import { screenDuplicates } from '../duplicates/screen-duplicates';
 import { StopUploadDialog } from './StopUploadDialog';
 import { UploadProgress } from './UploadProgress';
 import { UploadRows, type RowNote } from './UploadRows';
@@ -112,6 +114,10 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
   const [reading, setReading] = useState(false);
   const [refused, setRefused] = useState<string[]>([]);
   const deid = useSessionDeid(session);
+  /** Rows found before sending to repeat a file of the project, with that file's name (issue 36). */
+  const [sameContent, setSameContent] = useState<ReadonlyMap<string, string>>(new Map());
+  const screened = useRef(new Set<string>());
+  const [screening, setScreening] = useState(false);
   // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
@@ -164,7 +170,8 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
     setNotes((current) => new Map([...current, ...duplicates]));
     // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
     // (a duplicate, or a file of an earlier press that failed or was cancelled).
-    const nothingLeft = all.every((r) => r.status === 'done' || r.status === 'ready');
+    // A file skipped as already in the project is something left to see: the dialog stays.
+    const nothingLeft = all.every((r) => r.status === 'done' || (r.status === 'ready' && !sameContent.has(r.key)));
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
@@ -250,8 +257,30 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const upload = () => {
+  /**
+   * Files picked alone and not screened yet are hashed and asked about first: those the project
+   * holds already are shown, unchecked (skipped), and nothing is sent until Upload Files is pressed
+   * again. Not where files are de-identified here: the bytes sent are not the bytes picked.
+   */
+  const duplicatesFirst = async (): Promise<boolean> => {
+    const fresh = rows.filter((r) => r.checked && r.status === 'ready' && r.folder === null && !screened.current.has(r.key));
+    if (fresh.length === 0) return false;
+    const policy = await deid.policy().catch(() => null);
+    if (!policy || deidentifiesHere(policy)) return false;
+    setScreening(true);
+    // Not known (the server could not say): the files are sent, and the server marks a repeat on arrival.
+    const found = await screenDuplicates(projectId, fresh).catch(() => new Map<string, string>());
+    fresh.forEach((r) => screened.current.add(r.key));
+    setScreening(false);
+    if (found.size === 0) return false;
+    setSameContent((current) => new Map([...current, ...found]));
+    found.forEach((_, key) => queue.setChecked(key, false));
+    return true;
+  };
+
+  const upload = async () => {
     setFailure(null);
+    if (await duplicatesFirst()) return;
     setProgressShown(true);
     void pruneExpiredResumes().catch(() => undefined);
     pruneExpiredDeliveries();
@@ -269,6 +298,9 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
   };
 
   const checkedCount = rows.filter((r) => r.checked).length;
+  const foundDuplicates = rows
+    .filter((r) => r.status === 'ready' && sameContent.has(r.key))
+    .map((r) => ({ key: r.key, path: r.path, original: sameContent.get(r.key) ?? '', send: r.checked }));
   const checking = active && rows.every((r) => r.status !== 'queued' && r.status !== 'uploading');
 
   return (
@@ -357,6 +389,7 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
               {failureInWords(deliveryFailure.error)}
             </Alert>
           )}
+          {foundDuplicates.length > 0 && <DuplicatesNotice found={foundDuplicates} onChoose={(key, send) => queue.setChecked(key, send)} />}
           {rows.length > 0 && (
             <UploadRows
               rows={rows}
@@ -378,7 +411,7 @@ function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = f
       )}
       <DialogActions>
         <Button onClick={cancel}>Cancel</Button>
-        <Button variant="contained" onClick={upload} disabled={active || reading || !deid.ready || checkedCount === 0}>
+        <Button variant="contained" onClick={() => void upload()} disabled={active || reading || screening || !deid.ready || checkedCount === 0}>
           Upload Files
         </Button>
       </DialogActions>

@@ -115,7 +115,7 @@ describe('the uploads tray', () => {
     const resumed = server.requests.filter((r) => r.method === 'PATCH').slice(patchesBefore);
     // From the 10 bytes the server had, not from the start, and no second upload was created.
     expect(resumed.map((r) => r.offset)).toEqual(['10']);
-    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/uploads')).toHaveLength(1);
     expect(screen.queryByRole('list', { name: 'Unfinished uploads' })).not.toBeInTheDocument();
     await waitFor(async () => expect(await listUnfinished(currentUserId())).toEqual([]));
     await user.click(within(tray()).getByRole('button', { name: 'Close the uploads tray' }));

@@ -7,11 +7,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
-import { makeLargeTar, makeWorkspace, sha256, type Workspace } from '../src/files.js';
+import { CT_SMALL, dicomPath, makeLargeTar, makeWorkspace, MR_SMALL, sha256, type Workspace } from '../src/files.js';
 import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
 import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { reloadAccepting, signIn, uploadRow, waitForPath } from '../src/ui.js';
+import { reloadAccepting, signIn, toast, uploadRow, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'lise', password: 'F1ssion!Meitner' };
 const MiB = 1024 * 1024;
@@ -114,5 +114,40 @@ describe('the uploads tray', () => {
 
     await tray(page).getByRole('button', { name: 'Close the uploads tray' }).click();
     await tray(page).waitFor({ state: 'detached' });
+  });
+
+  test('a file the project holds already is shown before sending, skipped, and the dialog stays open after the rest arrives', async () => {
+    const { page } = session;
+    const projectId = await apiCreateProject(portal.url, token, 'Repeat scans');
+    await page.goto(`/study/${projectId}`);
+    await page.getByRole('heading', { name: 'Repeat scans', level: 1 }).waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Upload Files' });
+    await page.getByRole('button', { name: 'Upload Files/Folder' }).click();
+    await dialog.getByLabel('Select Files').setInputFiles(dicomPath(CT_SMALL));
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toast(page, 'Files uploaded successfully').waitFor();
+
+    await page.getByRole('button', { name: 'Upload Files/Folder' }).click();
+    await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL), dicomPath(MR_SMALL)]);
+    const patchedBefore = relay.patched.length;
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    const notice = dialog.getByTestId('duplicates-notice');
+    await notice.getByText('1 file is already in this project').waitFor();
+    await notice.getByText(CT_SMALL, { exact: true }).waitFor();
+    expect(await notice.getByRole('button', { name: 'Skip' }).getAttribute('aria-pressed')).toBe('true');
+    await dialog.getByText('Selected files (1 of 2)').waitFor();
+    // Nothing was sent while the question was asked.
+    expect(relay.patched.length).toBe(patchedBefore);
+    await captureScreen(page, 'upload-duplicates-before-sending');
+
+    await dialog.getByRole('button', { name: 'Upload Files' }).click();
+    await uploadRow(dialog, MR_SMALL).getByText('Uploaded', { exact: true }).waitFor({ timeout: 60_000 });
+    await toast(page, 'Files uploaded successfully').waitFor();
+    // The skipped file is still on screen: the dialog does not close on a partial success.
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await apiListFiles(portal.url, token, projectId)).map((f) => f.file).sort()).toEqual([CT_SMALL, MR_SMALL].sort());
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });

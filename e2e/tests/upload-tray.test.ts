@@ -127,6 +127,8 @@ describe('the uploads tray', () => {
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
     await dialog.waitFor({ state: 'detached' });
     await toast(page, 'Files uploaded successfully').waitFor();
+    // Gone before the second upload, whose own toast is looked for below.
+    await toast(page, 'Files uploaded successfully').waitFor({ state: 'detached', timeout: 15_000 });
 
     await page.getByRole('button', { name: 'Upload Files/Folder' }).click();
     await dialog.getByLabel('Select Files').setInputFiles([dicomPath(CT_SMALL), dicomPath(MR_SMALL)]);

@@ -7,6 +7,7 @@ export * from './companies.js';
 export * from './passwords.js';
 export * from './projects.js';
 export * from './files.js';
+export * from './duplicates.js';
 export * from './file-contents.js';
 export * from './studies.js';
 export * from './deliveries.js';

@@ -13,6 +13,7 @@ import { companiesRoutes } from './companies/companies.routes.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { deidentificationRoutes } from './deidentification/index.js';
 import { reviewRoutes } from './review/index.js';
+import { duplicatesRoutes } from './files/duplicates.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { uploadsRoutes } from './uploads/uploads.routes.js';
 import { contentsRoutes } from './files/contents.routes.js';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       await api.register(deidentificationRoutes(services.deidentification));
       await api.register(reviewRoutes(services.review));
       await api.register(filesRoutes(services.files, services.storage, services.deliveries));
+      await api.register(duplicatesRoutes(services.handle.db, services.projects));
       await api.register(uploadsRoutes(services.uploads, { idleTimeoutMs: config.uploadIdleTimeoutMs }));
       await api.register(deliveriesRoutes(services.deliveries));
       await api.register(stowRoutes(services.stow, { apiPrefix: API_PREFIX }));

@@ -4,6 +4,8 @@
 // routes nor the contract can move without the document following.
 import {
   ZCompanyTwoFactor,
+  ZDuplicate,
+  ZDuplicatesRequest,
   ZEnrolmentConfirmAtLoginRequest,
   ZEnrolmentStartRequest,
   ZLoginWithRecoveryCodes,
@@ -113,6 +115,7 @@ const ANSWERS: Record<string, ZodType> = {
   'POST /study-petitions-files/{fileId}/review': listResponse(ZProjectFile),
   'GET /review': ZReviewList,
   'GET /study-petitions-files': ZFilesList,
+  'POST /study-petitions/{id}/files/duplicates': listResponse(ZDuplicate),
   'POST /upload-study-petitions-files': listResponse(ZProjectFile),
   'PUT /study-petitions-files-delete/{id}': listResponse(ZProjectFile),
   'GET /study-petitions-files/{fileId}/contents': ZFileContentsResponse,
@@ -168,6 +171,7 @@ const BODIES: Record<string, ZodType> = {
   'PUT /study-petitions/{id}/rules': ZReviewRules,
   'POST /study-petitions-files/{fileId}/review': ZReviewDecision,
   'POST /deliveries': ZCreateDelivery,
+  'POST /study-petitions/{id}/files/duplicates': ZDuplicatesRequest,
   'POST /download-links': ZCreateDownloadLink,
   'POST /password/set': ZPasswordSetRequest,
   'POST /password/link': ZPasswordLinkRequest,

@@ -29,6 +29,8 @@ const UPLOAD = [
   'POST /deliveries',
   'GET /deliveries/{id}',
   'POST /deliveries/{id}/complete',
+  // Asked before sending, so that a file the project holds already can be skipped (issue 36).
+  'POST /study-petitions/{id}/files/duplicates',
   'POST /study-petitions/{id}/dicomweb/studies',
   'POST /study-petitions/{id}/dicomweb/studies/{study}',
   // A script applies the project's de-identification before sending, as the web app does (issue 37, item 2).

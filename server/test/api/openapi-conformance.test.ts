@@ -8,6 +8,7 @@
 // once. An operation of the document, or a route of the app, that was not answered at least once
 // with success and (where the document lists any) once with a client error fails the test: a new
 // route needs a line in the scenario.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { DEFAULT_REVIEW_RULES, ROLES } from '@portal/contract';
 import { generate } from 'otplib';
@@ -287,6 +288,8 @@ describe.each(dialects())('every answer against the OpenAPI document on %s', (di
 
     // Files, their contents and downloads.
     await send('GET /study-petitions-files', {}, { token: userToken, query: { study_petition_id: String(project) } });
+    await send('POST /study-petitions/{id}/files/duplicates', { id: project }, { token: userToken, json: { sha256: [createHash('sha256').update(dicom).digest('hex')] } });
+    await send('POST /study-petitions/{id}/files/duplicates', { id: project }, { token: userToken, json: { sha256: ['not a hash'] } });
     await send('GET /study-petitions-files', {}, { token: userToken, query: { study_petition_id: String(project), per_page: '0' } });
     let entries: { id: number }[] = [];
     for (let i = 0; i < 300 && entries.length === 0; i += 1) {

@@ -51,6 +51,7 @@ const UPLOAD_ALLOWED = (route: string) =>
     'POST /deliveries',
     'GET /deliveries/{id}',
     'POST /deliveries/{id}/complete',
+    'POST /study-petitions/{id}/files/duplicates',
     'POST /study-petitions/{id}/dicomweb/studies',
     'POST /study-petitions/{id}/dicomweb/studies/{study}',
     'GET /study-petitions/{id}/deidentification',

@@ -8,6 +8,7 @@ import { ColorModeToggle } from '../components/ColorModeToggle';
 import { Logo } from '../components/Logo';
 import { SkipLink } from '../components/SkipLink';
 import { UserMenu } from '../features/auth/components/UserMenu';
+import { UploadsShell } from '../features/upload/tray/UploadsShell';
 import { useSession } from '../features/auth/session-context';
 import { useHeadingFocus } from './use-heading-focus';
 
@@ -43,7 +44,10 @@ export function AppLayout() {
         </Toolbar>
       </AppBar>
       <Container component="main" id="main" ref={main} tabIndex={-1} maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1, '&:focus': { outline: 'none' } }}>
-        <Outlet />
+        {/* Uploads outlive the dialog and the page it was opened on (issue 36): their tray lives here. */}
+        <UploadsShell>
+          <Outlet />
+        </UploadsShell>
       </Container>
       {user && passwordOpen && (
         <Suspense fallback={null}>

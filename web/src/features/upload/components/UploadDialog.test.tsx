@@ -157,7 +157,7 @@ describe('UploadDialog', () => {
     refuse = false;
     await user.click(uploadButton());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(server.requests.filter((r) => r.method === 'POST').length).toBe(3);
+    expect(server.requests.filter((r) => r.method === 'POST' && r.url === '/uploads').length).toBe(3);
     expect(server.state.completed.map((c) => c.upload.filename)).toEqual(['good.zip', 'bad.zip']);
   });
 

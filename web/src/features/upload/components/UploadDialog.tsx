@@ -14,7 +14,7 @@ import type { Theme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent } from 'react';
 import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { projectFilesQueryOptions } from '../../../api/get-project-files';
 import { useNotify } from '../../../components/use-notify';
@@ -24,13 +24,19 @@ import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
 import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { selectForDeidentification, type SendGroup } from '../deid/deid-selection';
-import { deidentifiesHere, useDeidentification, type PolicyLoader } from '../deid/use-deidentification';
+import { deidentifiesHere, type PolicyLoader } from '../deid/use-deidentification';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type KeptFile, type LeftOutFile } from '../file-filters';
 import type { UploadRow } from '../model/upload-queue';
 import { readDropped, type DroppedItem } from '../../../lib/dropped-items';
-import { useLeaveGuard, useUploadQueue } from '../use-upload-queue';
+import { useLeaveGuard } from '../use-upload-queue';
+import { queryKeys } from '../../../api/query-keys';
+import { SessionDrivers } from '../tray/SessionDrivers';
+import type { UploadSession } from '../tray/upload-sessions';
+import { useSessionDeid, useUploadSession } from '../tray/use-upload-session';
 import { DropZone } from '../../../components/DropZone';
 import { FolderInfo, LeftOutNotice } from './FolderInfo';
+import { DuplicatesNotice } from '../duplicates/DuplicatesNotice';
+import { screenDuplicates } from '../duplicates/screen-duplicates';
 import { StopUploadDialog } from './StopUploadDialog';
 import { UploadProgress } from './UploadProgress';
 import { UploadRows, type RowNote } from './UploadRows';
@@ -78,7 +84,24 @@ interface Picked {
   refused: string[];
 }
 
-export default function UploadDialog({ open, projectId, onClose, onUploaded, pickAtOnce = false, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces, dropped }: UploadDialogProps) {
+/**
+ * The dialog shows the project's upload session, which the page's tray keeps once the dialog
+ * closes (issue 36): moving elsewhere in the portal does not stop what is on its way.
+ */
+export default function UploadDialog(props: UploadDialogProps) {
+  const { projectId, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces } = props;
+  const queryClient = useQueryClient();
+  const projectName = queryClient.getQueryData<{ name: string } | null>(queryKeys.project(projectId))?.name ?? null;
+  const { session, local } = useUploadSession({ projectId, projectName, transport, deliveries, loadPolicy, replaces: replaces?.id });
+  return (
+    <>
+      {local && <SessionDrivers sessions={local} />}
+      {session && <UploadDialogBody {...props} session={session} background={local === null} />}
+    </>
+  );
+}
+
+function UploadDialogBody({ open, projectId, onClose, onUploaded, pickAtOnce = false, replaces, dropped, session, background }: UploadDialogProps & { session: UploadSession; background: boolean }) {
   const notify = useNotify();
   const { enqueueSnackbar } = useSnackbar();
   const queryClient = useQueryClient();
@@ -90,19 +113,11 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
   const [askingToStop, setAskingToStop] = useState(false);
   const [reading, setReading] = useState(false);
   const [refused, setRefused] = useState<string[]>([]);
-  const deid = useDeidentification(projectId, transport, loadPolicy);
-  // The queue is made once; it sends through whatever the policy asks for once that is known.
-  const sendingRef = useRef(deid.transport);
-  useEffect(() => {
-    sendingRef.current = deid.transport;
-  }, [deid.transport]);
-  const [sending] = useState<Transport>(() => {
-    // A file sent alone names the file it replaces; a folder's files belong to a delivery that names it.
-    const relay: Transport = (job, callbacks) =>
-      sendingRef.current(replaces && !job.delivery && !job.bundle ? { ...job, replaces: replaces.id } : job, callbacks);
-    return relay;
-  });
-  const [opening] = useState<DeliveryApi>(() => (replaces ? { ...deliveries, open: (project, name) => deliveries.open(project, name, replaces.id) } : deliveries));
+  const deid = useSessionDeid(session);
+  /** Rows found before sending to repeat a file of the project, with that file's name (issue 36). */
+  const [sameContent, setSameContent] = useState<ReadonlyMap<string, string>>(new Map());
+  const screened = useRef(new Set<string>());
+  const [screening, setScreening] = useState(false);
   // On a phone the rows need the whole screen; the dialog's margins would leave them a sliver.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const filesInput = useRef<HTMLInputElement | null>(null);
@@ -155,11 +170,15 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
     setNotes((current) => new Map([...current, ...duplicates]));
     // Spec §4: the dialog closes after a successful upload, unless a row still has something to show
     // (a duplicate, or a file of an earlier press that failed or was cancelled).
-    const nothingLeft = all.every((r) => r.status === 'done' || r.status === 'ready');
+    // A file skipped as already in the project is something left to see: the dialog stays.
+    const nothingLeft = all.every((r) => r.status === 'done' || (r.status === 'ready' && !sameContent.has(r.key)));
     if (allArrived && nothingLeft && duplicates.size === 0) onClose();
   };
 
-  const { queue, snapshot } = useUploadQueue(projectId, sending, opening, (rows, all) => void settled(rows, all));
+  const queue = session.queue;
+  // The listener changes with every render (it closes over the dialog's state); the queue keeps the latest.
+  useEffect(() => queue.onSettled((rows, all) => void settled(rows, all)));
+  const snapshot = useSyncExternalStore(queue.subscribe, queue.getSnapshot);
   const { rows, active, batch, deliveryFailure } = snapshot;
   useLeaveGuard(active);
   // Stable, so that the memoised rows re-render only when their own file changes.
@@ -238,8 +257,30 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const upload = () => {
+  /**
+   * Files picked alone and not screened yet are hashed and asked about first: those the project
+   * holds already are shown, unchecked (skipped), and nothing is sent until Upload Files is pressed
+   * again. Not where files are de-identified here: the bytes sent are not the bytes picked.
+   */
+  const duplicatesFirst = async (): Promise<boolean> => {
+    const fresh = rows.filter((r) => r.checked && r.status === 'ready' && r.folder === null && !screened.current.has(r.key));
+    if (fresh.length === 0) return false;
+    const policy = await deid.policy().catch(() => null);
+    if (!policy || deidentifiesHere(policy)) return false;
+    setScreening(true);
+    // Not known (the server could not say): the files are sent, and the server marks a repeat on arrival.
+    const found = await screenDuplicates(projectId, fresh).catch(() => new Map<string, string>());
+    fresh.forEach((r) => screened.current.add(r.key));
+    setScreening(false);
+    if (found.size === 0) return false;
+    setSameContent((current) => new Map([...current, ...found]));
+    found.forEach((_, key) => queue.setChecked(key, false));
+    return true;
+  };
+
+  const upload = async () => {
     setFailure(null);
+    if (await duplicatesFirst()) return;
     setProgressShown(true);
     void pruneExpiredResumes().catch(() => undefined);
     pruneExpiredDeliveries();
@@ -257,6 +298,9 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
   };
 
   const checkedCount = rows.filter((r) => r.checked).length;
+  const foundDuplicates = rows
+    .filter((r) => r.status === 'ready' && sameContent.has(r.key))
+    .map((r) => ({ key: r.key, path: r.path, original: sameContent.get(r.key) ?? '', send: r.checked }));
   const checking = active && rows.every((r) => r.status !== 'queued' && r.status !== 'uploading');
 
   return (
@@ -345,6 +389,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
               {failureInWords(deliveryFailure.error)}
             </Alert>
           )}
+          {foundDuplicates.length > 0 && <DuplicatesNotice found={foundDuplicates} onChoose={(key, send) => queue.setChecked(key, send)} />}
           {rows.length > 0 && (
             <UploadRows
               rows={rows}
@@ -366,7 +411,7 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
       )}
       <DialogActions>
         <Button onClick={cancel}>Cancel</Button>
-        <Button variant="contained" onClick={upload} disabled={active || reading || !deid.ready || checkedCount === 0}>
+        <Button variant="contained" onClick={() => void upload()} disabled={active || reading || screening || !deid.ready || checkedCount === 0}>
           Upload Files
         </Button>
       </DialogActions>
@@ -378,6 +423,14 @@ export default function UploadDialog({ open, projectId, onClose, onUploaded, pic
           queue.cancelAll();
           onClose();
         }}
+        onContinueInBackground={
+          background
+            ? () => {
+                setAskingToStop(false);
+                onClose();
+              }
+            : undefined
+        }
       />
     </Dialog>
   );

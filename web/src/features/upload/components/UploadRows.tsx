@@ -18,10 +18,11 @@ import { formatFileSize } from '../../../lib/format';
 import { failureInWords } from '../../../lib/error-mapping';
 import type { RowStatus, UploadRow } from '../model/upload-queue';
 
-const STATUS_CHIP: Record<Exclude<RowStatus, 'ready'>, { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }> = {
+export const STATUS_CHIP: Record<Exclude<RowStatus, 'ready'>, { label: string; color: 'default' | 'info' | 'success' | 'error' | 'warning' }> = {
   queued: { label: 'Queued', color: 'default' },
   uploading: { label: 'Uploading', color: 'info' },
   finishing: { label: 'Checking', color: 'info' },
+  paused: { label: 'Paused', color: 'default' },
   done: { label: 'Uploaded', color: 'success' },
   failed: { label: 'Failed', color: 'error' },
   cancelled: { label: 'Cancelled', color: 'warning' },
@@ -47,7 +48,7 @@ export interface RowNote {
   duplicateOf: string | null;
 }
 
-function describe(row: UploadRow, note: RowNote | undefined): string {
+export function describeRow(row: UploadRow, note: RowNote | undefined): string {
   const size = formatFileSize(row.file.size);
   switch (row.status) {
     case 'ready':
@@ -58,6 +59,8 @@ function describe(row: UploadRow, note: RowNote | undefined): string {
       return `${formatFileSize(row.sent)} of ${size}${row.bundled > 1 ? ` · in a bundle of ${row.bundled} files` : ''}${row.resumed ? ' · resumed where the server stopped' : ''}`;
     case 'finishing':
       return `${size} sent · the server is checking it`;
+    case 'paused':
+      return `${formatFileSize(row.sent)} of ${size} · paused, the server keeps what arrived`;
     case 'done':
       if (note?.duplicateOf) return `${size} · same content as ${note.duplicateOf}, kept and marked as a duplicate`;
       // Done without a send of this page: a file of a folder that arrived before a reload.
@@ -96,7 +99,7 @@ interface UploadRowItemProps {
 const UploadRowItem = memo(function UploadRowItem({ row, placed, note, locked, onCheck, onCancel, onRetry }: UploadRowItemProps) {
   const chip = row.status === 'ready' ? null : row.status === 'done' && note?.duplicateOf ? { label: 'Duplicate', color: 'warning' as const } : STATUS_CHIP[row.status];
   const canCancel = row.status === 'queued' || row.status === 'uploading';
-  const canRetry = (row.status === 'failed' && row.retryable) || row.status === 'cancelled';
+  const canRetry = (row.status === 'failed' && row.retryable) || row.status === 'cancelled' || row.status === 'paused';
   const selectable = row.status === 'ready' || row.status === 'failed' || row.status === 'cancelled';
   return (
     <ListItem
@@ -141,7 +144,7 @@ const UploadRowItem = memo(function UploadRowItem({ row, placed, note, locked, o
         secondary={
           <>
             <Typography component="span" variant="body2" color={row.status === 'failed' ? 'error' : 'text.secondary'} sx={{ display: 'block' }}>
-              {describe(row, note)}
+              {describeRow(row, note)}
             </Typography>
             {(row.status === 'uploading' || row.status === 'finishing') && (
               <LinearProgress

@@ -424,4 +424,55 @@ describe('a folder sent as one delivery', () => {
     expect(queue.getSnapshot().rows.every((r) => r.checked)).toBe(true);
     expect(calls).toEqual(['open 7 CD']);
   });
+
+});
+
+describe('pausing the upload queue (the tray)', () => {
+  it('pauses a file without deleting what the server holds, and going on sends it again to resume', async () => {
+    const { queue, started, named, settled } = setUp(['a.zip', 'b.zip']);
+    queue.start();
+    named('a.zip').callbacks.onProgress(40);
+    queue.pause('a.zip:100:1');
+    expect(named('a.zip').abandoned).toBe(true);
+    expect(named('a.zip').cancelled).toBe(false);
+    expect(statuses(queue)).toEqual({ 'a.zip': 'paused', 'b.zip': 'uploading' });
+    expect(queue.getSnapshot().rows.find((r) => r.path === 'a.zip')?.sent).toBe(40);
+
+    named('b.zip').succeed(2);
+    await flush();
+    // A batch with only a paused file left has nothing in flight: it settles, with a.zip not arrived.
+    expect(settled.at(-1)?.map((r) => r.status)).toEqual(['paused', 'done']);
+
+    queue.retry('a.zip:100:1');
+    expect(started.filter((s) => s.job.path === 'a.zip')).toHaveLength(2);
+    expect(statuses(queue)['a.zip']).toBe('uploading');
+    started.at(-1)?.succeed(1);
+    await flush();
+    expect(statuses(queue)).toEqual({ 'a.zip': 'done', 'b.zip': 'done' });
+  });
+
+  it('pauses everything at once, queued files included, and resumes them all', () => {
+    const { queue, started } = setUp(['a.zip', 'b.zip', 'c.zip', 'd.zip', 'e.zip']);
+    queue.start();
+    queue.pauseAll();
+    expect(Object.values(statuses(queue))).toEqual(['paused', 'paused', 'paused', 'paused', 'paused']);
+    expect(started.every((s) => s.abandoned && !s.cancelled)).toBe(true);
+    expect(queue.getSnapshot().active).toBe(false);
+
+    queue.resumeAll();
+    expect(started).toHaveLength(8);
+    expect(statuses(queue)).toMatchObject({ 'a.zip': 'uploading', 'e.zip': 'queued' });
+    expect(queue.getSnapshot().active).toBe(true);
+  });
+
+  it('ignores a pause of a file that is not on its way', async () => {
+    const { queue, named } = setUp(['a.zip']);
+    queue.pause('a.zip:100:1');
+    expect(statuses(queue)['a.zip']).toBe('ready');
+    queue.start();
+    named('a.zip').succeed(1);
+    await flush();
+    queue.pause('a.zip:100:1');
+    expect(statuses(queue)['a.zip']).toBe('done');
+  });
 });

@@ -36,7 +36,7 @@ const PROGRESS_NOTICE_MS = 100;
 export const DEFAULT_CONCURRENCY = 4;
 
 const IN_FLIGHT: ReadonlySet<RowStatus> = new Set(['queued', 'uploading', 'finishing']);
-const STARTABLE: ReadonlySet<RowStatus> = new Set(['ready', 'failed', 'cancelled']);
+const STARTABLE: ReadonlySet<RowStatus> = new Set(['ready', 'failed', 'cancelled', 'paused']);
 
 export interface UploadQueueOptions {
   projectId: number;
@@ -147,8 +147,15 @@ export class UploadQueue {
   retry(key: string): void {
     const row = this.rows.find((r) => r.key === key);
     if (!row || !STARTABLE.has(row.status)) return;
-    const together = row.status === 'failed' && row.send !== null ? this.rows.filter((r) => r.send === row.send && r.status === 'failed' && r.retryable) : [];
-    const keys = [...new Set([key, ...together.map((r) => r.key)])];
+    const sameSend = (r: UploadRow) => row.send !== null && r.send === row.send;
+    const together =
+      row.status === 'failed' ? this.rows.filter((r) => sameSend(r) && r.status === 'failed' && r.retryable) : row.status === 'paused' ? this.rows.filter((r) => sameSend(r) && r.status === 'paused') : [];
+    this.goOn([...new Set([key, ...together.map((r) => r.key)])]);
+  }
+
+  /** Rows again, into the running batch or as a batch of their own. */
+  private goOn(keys: readonly string[]): void {
+    if (keys.length === 0) return;
     if (!this.snapshot.active) {
       this.batch = new Set();
       this.rate.reset();
@@ -177,6 +184,41 @@ export class UploadQueue {
     this.change([key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
     this.completeDeliveries();
     this.pump();
+  }
+
+  /**
+   * Stops one file but keeps what the server holds, so that going on (retry) resumes from its offset.
+   * A file in a bundle on its way pauses the bundle: its files share one upload.
+   */
+  pause(key: string): void {
+    const row = this.rows.find((r) => r.key === key);
+    if (!row || (row.status !== 'queued' && row.status !== 'uploading')) return;
+    const running = [...this.running.values()].find((r) => r.send.keys.includes(key));
+    const keys = running ? running.send.keys : [key];
+    this.pending = this.pending.map((s) => ({ ...s, keys: s.keys.filter((k) => !keys.includes(k)) })).filter((s) => s.keys.length > 0);
+    if (running) {
+      this.running.delete(running.send.id);
+      running.upload.abandon();
+    }
+    this.change(keys, (r) => ({ ...r, status: 'paused' }));
+    this.pump();
+  }
+
+  /** Every queued or uploading file paused at once: nothing is sent until the user goes on. */
+  pauseAll(): void {
+    this.pending = [];
+    for (const running of [...this.running.values()]) {
+      if (!this.rows.some((r) => running.send.keys.includes(r.key) && r.status === 'uploading')) continue;
+      this.running.delete(running.send.id);
+      running.upload.abandon();
+    }
+    this.rows = this.rows.map((r) => (r.status === 'queued' || (r.status === 'uploading' && !this.isRunning(r.key)) ? { ...r, status: 'paused' } : r));
+    this.publish();
+  }
+
+  /** Every paused file goes on together, so a paused bundle is sent again whole and resumes. */
+  resumeAll(): void {
+    this.goOn(this.rows.filter((r) => r.status === 'paused').map((r) => r.key));
   }
 
   /** Cancel during an upload cancels all: nothing queued starts, nothing running goes on. */

@@ -3,9 +3,10 @@ import type { FileKind } from '../file-filters';
 
 /**
  * ready: picked, not sent in this dialog; queued: waiting for a free slot; uploading: bytes on the way;
- * finishing: every byte sent, the server is checking and storing it; done: a file of the project.
+ * finishing: every byte sent, the server is checking and storing it; done: a file of the project;
+ * paused: stopped by the user with the server's part kept, so that going on resumes it (the tray).
  */
-export type RowStatus = 'ready' | 'queued' | 'uploading' | 'finishing' | 'done' | 'failed' | 'cancelled';
+export type RowStatus = 'ready' | 'queued' | 'uploading' | 'finishing' | 'paused' | 'done' | 'failed' | 'cancelled';
 
 export interface UploadRow {
   key: string;

@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { queryKeys } from '../../../api/query-keys';
+import { useNotify } from '../../../components/use-notify';
+import { useLeaveGuard } from '../use-upload-queue';
+import { resumePicked } from './resume-picked';
+import { SessionDrivers } from './SessionDrivers';
+import { currentUserId, forgetUnfinished, listUnfinished, unfinishedId, type UnfinishedUpload } from './unfinished-store';
+import { UploadSessions } from './upload-sessions';
+import type { UploadsSlot } from './uploads-slot';
+import { UploadTray } from './UploadTray';
+import { useTrayState } from './use-tray-state';
+
+/** The upload chunk's half of the signed-in frame: the sessions, their de-identification, the leave guard and the tray. */
+export default function UploadTrayHost({ slot }: { slot: UploadsSlot }) {
+  const [sessions] = useState(() => slot.get() ?? new UploadSessions());
+  useEffect(() => {
+    slot.ensure(() => sessions);
+  }, [slot, sessions]);
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  useEffect(() => {
+    sessions.onSettledInBackground((session, rows) => {
+      const done = rows.filter((r) => r.status === 'done');
+      if (done.length === 0) return;
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projectFiles(session.projectId) });
+      if (done.length === rows.length) notify.success('Files uploaded successfully');
+    });
+  }, [sessions, queryClient, notify]);
+
+  const state = useTrayState(sessions);
+  useLeaveGuard(state.some((s) => s.snapshot.active));
+
+  const [stored, setStored] = useState<UnfinishedUpload[]>([]);
+  const reload = useCallback(() => listUnfinished(currentUserId()).then(setStored), []);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  // What this page is sending is shown as it goes; the list is what only the browser's memory knows of.
+  const live = new Set(state.flatMap(({ session, snapshot }) => snapshot.rows.map((r) => unfinishedId(currentUserId(), session.projectId, r.key))));
+  const remembered = stored.filter((u) => !live.has(u.id));
+
+  return (
+    <>
+      <SessionDrivers sessions={sessions} />
+      <UploadTray
+        sessions={state}
+        remembered={remembered}
+        onPicked={async (files, folder) => {
+          const resumed = await resumePicked(sessions, remembered, files, folder);
+          await reload();
+          return resumed;
+        }}
+        onForget={() => {
+          void forgetUnfinished(remembered.map((u) => u.id)).then(reload);
+        }}
+        onDismiss={() => {
+          sessions.dismissIdle();
+          // What finished here was forgotten in the store meanwhile: the list is read again, not kept.
+          void reload();
+        }}
+      />
+    </>
+  );
+}

@@ -44,6 +44,8 @@ export function SessionProvider({ children, onSigningIn }: { children?: ReactNod
 
   const adopt = useCallback(
     async (answer: TLoginResponse) => {
+      // A single sign-on arrives here without login(): its screens start loading now too.
+      onSigningIn?.();
       // The company lookup needs the bearer token, so it is stored before the user is complete.
       localStorage.setItem(TOKEN_KEY, answer.token);
       const company = await loadSessionApi()
@@ -55,7 +57,7 @@ export function SessionProvider({ children, onSigningIn }: { children?: ReactNod
       setUser(sessionUser);
       void navigate('/home');
     },
-    [navigate],
+    [navigate, onSigningIn],
   );
 
   const login = useCallback(

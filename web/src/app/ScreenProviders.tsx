@@ -28,8 +28,7 @@ const TOAST_COMPONENTS = { success: ThemedToast, error: ThemedToast, default: Th
 
 /** The query cache and the toasts (notistack) for the screens below. */
 export function ScreenProviders({ children }: { children: ReactNode }) {
-  // Created once per mount, so each test render starts with an empty cache, and a sign-out (which
-  // leaves the signed-in screens) drops what the previous user's screens had fetched.
+  // Created once per mount, so each test render starts with an empty cache.
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
@@ -40,11 +39,7 @@ export function ScreenProviders({ children }: { children: ReactNode }) {
   );
 }
 
-/**
- * The router's frame for every screen after the sign-in screen: none of the sign-in screen's parts
- * fetches through the query cache or shows a toast, so TanStack Query and notistack load with the
- * first screen after it (issue 36).
- */
+/** The providers as a route's frame (ProvidersOnDemand mounts it once a screen needs them). */
 export default function ScreenProvidersOutlet() {
   return (
     <ScreenProviders>

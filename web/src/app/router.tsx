@@ -5,17 +5,13 @@ import { LoginRoute } from '../features/auth/components/LoginRoute';
 import { RequireAdmin } from '../features/auth/components/RequireAdmin';
 import { RequireAuth } from '../features/auth/components/RequireAuth';
 import { LazyPage } from '../components/LazyPage';
+import { ProvidersOnDemand } from './ProvidersOnDemand';
 
 // Screens behind the login are split out so the first visit downloads only the login screen; so are
 // the signed-in frame (top bar, avatar menu) and the screens' providers (query cache, toasts), which
 // no part of the sign-in screen uses (issue 36).
 const loadAppLayout = () => import('./AppLayout').then((m) => ({ default: m.AppLayout }));
 const AppLayout = lazy(loadAppLayout);
-const ScreenProvidersOutlet = lazy(() => {
-  // The frame is wanted right after the providers: both are fetched at once, not one after the other.
-  void loadAppLayout();
-  return import('./ScreenProviders');
-});
 const loadProjectsPage = () => import('../features/projects/components/ProjectsPage');
 const ProjectsPage = lazy(loadProjectsPage);
 
@@ -32,17 +28,14 @@ export const appRoutes: RouteObject[] = [
   {
     element: <SessionProvider onSigningIn={preloadSignedInScreens} />,
     children: [
-      { path: '/', element: <LoginRoute /> },
       {
-        element: <LazyPage page={ScreenProvidersOutlet} />,
-        // A reset link's page (issue 15): no session needed, whoever is signed in here.
-        children: [{ path: '/set-password', element: <LazyPage page={SetPasswordPage} /> }],
-      },
-      {
-        element: <RequireAuth />,
+        element: <ProvidersOnDemand />,
         children: [
+          { path: '/', element: <LoginRoute /> },
+          // A reset link's page (issue 15): no session needed, whoever is signed in here.
+          { path: '/set-password', element: <LazyPage page={SetPasswordPage} /> },
           {
-            element: <LazyPage page={ScreenProvidersOutlet} />,
+            element: <RequireAuth />,
             children: [
               {
                 element: <LazyPage page={AppLayout} />,
@@ -63,9 +56,9 @@ export const appRoutes: RouteObject[] = [
               },
             ],
           },
+          { path: '*', element: <Navigate to="/" replace /> },
         ],
       },
-      { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
 ];

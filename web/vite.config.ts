@@ -6,8 +6,9 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// Issue 5 item 6: the JavaScript a first visit downloads must stay within this budget.
-const INITIAL_JS_BUDGET_KB = 300;
+// Issue 5 item 6, lowered by issue 36 item 8 (279 KB → 145 KB): the JavaScript a first visit
+// downloads must stay within this budget. What is sent (brotli) is measured by `npm run bench:first-load`.
+const INITIAL_JS_BUDGET_KB = 160;
 
 /** Prints the gzipped size of the entry chunk plus everything it imports statically. */
 function reportInitialJsSize(): Plugin {

@@ -1,7 +1,7 @@
 // Personal API tokens (issue 37, item 1): a script's credential, made by a signed-in user, limited
 // in time, in what it may do (its scope) and optionally in which projects it reaches. The secret is
 // answered once, at creation; the portal keeps only its hash.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { oneOf, trimmedName } from './fields.js';
 
 /** 'read': look and download; 'upload': that, and send files (uploads, deliveries, STOW-RS). */

@@ -1,5 +1,5 @@
 // The audit trail (issue 15): every entry chained to the one before by its hash, read page by page or as CSV.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { oneOf, single } from './fields.js';
 

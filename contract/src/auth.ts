@@ -1,5 +1,5 @@
 // Signing in with a password; single sign-on is in sso.ts.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { ZUser } from './users.js';
 
 export const ZLoginRequest = z.strictObject({

@@ -1,6 +1,6 @@
 // Shapes every resource shares: the error body, the {data} envelope, and the finding parameters
 // and page of searched, paged lists.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { oneOf, single, wholeNumber } from './fields.js';
 
 export const ZErrorBody = z.object({ message: z.string() });

@@ -1,5 +1,5 @@
 // Companies: the tenants, with their storage allowance; managed over the API by a SysAdmin (issue 15).
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { trimmedName } from './fields.js';
 

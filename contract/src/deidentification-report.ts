@@ -1,7 +1,7 @@
 // What de-identification did to one upload (issue 33, item 5): the outcome the server records on
 // the file when it checks its instances, shown as stored (snake_case). Null for a file of a
 // project whose profile is `off`, and for files processed before the outcome was recorded.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { ZDeidentificationOption } from './deidentification.js';
 
 const count = z.number().int().min(0);

@@ -2,7 +2,7 @@
 // de-identified with, and the options it keeps. The engine (@portal/deid) uses the same names; the
 // web app reads the policy, and its own company's users the project's key, to de-identify in the
 // browser what the server checks again.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /**
  * The edition of PS3.15 whose Table E.1-1 the policy refers to: the engine's (@portal/deid's

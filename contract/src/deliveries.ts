@@ -1,5 +1,5 @@
 // POST /deliveries: a folder sent as one unit, filled by tus uploads naming it, then completed.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const ZCreateDelivery = z.strictObject({
   studypetitionid: z.number().int(),

@@ -1,5 +1,5 @@
 // Downloads: single-use links for the browser's own download manager, and the size the page reads itself.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** POST /download-links: a short-lived, single-use URL for the browser's own download manager. */
 export const ZCreateDownloadLink = z.strictObject({

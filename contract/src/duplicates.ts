@@ -1,6 +1,6 @@
 // POST /study-petitions/{id}/files/duplicates (issue 36, item 3): which of the files about to be
 // sent the project already holds, by content, asked before any byte is sent.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** At most this many hashes per request: a big folder is asked about in several requests. */
 export const DUPLICATES_MAX_HASHES = 1000;

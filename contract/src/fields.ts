@@ -1,6 +1,6 @@
 // Field schemas several resources share: query parameters as they arrive (text, possibly repeated)
 // and required names. Not part of the package's exports: only the schemas built from them are.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** A query parameter given once (twice, it arrives as an array): refused with `message` otherwise. */
 export function single(message: string) {

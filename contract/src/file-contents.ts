@@ -1,5 +1,5 @@
 // What processing found in one upload: one row per entry of the archive (or the file itself).
-import { z } from 'zod';
+import { z } from './zod.js';
 
 export const ZEntryKind = z.enum(['dicom', 'other', 'skipped']);
 export type TEntryKind = z.infer<typeof ZEntryKind>;

@@ -2,7 +2,7 @@
 // the file stands beside its processing status, why it was rejected, what replaced it, and the
 // project's arrival rules as they judged it when processing ended. Apart from review.ts (the rules,
 // the decision and the inbox), which builds on the file's shape: files.ts imports this one.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** null while processing (or when processing failed: there is nothing to review). */
 export const REVIEW_STATES = ['awaiting_review', 'needs_attention', 'accepted', 'rejected', 'replaced'] as const;

@@ -1,6 +1,6 @@
 // A project's files (study-petitions-files): what was uploaded, what processing made of it, and how
 // the files table searches, sorts, filters and pages them.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { ZDeidentificationReport } from './deidentification-report.js';
 import { ZFileReview, ZReviewStateFilter } from './file-review.js';

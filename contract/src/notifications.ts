@@ -1,6 +1,6 @@
 // People told (issue 35, item 3): the events a user may be e-mailed about, their choice of them,
 // and the webhooks a CompanyAdmin or SysAdmin points at a receiver of their own, with its log.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { wholeNumber } from './fields.js';
 import { ZRejectReason } from './file-review.js';

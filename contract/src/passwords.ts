@@ -1,6 +1,6 @@
 // Passwords: the spec §5 rules, changing one's own, reset links an administrator creates, and the
 // requests 'Forgot your password?' leaves for them.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, listResponse, ZListPage } from './common.js';
 import { oneOf } from './fields.js';
 

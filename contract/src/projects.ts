@@ -1,5 +1,5 @@
 // Projects (study petitions in the spec's paths): a company's named place for uploads.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { oneOf } from './fields.js';
 

@@ -1,7 +1,7 @@
 // Reviewing what arrives (issue 35): a project's arrival rules, a reviewer's decision on a file, and
 // the reviewers' inbox across projects. A file's own review (state, reason, outcomes) is
 // file-review.ts, which every file answer carries.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { ZRejectReason, ZReviewStateFilter } from './file-review.js';
 import { ZProjectFile } from './files.js';

@@ -1,6 +1,6 @@
 // Single sign-on with OpenID Connect per company (issue 15): its settings as a SysAdmin sees and
 // sets them, and what the login screen asks and is told.
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** An issuer is an https URL; plain http only on the machine itself (a provider under test). */
 export function issuerAllowed(value: string): boolean {
@@ -67,5 +67,4 @@ export type TSsoDiscoverResponse = z.infer<typeof ZSsoDiscoverResponse>;
 export const ZSsoCompleteRequest = z.strictObject({ code: z.string().max(200) });
 
 /** Why a sign-in through a provider did not end in a session, as the login screen's fragment says it. */
-export const SSO_ERRORS = ['not_set_up', 'expired', 'cancelled', 'failed', 'unknown_user', 'disabled', 'unavailable'] as const;
-export type TSsoError = (typeof SSO_ERRORS)[number];
+export { SSO_ERRORS, type TSsoError } from './sso-errors.js';

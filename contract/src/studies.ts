@@ -1,5 +1,5 @@
 // The project's studies (issue 14, item 5): every live upload's DICOM instances, each counted once.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { oneOf } from './fields.js';
 

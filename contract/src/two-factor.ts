@@ -1,6 +1,6 @@
 // Two-factor sign-in with an authenticator app (TOTP, issue 37 item 3): the answer of POST /login
 // when a code is still due, the second step, enrolment, recovery codes, and the company setting.
-import { z } from 'zod';
+import { z } from './zod.js';
 import { ZErrorBody } from './common.js';
 import { ZUser } from './users.js';
 

@@ -1,6 +1,6 @@
 // Users: who signs in (their role decides what they may do), and how administrators manage them
 // (issue 15: SysAdmin everything, CompanyAdmin their own company's users, roles 1–2).
-import { z } from 'zod';
+import { z } from './zod.js';
 import { listParams, ZListPage } from './common.js';
 import { trimmedName } from './fields.js';
 

@@ -163,7 +163,8 @@ describe('login screen', () => {
   it('asks a user who forgot the password for their username, to tell their administrator', async () => {
     const { user } = renderAt(appRoutes, '/');
     await user.click(await screen.findByRole('button', { name: 'Forgot your password?' }));
-    const dialog = screen.getByRole('dialog', { name: 'Forgot your password?' });
+    // The dialog loads when first asked for (issue 36).
+    const dialog = await screen.findByRole('dialog', { name: 'Forgot your password?' });
     expect(within(dialog).getByText(/Your company administrator is told/)).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Username')).toBeInTheDocument();
   });

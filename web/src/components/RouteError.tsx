@@ -2,11 +2,9 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import { useRouteError } from 'react-router';
 
 /** Shown instead of a blank page when a screen fails to render or a lazy chunk cannot load. */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error }: { error: unknown }) {
   const details = error instanceof Error ? error.message : null;
   return (
     <Box component="main" sx={{ p: 4, maxWidth: 640, mx: 'auto' }}>

@@ -1,6 +1,7 @@
 import axios, { type AxiosError } from 'axios';
 import { logHttpError } from './http-error-log';
 import { clearSession, readToken } from './storage';
+import { reportUnauthorized } from './unauthorized';
 
 /** Spec §9: every call but upload and download gives up after 30 s. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -11,18 +12,7 @@ export const apiClient = axios.create({
   headers: { 'Content-Type': 'application/json' },
 });
 
-let onUnauthorized: () => void = () => {
-  if (window.location.pathname !== '/') window.location.assign('/');
-};
-
-/** The session replaces the full-page fallback with a router navigation once it is mounted. */
-export function setUnauthorizedHandler(handler: () => void): () => void {
-  const previous = onUnauthorized;
-  onUnauthorized = handler;
-  return () => {
-    onUnauthorized = previous;
-  };
-}
+export { setUnauthorizedHandler } from './unauthorized';
 
 apiClient.interceptors.request.use((config) => {
   const token = readToken();
@@ -34,7 +24,7 @@ apiClient.interceptors.response.use(undefined, (error: AxiosError) => {
   logHttpError(error);
   if (error.response?.status === 401) {
     clearSession();
-    onUnauthorized();
+    reportUnauthorized();
   }
   return Promise.reject(error);
 });

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
+import { isHttpError } from './http-error';
 
 /**
  * A 4xx (401 above all: the api client has already ended the session) will not change by asking
@@ -7,7 +7,7 @@ import { isAxiosError } from 'axios';
  * pass, so it gets one more try a second later.
  */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (failureCount >= 1 || !isAxiosError(error)) return false;
+  if (failureCount >= 1 || !isHttpError(error)) return false;
   const status = error.response?.status;
   return status === undefined || status === 502 || status === 503 || status === 504;
 }

@@ -24,7 +24,7 @@ describe('CompanySsoButton', () => {
       'PUT /admin/companies/3/sso': ({ data }) => ({ status: 200, data: { data: [{ ...stored, ...(data as object) }] } }),
     });
     const { user } = renderWithProviders(<CompanySsoButton companyId={3} companyName="St Mary Hospital" />);
-    await user.click(screen.getByRole('button', { name: 'Single sign-on of St Mary Hospital' }));
+    await user.click(await screen.findByRole('button', { name: 'Single sign-on of St Mary Hospital' }));
     expect(await screen.findByRole('dialog', { name: 'Single sign-on for St Mary Hospital' })).toBeVisible();
     expect(await screen.findByLabelText(/^Issuer/)).toHaveValue(stored.issuer);
     expect(screen.getByLabelText('Client secret')).toHaveValue('');
@@ -51,7 +51,7 @@ describe('CompanySsoButton', () => {
       'PUT /admin/companies/3/sso': { status: 422, data: { message } },
     });
     const { user } = renderWithProviders(<CompanySsoButton companyId={3} />);
-    await user.click(screen.getByRole('button', { name: 'Single sign-on' }));
+    await user.click(await screen.findByRole('button', { name: 'Single sign-on' }));
     expect(await screen.findByText('No secret is stored yet.')).toBeVisible();
     await user.type(screen.getByLabelText('Client secret'), 'n3w-secret');
     await user.click(screen.getByRole('button', { name: 'Save' }));

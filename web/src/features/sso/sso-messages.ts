@@ -1,4 +1,4 @@
-import { SSO_ERRORS, type TSsoError } from '@portal/contract';
+import { SSO_ERRORS, type TSsoError } from '@portal/contract/sso-errors';
 
 /** What the login screen says when a sign-in through the company's provider came back without a session. */
 export const SSO_ERROR_MESSAGES: Record<TSsoError, string> = {

@@ -1,7 +1,5 @@
 import type { TLoginResponse } from '@portal/contract';
-import { isAxiosError } from 'axios';
 import { useEffect, useState } from 'react';
-import { completeSso } from './api/sso-api';
 import { ssoErrorMessage, SSO_ERROR_MESSAGES } from './sso-messages';
 
 type Outcome = { answer: TLoginResponse } | { error: string };
@@ -13,11 +11,10 @@ const adopted = new Set<string>();
 function exchange(code: string): Promise<Outcome> {
   let pending = exchanges.get(code);
   if (!pending) {
-    pending = completeSso(code).then(
-      (answer) => ({ answer }),
-      (error: unknown) => ({
-        error: isAxiosError<{ message?: string }>(error) && error.response?.status === 401 ? (error.response.data?.message ?? SSO_ERROR_MESSAGES.expired) : SSO_ERROR_MESSAGES.failed,
-      }),
+    // The calls load only when a provider sent the browser back with a code (issue 36: first load).
+    pending = import('./api/sso-api').then(
+      (ssoApi) => ssoApi.completeSsoOutcome(code),
+      () => ({ error: SSO_ERROR_MESSAGES.failed }),
     );
     exchanges.set(code, pending);
   }

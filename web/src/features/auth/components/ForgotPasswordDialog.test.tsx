@@ -12,7 +12,8 @@ describe("'Forgot your password?'", () => {
     const { user } = renderAt(appRoutes, '/');
     await user.type(await screen.findByLabelText('Username'), 'ada');
     await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
-    const dialog = screen.getByRole('dialog', { name: 'Forgot your password?' });
+    // The dialog loads when first asked for (issue 36).
+    const dialog = await screen.findByRole('dialog', { name: 'Forgot your password?' });
     expect(within(dialog).getByLabelText('Username')).toHaveValue('ada');
     await user.click(within(dialog).getByRole('button', { name: 'Send Request' }));
     expect(await within(dialog).findByText(ANSWER)).toBeInTheDocument();
@@ -21,7 +22,7 @@ describe("'Forgot your password?'", () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
-    const again = screen.getByRole('dialog', { name: 'Forgot your password?' });
+    const again = await screen.findByRole('dialog', { name: 'Forgot your password?' });
     // A fresh start: no answer left from the last time.
     expect(within(again).queryByText(ANSWER)).not.toBeInTheDocument();
     await user.clear(within(again).getByLabelText('Username'));
@@ -36,7 +37,7 @@ describe("'Forgot your password?'", () => {
     fakeApi({ 'POST /password/forgot': { network: true } });
     const { user } = renderAt(appRoutes, '/');
     await user.click(await screen.findByRole('button', { name: 'Forgot your password?' }));
-    const dialog = screen.getByRole('dialog', { name: 'Forgot your password?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Forgot your password?' });
     await user.type(within(dialog).getByLabelText('Username'), 'ada');
     await user.click(within(dialog).getByRole('button', { name: 'Send Request' }));
     expect(await within(dialog).findByText('Connection Error: Could not connect to server. Please check your internet connection.')).toBeInTheDocument();

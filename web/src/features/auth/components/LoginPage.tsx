@@ -1,7 +1,5 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -9,15 +7,18 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { ColorModeToggle } from '../../../components/ColorModeToggle';
 import { Logo } from '../../../components/Logo';
+import { OutlinedField } from '../../../components/OutlinedField';
 import { SsoSignIn } from '../../sso';
 import { useSession } from '../session-context';
-import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { LoginIllustration } from './LoginIllustration';
+
+// Loaded when asked for: the dialog and its call are not needed for the form to be usable (issue 36).
+const LoginError = lazy(() => import('./LoginError'));
+const ForgotPasswordDialog = lazy(() => import('./ForgotPasswordDialog').then((m) => ({ default: m.ForgotPasswordDialog })));
 
 export function LoginPage() {
   const { login, adopt, loading, error, errorDetails } = useSession();
@@ -25,6 +26,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // Stays mounted after its first opening, so closing it plays the dialog's exit transition.
+  const [forgotLoaded, setForgotLoaded] = useState(false);
 
   // Issue 36: an empty field is said to be required (rather than sent and answered 'Invalid Login').
   const [missing, setMissing] = useState({ username: false, password: false });
@@ -60,12 +63,11 @@ export function LoginPage() {
               Secure data upload for partners
             </Typography>
             {error && (
-              <Alert severity="error" sx={{ mb: 2 }}>
-                {errorDetails ? <AlertTitle>{error}</AlertTitle> : error}
-                {errorDetails}
-              </Alert>
+              <Suspense fallback={null}>
+                <LoginError error={error} details={errorDetails} />
+              </Suspense>
             )}
-            <TextField
+            <OutlinedField
               label="Username"
               name="username"
               autoComplete="username"
@@ -77,11 +79,9 @@ export function LoginPage() {
               inputRef={usernameRef}
               error={missing.username}
               helperText={missing.username ? 'Username is required' : undefined}
-              fullWidth
               autoFocus
-              margin="normal"
             />
-            <TextField
+            <OutlinedField
               label="Password"
               name="password"
               type={showPassword ? 'text' : 'password'}
@@ -94,26 +94,19 @@ export function LoginPage() {
               inputRef={passwordRef}
               error={missing.password}
               helperText={missing.password ? 'Password is required' : undefined}
-              fullWidth
-              margin="normal"
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={showPassword ? 'Hide password' : 'Show password'}
-                        onClick={() => setShowPassword((shown) => !shown)}
-                        edge="end"
-                      >
-                        {showPassword ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              endAdornment={
+                <InputAdornment position="end">
+                  <IconButton aria-label={showPassword ? 'Hide password' : 'Show password'} onClick={() => setShowPassword((shown) => !shown)} edge="end">
+                    {showPassword ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              }
             />
             <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
-              <Link component="button" type="button" variant="body2" onClick={() => setForgotOpen(true)}>
+              <Link component="button" type="button" variant="body2" onClick={() => {
+                  setForgotLoaded(true);
+                  setForgotOpen(true);
+                }}>
                 Forgot your password?
               </Link>
             </Box>
@@ -135,7 +128,11 @@ export function LoginPage() {
       <Box sx={{ flex: 1, display: { xs: 'none', md: 'block' } }}>
         <LoginIllustration />
       </Box>
-      <ForgotPasswordDialog open={forgotOpen} username={username} onClose={() => setForgotOpen(false)} />
+      {forgotLoaded && (
+        <Suspense fallback={null}>
+          <ForgotPasswordDialog open={forgotOpen} username={username} onClose={() => setForgotOpen(false)} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -1,8 +1,7 @@
 import type { TLoginResponse } from '@portal/contract';
-import { isAxiosError } from 'axios';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Outlet, useNavigate } from 'react-router';
-import { setUnauthorizedHandler } from '../../../lib/api-client';
+import { setUnauthorizedHandler } from '../../../lib/unauthorized';
 import {
   clearSession,
   readStoredUser,
@@ -11,30 +10,12 @@ import {
   TOKEN_KEY,
   type SessionUser,
 } from '../../../lib/storage';
-import * as authApi from '../api/auth-api';
 import { SessionContext, type PendingSecondStep, type Session } from '../session-context';
-import { secondStepDue } from '../api/second-step-api';
 
-export const INVALID_LOGIN = 'Invalid Login';
+/** The calls load with the first one (a sign-in, a sign-out), not with the sign-in screen (issue 36). */
+const loadSessionApi = () => import('../api/session-api');
 
-/** The server's sentence under 'Invalid Login' when it said more: a company that signs in through its provider. */
-function failureDetails(error: unknown): string | null {
-  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 403) return null;
-  return error.response.data?.message ?? null;
-}
-
-/**
- * A throttled sign-in was not judged at all, so it is not an 'Invalid Login' (issue 36): the
- * server's words say when to try again, with the clock time from Retry-After.
- */
-function throttledMessage(error: unknown): string | null {
-  if (!isAxiosError<{ message?: string }>(error) || error.response?.status !== 429) return null;
-  const words = error.response.data?.message ?? 'Too many failed login attempts. Try again later.';
-  const seconds = Number(error.response.headers['retry-after']);
-  if (!Number.isFinite(seconds) || seconds <= 0) return words;
-  const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return `${words} (at ${at})`;
-}
+export const SIGN_IN_NOT_LOADED = 'The page could not load what signing in needs. Check your connection, then reload the page and try again.';
 
 function restoreSession(): SessionUser | null {
   const stored = readStoredUser();
@@ -42,7 +23,7 @@ function restoreSession(): SessionUser | null {
 }
 
 /** Holds who is signed in; it sits inside the router so a 401 can navigate without reloading. */
-export function SessionProvider({ children }: { children?: ReactNode }) {
+export function SessionProvider({ children, onSigningIn }: { children?: ReactNode; onSigningIn?: () => void }) {
   const navigate = useNavigate();
   // Spec §4's restore at start: storage is read synchronously, so the first render already knows
   // who is signed in and no render passes through a signed-out state.
@@ -63,46 +44,61 @@ export function SessionProvider({ children }: { children?: ReactNode }) {
 
   const adopt = useCallback(
     async (answer: TLoginResponse) => {
+      // A single sign-on arrives here without login(): its screens start loading now too.
+      onSigningIn?.();
       // The company lookup needs the bearer token, so it is stored before the user is complete.
       localStorage.setItem(TOKEN_KEY, answer.token);
-      const company = await authApi.fetchCompany(answer.user.company_id).catch(() => null);
+      const company = await loadSessionApi()
+        .then((sessionApi) => sessionApi.fetchCompany(answer.user.company_id))
+        .catch(() => null);
       const sessionUser: SessionUser = { ...answer.user, company };
       storeSession(answer.token, sessionUser);
       setSecondStep(null);
       setUser(sessionUser);
       void navigate('/home');
     },
-    [navigate],
+    [navigate, onSigningIn],
   );
 
   const login = useCallback(
     async (username: string, password: string) => {
       setLoggingIn(true);
+      // The screens after the sign-in start loading while the password is checked, not after.
+      onSigningIn?.();
       setError(null);
       setErrorDetails(null);
+      const sessionApi = await loadSessionApi().catch(() => null);
+      if (!sessionApi) {
+        // The code for signing in could not be fetched: offline, or a new version replaced it.
+        setError(SIGN_IN_NOT_LOADED);
+        setLoggingIn(false);
+        return false;
+      }
       try {
-        await adopt(await authApi.login({ username, password }));
+        await adopt(await sessionApi.login({ username, password }));
         return true;
       } catch (failure) {
         clearSession();
-        const due = secondStepDue(failure);
-        if (due) {
-          setSecondStep(due);
+        const refused = sessionApi.describeLoginFailure(failure);
+        if ('secondStep' in refused) {
+          setSecondStep(refused.secondStep);
           return false;
         }
-        setError(throttledMessage(failure) ?? INVALID_LOGIN);
-        setErrorDetails(failureDetails(failure));
+        setError(refused.error);
+        setErrorDetails(refused.details);
         return false;
       } finally {
         setLoggingIn(false);
       }
     },
-    [adopt],
+    [adopt, onSigningIn],
   );
 
   const logout = useCallback(async () => {
     // The server revokes the token; if it cannot be reached the local session still ends.
-    await authApi.logout().catch(() => undefined);
+    await loadSessionApi()
+      .then((sessionApi) => sessionApi.logout())
+      .catch(() => undefined);
     clearSession();
     setUser(null);
     void navigate('/', { replace: true });

@@ -8,7 +8,9 @@ import {
   type TSsoSettings,
   type TUpdateSsoSettings,
 } from '@portal/contract';
+import { isAxiosError } from 'axios';
 import { api, UnreadableAnswerError } from '../../../lib/api-answer';
+import { SSO_ERROR_MESSAGES } from '../sso-messages';
 
 /** The settings come as the one item of a {data} list; an empty list is an answer this page cannot read. */
 const ZSsoSettingsAnswer = listResponse(ZSsoSettings);
@@ -28,6 +30,16 @@ export async function discoverSso(username: string): Promise<DiscoveredSso | nul
 
 export async function completeSso(code: string): Promise<TLoginResponse> {
   return api.post(ZLoginResponse, '/sso/complete', { code });
+}
+
+/** The session for a provider's one-time code, or what the login screen says when there is none. */
+export async function completeSsoOutcome(code: string): Promise<{ answer: TLoginResponse } | { error: string }> {
+  try {
+    return { answer: await completeSso(code) };
+  } catch (error) {
+    const expired = isAxiosError<{ message?: string }>(error) && error.response?.status === 401;
+    return { error: expired ? (error.response?.data?.message ?? SSO_ERROR_MESSAGES.expired) : SSO_ERROR_MESSAGES.failed };
+  }
 }
 
 export async function fetchSsoSettings(companyId: number): Promise<TSsoSettings> {

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import type { TLoginResponse } from '@portal/contract';
 import { useEffect, useState } from 'react';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { discoverSso, type DiscoveredSso } from '../api/sso-api';
+import type { DiscoveredSso } from '../api/sso-api';
 import { useSsoReturn } from '../use-sso-return';
 
 const LOOKUP_DELAY_MS = 400;
@@ -27,7 +27,9 @@ export function SsoSignIn({ username, onSignedIn }: { username: string; onSigned
     if (!settled) return;
     let live = true;
     // A failed look-up (too many, offline) leaves the password form as it is: nothing to show.
-    discoverSso(settled)
+    // The calls load once something is typed, not with the sign-in screen (issue 36).
+    import('../api/sso-api')
+      .then((ssoApi) => ssoApi.discoverSso(settled))
       .then((sso) => live && setFound({ username: settled, sso }))
       .catch(() => live && setFound({ username: settled, sso: null }));
     return () => {

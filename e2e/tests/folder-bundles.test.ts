@@ -5,13 +5,14 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, dicomPath, makeCdExport, makeLargeTar, makeWorkspace, MR_SMALL, RT_DOSE, type Workspace } from '../src/files.js';
 import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
-import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
+import { signInBehindRelay } from '../src/project-setup.js';
+import { holdPatchAt, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, fileRow, holdRequests, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
+import { eventually, fileRow, holdRequests, reloadAccepting, toast, uploadRow } from '../src/ui.js';
 
 const USER = { username: 'rosalind', password: 'Phot0graph51!' };
 const MiB = 1024 * 1024;
@@ -43,12 +44,7 @@ beforeAll(async () => {
   await copyFile(dicomPath(RT_DOSE), path.join(mixedDir, 'RT', 'IM0001'));
   await copyFile(dicomPath(CT_SERIES[0]), path.join(mixedDir, 'RT', 'IM0002'));
   await makeLargeTar(path.join(mixedDir, 'scanner-export.tar'), LARGE);
-  const companyId = await portal.createCompany('Franklin Imaging');
-  await portal.createUser({ companyId, ...USER, firstname: 'Rosalind', lastname: 'Franklin', role: 'User' });
-  ({ token } = await apiLogin(portal.url, USER.username, USER.password));
-  relay = await startRelay(portal.url);
-  session = await openSession(browser, relay.url);
-  await signIn(session.page, USER);
+  ({ session, relay, token } = await signInBehindRelay(portal, browser, { company: 'Franklin Imaging', user: { ...USER, firstname: 'Rosalind', lastname: 'Franklin' } }));
 });
 
 tearDownSuite(() => ({ session, browser, portal, others: [workspace, relay && { remove: () => relay.close() }] }));

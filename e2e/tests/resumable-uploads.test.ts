@@ -5,13 +5,14 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
+import { apiCreateProject, apiListFiles } from '../src/api.js';
 import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
 import { CT_SERIES, CT_SMALL, dicomPath, DICOM_DIR, makeCdExport, makeLargeTar, makeWorkspace, makeZip, sha256, type Workspace } from '../src/files.js';
 import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
-import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
+import { signInBehindRelay } from '../src/project-setup.js';
+import { holdPatchAt, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { eventually, fileRow, reloadAccepting, signIn, toast, uploadRow } from '../src/ui.js';
+import { eventually, fileRow, reloadAccepting, toast, uploadRow } from '../src/ui.js';
 
 const USER = { username: 'marie', password: 'R4dium!Polonium' };
 const MiB = 1024 * 1024;
@@ -41,12 +42,7 @@ beforeAll(async () => {
   goodZip = await makeZip(path.join(workspace.dir, 'series.zip'), DICOM_DIR, CT_SERIES.slice(0, 2));
   fakeZip = path.join(workspace.dir, 'report.zip');
   await writeFile(fakeZip, 'This is a text report, not a ZIP archive.\n'.repeat(20));
-  const companyId = await portal.createCompany('Curie Radiology');
-  await portal.createUser({ companyId, ...USER, firstname: 'Marie', lastname: 'Curie', role: 'User' });
-  ({ token } = await apiLogin(portal.url, USER.username, USER.password));
-  relay = await startRelay(portal.url);
-  session = await openSession(browser, relay.url);
-  await signIn(session.page, USER);
+  ({ session, relay, token } = await signInBehindRelay(portal, browser, { company: 'Curie Radiology', user: { ...USER, firstname: 'Marie', lastname: 'Curie' } }));
 });
 
 tearDownSuite(() => ({ session, browser, portal, others: [workspace, relay && { remove: () => relay.close() }] }));

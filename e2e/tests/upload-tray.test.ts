@@ -5,13 +5,14 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { apiCreateProject, apiListFiles, apiLogin } from '../src/api.js';
-import { captureScreen, launchBrowser, openSession, type Session } from '../src/browser.js';
+import { apiCreateProject, apiListFiles } from '../src/api.js';
+import { captureScreen, launchBrowser, type Session } from '../src/browser.js';
 import { CT_SMALL, dicomPath, makeLargeTar, makeWorkspace, MR_SMALL, sha256, type Workspace } from '../src/files.js';
 import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
-import { holdPatchAt, startRelay, type Relay } from '../src/relay.js';
+import { signInBehindRelay } from '../src/project-setup.js';
+import { holdPatchAt, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { reloadAccepting, signIn, toast, uploadRow, waitForPath } from '../src/ui.js';
+import { reloadAccepting, toast, uploadRow, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'lise', password: 'F1ssion!Meitner' };
 const MiB = 1024 * 1024;
@@ -28,12 +29,7 @@ beforeAll(async () => {
   [portal, browser, workspace] = await Promise.all([startPortal({ UPLOAD_CHUNK_BYTES: String(CHUNK) }), launchBrowser(), makeWorkspace()]);
   // Just under two chunks: the PATCH held after the first carries more than loopback's sockets take (src/relay.ts).
   bigTar = await makeLargeTar(path.join(workspace.dir, 'tray-export.tar'), 2 * CHUNK - MiB);
-  const companyId = await portal.createCompany('Meitner Imaging');
-  await portal.createUser({ companyId, ...USER, firstname: 'Lise', lastname: 'Meitner', role: 'User' });
-  ({ token } = await apiLogin(portal.url, USER.username, USER.password));
-  relay = await startRelay(portal.url);
-  session = await openSession(browser, relay.url);
-  await signIn(session.page, USER);
+  ({ session, relay, token } = await signInBehindRelay(portal, browser, { company: 'Meitner Imaging', user: { ...USER, firstname: 'Lise', lastname: 'Meitner' } }));
 });
 
 tearDownSuite(() => ({ session, browser, portal, others: [workspace, relay && { remove: () => relay.close() }] }));

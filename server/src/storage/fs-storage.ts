@@ -164,15 +164,19 @@ export class FsStorage implements Storage {
     return { size: info.size };
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable> {
+  /** The object's path and a descriptor open for reading it; not found when there is none. */
+  async #openForReading(key: string): Promise<{ file: string; fd: number }> {
     const file = this.#pathOf(key);
-    let fd: number;
     try {
-      fd = await openFd(file, 'r');
+      return { file, fd: await openFd(file, 'r') };
     } catch (err) {
       if (isMissing(err)) throw new ObjectNotFoundError(key);
       throw err;
     }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    const { file, fd } = await this.#openForReading(key);
     try {
       const info = await fstatFd(fd);
       if (!info.isFile()) throw new ObjectNotFoundError(key);
@@ -186,14 +190,7 @@ export class FsStorage implements Storage {
   }
 
   async getBytes(key: string, range: ByteRange): Promise<Buffer> {
-    const file = this.#pathOf(key);
-    let fd: number;
-    try {
-      fd = await openFd(file, 'r');
-    } catch (err) {
-      if (isMissing(err)) throw new ObjectNotFoundError(key);
-      throw err;
-    }
+    const { fd } = await this.#openForReading(key);
     try {
       // No stat first: a range inside the object reads in full, and only one that does not (or a
       // folder, which cannot be read) costs the stat that tells which refusal it is.

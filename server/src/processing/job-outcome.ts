@@ -56,9 +56,10 @@ export async function giveUp(
   const file = await deps.files.findForProcessing(fileId);
   const deidentifying = file !== undefined && (await activePolicy(deps.policies, file.project_id)) !== null;
   if (file && deidentifying) await deleteIdentified(file);
-  await deps.files.setProcessing(fileId, { status: 'failed', error: deidentifying ? givenUpDeletedMessage(attempts) : givenUpMessage(attempts) });
   // A scanner still down at the last attempt: the file was not scanned, and says so, not 'waiting'.
+  // Written before the status, so that no reader sees the row failed and still waiting for its scan.
   if (file?.scan_status === 'waiting') await deps.files.setScan(fileId, { status: 'not_scanned', signature: SCANNER_GAVE_UP });
+  await deps.files.setProcessing(fileId, { status: 'failed', error: deidentifying ? givenUpDeletedMessage(attempts) : givenUpMessage(attempts) });
   if (file) await deps.events?.emit('file.failed', fileId, file.company_id);
 }
 

@@ -24,6 +24,11 @@ export async function readInstance(storage: Storage, instance: StoredInstance, r
   return storage.get(instance.storageKey, { start, end });
 }
 
+/** The whole instance read into `target` (exactly its size), for an answer laying out small instances together. */
+export async function readInstanceInto(storage: Storage, instance: StoredInstance, target: Uint8Array): Promise<void> {
+  await storage.getBytes(instance.storageKey, { start: instance.offset, end: instance.offset + instance.size - 1 }, target);
+}
+
 /** The instance's bytes from `start` to its end as a stream, for a reader that may stop early. */
 export function streamInstance(storage: Storage, instance: StoredInstance, start: number): Promise<Readable> {
   if (start >= instance.size) return Promise.resolve(Readable.from([]));

@@ -78,6 +78,7 @@ export function wadoRoutes(wado: WadoService, options: { apiPrefix: string }) {
         location: instanceUrl(root, i),
         size: i.size,
         open: () => wado.read(i),
+        readInto: (target) => wado.readInto(i, target),
       }));
       return reply.type(`multipart/related; type="application/dicom"; boundary=${boundary}`).send(multipartBody(boundary, parts));
     };

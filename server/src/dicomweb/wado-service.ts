@@ -8,7 +8,7 @@ import type { Storage } from '../storage/storage.js';
 import type { DicomJsonObject } from './dicom-json.js';
 import { encapsulatedFrames, isNative, nativeFrame, pixelLayout, type Run } from './wado-frames.js';
 import { elementAt, instanceMetadata } from './wado-json.js';
-import { readHeader, readInstance, type ReadHeader } from './wado-read.js';
+import { readHeader, readInstance, readInstanceInto, type ReadHeader } from './wado-read.js';
 import type { StoredInstance, WadoRepository, WadoTarget } from './wado-repository.js';
 
 export type { StoredInstance, WadoTarget } from './wado-repository.js';
@@ -45,6 +45,10 @@ export class WadoService {
     const found = await this.wado.instances(project.id, companyScope(actor), target);
     if (found.length === 0) missing(target);
     return found;
+  }
+
+  readInto(instance: StoredInstance, target: Uint8Array): Promise<void> {
+    return readInstanceInto(this.storage, instance, target);
   }
 
   read(instance: StoredInstance, range?: Run) {

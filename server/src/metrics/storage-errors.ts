@@ -56,8 +56,8 @@ class CountingStorage implements Storage {
     return this.#watch('get', this.inner.get(key, range));
   }
 
-  getBytes(key: string, range: ByteRange): Promise<Buffer> {
-    return this.#watch('get', this.inner.getBytes(key, range));
+  getBytes(key: string, range: ByteRange, into?: Uint8Array): Promise<Buffer> {
+    return this.#watch('get', this.inner.getBytes(key, range, into));
   }
 
   openLocal(key: string): Promise<LocalCopy> {

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import { closed, DirectWriteStream } from './direct-write-stream.js';
-import { isWellFormed, type ByteRange, type ListedObject, type LocalCopy, type ObjectInfo, type PutOptions, type Storage, type SweepOptions } from './storage.js';
+import { isWellFormed, readTarget, type ByteRange, type ListedObject, type LocalCopy, type ObjectInfo, type PutOptions, type Storage, type SweepOptions } from './storage.js';
 import { InvalidKeyError, InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
 // Numeric descriptors rather than FileHandles: the direct write stream (direct-write-stream.ts)
@@ -189,13 +189,13 @@ export class FsStorage implements Storage {
     }
   }
 
-  async getBytes(key: string, range: ByteRange): Promise<Buffer> {
+  async getBytes(key: string, range: ByteRange, into?: Uint8Array): Promise<Buffer> {
     const { fd } = await this.#openForReading(key);
     try {
       // No stat first: a range inside the object reads in full, and only one that does not (or a
       // folder, which cannot be read) costs the stat that tells which refusal it is.
       const length = range.end - range.start + 1;
-      const bytes = Buffer.allocUnsafe(isWellFormed(range) ? length : 0);
+      const bytes = !isWellFormed(range) ? Buffer.alloc(0) : into ? readTarget(into, range) : Buffer.allocUnsafe(length);
       let read = 0;
       if (bytes.length > 0) {
         try {

@@ -22,7 +22,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { LocalWorkArea } from './local-work-area.js';
 import { assertValidKey, assertValidPrefix, isValidKey } from './object-key.js';
 import { describeS3Failure, describeTarget, s3ErrorName, s3Status, type S3Target } from './s3-failure.js';
-import { isWellFormed, type ByteRange, type ListedObject, type LocalCopy, type ObjectInfo, type PutOptions, type Storage, type SweepOptions } from './storage.js';
+import { isWellFormed, readTarget, type ByteRange, type ListedObject, type LocalCopy, type ObjectInfo, type PutOptions, type Storage, type SweepOptions } from './storage.js';
 import { InvalidRangeError, ObjectExistsError, ObjectNotFoundError, StorageUnavailableError } from './storage-errors.js';
 
 /** S3 allows at most this many parts in one upload. */
@@ -178,11 +178,21 @@ export class S3Storage implements Storage {
     return served.end > range.end ? takeBytes(stream, range.end - range.start + 1) : stream;
   }
 
-  async getBytes(key: string, range: ByteRange): Promise<Buffer> {
+  async getBytes(key: string, range: ByteRange, into?: Uint8Array): Promise<Buffer> {
     // One request either way: what S3 saves is the stream's hand-over, not the trip.
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.get(key, range)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    const stream = await this.get(key, range);
+    if (into === undefined) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    }
+    const target = readTarget(into, range);
+    let at = 0;
+    for await (const chunk of stream) {
+      target.set(chunk as Buffer, at);
+      at += (chunk as Buffer).length;
+    }
+    return target;
   }
 
   /**

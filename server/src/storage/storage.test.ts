@@ -110,6 +110,13 @@ describe.each(BACKENDS)('Storage contract on %s', (backend) => {
       await expect(storage.getBytes(key, { start: -1, end: 9 })).rejects.toBeInstanceOf(InvalidRangeError);
       await expect(storage.getBytes(newUploadKey(), { start: 0, end: 0 })).rejects.toBeInstanceOf(ObjectNotFoundError);
       await expect(storage.getBytes('entries/43', { start: 0, end: 0 })).rejects.toBeInstanceOf(ObjectNotFoundError);
+      // Into a caller's buffer: the bytes land at its place, the bytes around it are untouched.
+      const slab = Buffer.alloc(5_002, 7);
+      const read = await storage.getBytes(key, { start: 100, end: 5_099 }, slab.subarray(1, 5_001));
+      expect(read).toEqual(bytes.subarray(100, 5_100));
+      expect(slab.subarray(1, 5_001)).toEqual(bytes.subarray(100, 5_100));
+      expect([slab[0], slab[5_001]]).toEqual([7, 7]);
+      await expect(storage.getBytes(key, { start: 0, end: 9 }, Buffer.alloc(9))).rejects.toBeInstanceOf(RangeError);
     });
 
     it('answers not found for missing keys and for prefixes that are only folders', async () => {

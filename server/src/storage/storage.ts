@@ -18,6 +18,13 @@ export function isWellFormed(range: ByteRange): boolean {
   return Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && range.start >= 0 && range.start <= range.end;
 }
 
+/** The Buffer a `getBytes` with `into` reads into: `into` itself, which must be as long as the range. */
+export function readTarget(into: Uint8Array, range: ByteRange): Buffer {
+  const length = range.end - range.start + 1;
+  if (into.byteLength !== length) throw new RangeError(`a buffer of ${into.byteLength} bytes cannot take a range of ${length}`);
+  return Buffer.from(into.buffer, into.byteOffset, into.byteLength);
+}
+
 export interface PutOptions {
   /** Aborting rejects the put with the signal's reason and leaves no object and no temporary data. */
   signal?: AbortSignal;
@@ -83,9 +90,11 @@ export interface Storage {
 
   /**
    * One inclusive range read whole into memory, for small ones (a DICOMweb part of a few hundred
-   * KiB): one read instead of a stream's machinery. The same refusals as `get`.
+   * KiB): one read instead of a stream's machinery. The same refusals as `get`. With `into` (as long
+   * as the range), the bytes are read into it and a Buffer over it is answered: a caller laying out
+   * many small ranges in one buffer then allocates and copies nothing per range.
    */
-  getBytes(key: string, range: ByteRange): Promise<Buffer>;
+  getBytes(key: string, range: ByteRange, into?: Uint8Array): Promise<Buffer>;
 
   /**
    * The object as a local file, for tools that need a path (the archive extractor). The

@@ -90,6 +90,20 @@ export async function captureScreen(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * The same screen in dark mode as well: the app follows the system's scheme unless the user chose
+ * one, so the emulated preference switches it in place (no reload: an upload in flight goes on).
+ */
+export async function captureScreenInDark(page: Page, name: string): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await page.locator('html[data-color-scheme="dark"]').waitFor({ state: 'attached' });
+    await captureScreen(page, `${name}-dark`);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+}
+
+/**
  * MUI dialogs, menus and toasts fade and slide in; axe's contrast check on a half-faded element
  * reports colours the user never sees settled. Spinners and skeletons animate forever: ignored.
  */

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiLogin } from '../src/api.js';
-import { captureScreen, launchBrowser, type Session } from '../src/browser.js';
+import { captureScreen, captureScreenInDark, launchBrowser, type Session } from '../src/browser.js';
 import { SIGNATURE, startClamd, VIRUS_MARKER, type Clamd } from '../src/clamd.js';
 import { CT_SMALL, dicomPath } from '../src/files.js';
 import { startPortal, type Portal } from '../src/portal.js';
@@ -49,6 +49,7 @@ describe('an infected upload', () => {
     await row.getByText(`The virus scan found this file infected with ${SIGNATURE}. It cannot be downloaded: delete it and ask the sender for a clean copy.`).waitFor();
     expect(await row.getByRole('button', { name: `Download ${INFECTED}` }).isDisabled()).toBe(true);
     await captureScreen(page, 'virus-scan-infected-row');
+    await captureScreenInDark(page, 'virus-scan-infected-row');
     await page.setViewportSize({ width: 390, height: 844 });
     const card = page.getByRole('list', { name: 'Project files' }).getByRole('listitem', { name: INFECTED });
     await card.getByLabel('Virus scan: Infected').waitFor();

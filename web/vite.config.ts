@@ -6,9 +6,11 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// Issue 5 item 6, lowered by issue 36 item 8 (279 KB → 145 KB): the JavaScript a first visit
-// downloads must stay within this budget. What is sent (brotli) is measured by `npm run bench:first-load`.
-const INITIAL_JS_BUDGET_KB = 160;
+// Issue 5 item 6, lowered by issue 36 item 8 (279 KB → 136 KB): the JavaScript a first visit
+// downloads must stay within this budget, the gzipped size of issue 36's 120 KiB (brotli: 136.0 KB
+// gzipped was 117.6 KiB sent), so a build that would miss the target fails here first. What is sent
+// is measured by `npm run bench:first-load`.
+const INITIAL_JS_BUDGET_KB = 139;
 
 /** Prints the gzipped size of the entry chunk plus everything it imports statically. */
 function reportInitialJsSize(): Plugin {

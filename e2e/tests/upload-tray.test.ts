@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { apiCreateProject, apiListFiles } from '../src/api.js';
-import { captureScreen, launchBrowser, type Session } from '../src/browser.js';
+import { captureScreen, captureScreenInDark, launchBrowser, type Session } from '../src/browser.js';
 import { CT_SMALL, dicomPath, makeLargeTar, makeWorkspace, MR_SMALL, sha256, type Workspace } from '../src/files.js';
 import { E2E_CHUNK_BYTES as CHUNK, startPortal, type Portal } from '../src/portal.js';
 import { signInBehindRelay } from '../src/project-setup.js';
 import { holdPatchAt, type Relay } from '../src/relay.js';
 import { tearDownSuite } from '../src/suite.js';
-import { reloadAccepting, toast, uploadRow, waitForPath } from '../src/ui.js';
+import { openAccountMenu, reloadAccepting, toast, uploadRow, waitForPath } from '../src/ui.js';
 
 const USER = { username: 'lise', password: 'F1ssion!Meitner' };
 const MiB = 1024 * 1024;
@@ -67,6 +67,17 @@ describe('the uploads tray', () => {
     await tray(page).getByRole('heading', { name: 'Tray export' }).waitFor();
     await tray(page).getByRole('progressbar', { name: 'Progress of tray-export.tar' }).waitFor();
     await captureScreen(page, 'upload-tray-uploading');
+    await captureScreenInDark(page, 'upload-tray-uploading');
+
+    // Signing out would stop it: the portal asks first, and keeping on leaves it going.
+    await (await openAccountMenu(page, 'Lise Meitner')).getByRole('menuitem', { name: 'Logout' }).click();
+    const asked = page.getByRole('dialog', { name: 'Sign out while uploading?' });
+    await asked.getByText('What has reached the server is kept').waitFor();
+    await captureScreen(page, 'upload-tray-sign-out-asks');
+    await asked.getByRole('button', { name: 'Keep Uploading' }).click();
+    await asked.waitFor({ state: 'hidden' });
+    expect(page.url()).toMatch(/\/home$/);
+    await tray(page).getByText('Uploading · 1 file left').waitFor();
 
     await openFromList(page, 'Other study');
     await page.getByRole('tab', { name: 'Studies' }).click();
@@ -138,6 +149,7 @@ describe('the uploads tray', () => {
     // Nothing was sent while the question was asked.
     expect(relay.patched.length).toBe(patchedBefore);
     await captureScreen(page, 'upload-duplicates-before-sending');
+    await captureScreenInDark(page, 'upload-duplicates-before-sending');
 
     await dialog.getByRole('button', { name: 'Upload Files' }).click();
     await uploadRow(dialog, MR_SMALL).getByText('Uploaded', { exact: true }).waitFor({ timeout: 60_000 });

@@ -8,7 +8,9 @@ import { ColorModeToggle } from '../components/ColorModeToggle';
 import { Logo } from '../components/Logo';
 import { SkipLink } from '../components/SkipLink';
 import { UserMenu } from '../features/auth/components/UserMenu';
+import { SignOutWhileUploadingDialog } from '../features/upload/tray/SignOutWhileUploadingDialog';
 import { UploadsShell } from '../features/upload/tray/UploadsShell';
+import { uploadsInFlight, useUploadsSlot } from '../features/upload/tray/uploads-slot';
 import { useSession } from '../features/auth/session-context';
 import { useHeadingFocus } from './use-heading-focus';
 
@@ -17,9 +19,23 @@ const NotificationsDialog = lazy(() => import('../features/notifications/compone
 const ApiTokensDialog = lazy(() => import('../features/api-tokens/components/ApiTokensDialog'));
 const TwoFactorDialog = lazy(() => import('../features/two-factor/components/TwoFactorDialog'));
 
-/** The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. */
+/**
+ * The signed-in frame: top bar with logo, colour mode and avatar menu, then the screen. Uploads
+ * outlive the dialog and the page it was opened on (issue 36): they live around the whole frame,
+ * so that signing out can ask first while they are on their way.
+ */
 export function AppLayout() {
-  const { user } = useSession();
+  return (
+    <UploadsShell>
+      <Frame />
+    </UploadsShell>
+  );
+}
+
+function Frame() {
+  const { user, logout } = useSession();
+  const uploads = useUploadsSlot();
+  const [signOutAsked, setSignOutAsked] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   const [tokensOpen, setTokensOpen] = useState(false);
@@ -40,15 +56,21 @@ export function AppLayout() {
             onNotifications={() => setNotificationsOpen(true)}
             onApiTokens={() => setTokensOpen(true)}
             onTwoFactor={() => setTwoFactorOpen(true)}
+            onLogout={() => (uploadsInFlight(uploads) ? setSignOutAsked(true) : void logout())}
           />
         </Toolbar>
       </AppBar>
       <Container component="main" id="main" ref={main} tabIndex={-1} maxWidth="lg" sx={{ py: { xs: 2, md: 4 }, flex: 1, '&:focus': { outline: 'none' } }}>
-        {/* Uploads outlive the dialog and the page it was opened on (issue 36): their tray lives here. */}
-        <UploadsShell>
-          <Outlet />
-        </UploadsShell>
+        <Outlet />
       </Container>
+      <SignOutWhileUploadingDialog
+        open={signOutAsked}
+        onKeepUploading={() => setSignOutAsked(false)}
+        onSignOut={() => {
+          setSignOutAsked(false);
+          void logout();
+        }}
+      />
       {user && passwordOpen && (
         <Suspense fallback={null}>
           <ChangePasswordDialog open={passwordOpen} userId={user.id} onClose={() => setPasswordOpen(false)} />

@@ -29,12 +29,15 @@ export function UserMenu({
   onNotifications,
   onApiTokens,
   onTwoFactor,
+  onLogout,
 }: {
   onChangePassword: () => void;
   onNotifications?: () => void;
   onApiTokens?: () => void;
   /** 'Two-factor sign-in' (issue 37). */
   onTwoFactor?: () => void;
+  /** 'Logout' when the frame has something to ask first (uploads on their way); else the session's logout. */
+  onLogout?: () => void;
 }) {
   const { user, logout } = useSession();
   const navigate = useNavigate();
@@ -156,7 +159,8 @@ export function UserMenu({
           <MenuItem
             onClick={() => {
               close();
-              void logout();
+              if (onLogout) onLogout();
+              else void logout();
             }}
           >
             <ListItemIcon>

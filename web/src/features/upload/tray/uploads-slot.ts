@@ -32,6 +32,11 @@ export function makeUploadsSlot(): UploadsSlot {
   };
 }
 
+/** Whether bytes of any upload of the page are on their way now (read when asked, not subscribed). */
+export function uploadsInFlight(slot: UploadsSlot | null): boolean {
+  return slot?.get()?.getSnapshot().some((session) => session.queue.getSnapshot().active) ?? false;
+}
+
 export const UploadsContext = createContext<UploadsSlot | null>(null);
 
 export function useUploadsSlot(): UploadsSlot | null {

@@ -70,3 +70,15 @@ export function formatUserError(error: unknown): string {
 export function failureInWords({ message, details }: UserFacingError): string {
   return /^Error \d+$/.test(message) && details !== 'The request could not be completed' ? details : `${message}: ${details}`;
 }
+
+/**
+ * A refusal with the server's reason where it gives one ('Invalid Data: A token may live at most one
+ * year: …'), for forms whose refusals name what to change; other failures as spec §8 words them.
+ */
+export function refusalWithReason(error: unknown, statuses: readonly number[]): string {
+  if (isAxiosError<{ message?: unknown }>(error) && error.response && statuses.includes(error.response.status)) {
+    const reason = error.response.data?.message;
+    if (typeof reason === 'string' && reason) return `${mapApiError(error).message}: ${reason}`;
+  }
+  return formatUserError(error);
+}

@@ -1,11 +1,9 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useEffect, type ReactNode } from 'react';
+import { LoadStates } from '../../../components/LoadStates';
 import { TablePager } from '../../../components/TablePager';
 import type { usePagination } from '../../../components/use-pagination';
 import { adminErrorText } from '../admin-errors';
@@ -59,26 +57,14 @@ export function ListPanel({ title, countText, tools, list, pagination, emptyText
         {tools}
       </Box>
       <Box sx={{ height: 4 }}>{list.isFetching && answer && <LinearProgress aria-label={`Loading ${title.toLowerCase()}`} />}</Box>
-      {list.error !== null && list.error !== undefined && (
-        <Alert
-          severity="error"
-          sx={{ m: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {adminErrorText(list.error)}
-        </Alert>
-      )}
-      {list.isPending && !list.error && (
-        <Box sx={{ p: 2 }} aria-label={`Loading ${title.toLowerCase()}`} role="progressbar">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} height={48} />
-          ))}
-        </Box>
-      )}
+      <LoadStates
+        error={list.error}
+        errorText={adminErrorText}
+        onRetry={() => void list.refetch()}
+        pending={list.isPending}
+        loadingLabel={`Loading ${title.toLowerCase()}`}
+        rows={3}
+      />
       {answer && answer.data.length === 0 && total === 0 && (
         <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
           {emptyText}

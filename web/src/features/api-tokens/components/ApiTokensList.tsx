@@ -1,9 +1,5 @@
 import KeyOff from '@mui/icons-material/KeyOffOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -16,6 +12,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { TApiToken } from '@portal/contract';
 import { useState } from 'react';
+import { LoadStates } from '../../../components/LoadStates';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PhoneCard, PhoneCardList } from '../../../components/PhoneCardList';
 import { useNotify } from '../../../components/use-notify';
@@ -63,26 +60,7 @@ export function ApiTokensList({ owner, empty, companyName }: ApiTokensListProps)
 
   return (
     <>
-      {list.error && (
-        <Alert
-          severity="error"
-          sx={{ m: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {formatUserError(list.error)}
-        </Alert>
-      )}
-      {list.isPending && !list.error && (
-        <Box sx={{ p: 2 }} role="progressbar" aria-label="Loading API tokens">
-          {[0, 1].map((row) => (
-            <Skeleton key={row} height={48} />
-          ))}
-        </Box>
-      )}
+      <LoadStates error={list.error} errorText={formatUserError} onRetry={() => void list.refetch()} pending={list.isPending} loadingLabel="Loading API tokens" />
       {list.data && tokens.length === 0 && <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>{empty}</Typography>}
       {tokens.length > 0 &&
         (phone ? (

@@ -1,13 +1,11 @@
 import Add from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import History from '@mui/icons-material/History';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -20,6 +18,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { TWebhook } from '@portal/contract';
 import { useState } from 'react';
+import { LoadStates } from '../../../components/LoadStates';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { PhoneCard, PhoneCardList } from '../../../components/PhoneCardList';
 import { useNotify } from '../../../components/use-notify';
@@ -96,26 +95,7 @@ export function WebhooksPanel({ sysAdmin, companies, companyName }: WebhooksPane
             : 'Each endpoint receives the events of your company’s projects it lists, signed the Standard Webhooks way.'}
         </Typography>
         <Box sx={{ height: 4 }}>{list.isFetching && list.data && <LinearProgress aria-label="Loading webhooks" />}</Box>
-        {list.error && (
-          <Alert
-            severity="error"
-            sx={{ m: 2 }}
-            action={
-              <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {formatUserError(list.error)}
-          </Alert>
-        )}
-        {list.isPending && !list.error && (
-          <Box sx={{ p: 2 }} role="progressbar" aria-label="Loading webhooks">
-            {[0, 1].map((row) => (
-              <Skeleton key={row} height={48} />
-            ))}
-          </Box>
-        )}
+        <LoadStates error={list.error} errorText={formatUserError} onRetry={() => void list.refetch()} pending={list.isPending} loadingLabel="Loading webhooks" />
         {list.data && hooks.length === 0 && (
           <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
             No webhooks yet. Add one to tell a system of yours when uploads and deliveries arrive, are processed, accepted or rejected.

@@ -1,4 +1,4 @@
-import { mapInSlices } from '../../lib/next-task';
+import { mapInSlices, nextTask } from '../../lib/next-task';
 import { sniffOffPage, type Sniffed } from './dicom-sniff';
 
 /**
@@ -105,6 +105,8 @@ export async function filterFolder(files: readonly File[]): Promise<FolderSelect
   // held the page for a second on a 2,000-file folder.
   const byPath = new Intl.Collator(undefined, { numeric: true });
   const sorted = files.map((file) => ({ file, path: relativePathOf(file) })).sort((a, b) => byPath.compare(a.path, b.path)).map(({ file }) => file);
+  // The pick's own event and this sort are one task already: the files are judged in the next.
+  await nextTask();
   const selection = await selectAccepted(sorted);
   return {
     ...selection,

@@ -4,12 +4,8 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { isFlat, treeMemoryBytes } from './deid-chromium.js';
 
-/** Installed by page.addInitScript: every long task of the page, kept in a global. */
-export const LONG_TASK_OBSERVER = `
-  globalThis.__longTasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) globalThis.__longTasks.push({ start: e.startTime, ms: e.duration }); })
-    .observe({ type: 'longtask', buffered: true });
-`;
+/** Installed by page.addInitScript: every long task of the page, kept in a global (the e2e's observer). */
+export { LONG_TASK_OBSERVER } from '../../e2e/src/long-tasks.js';
 
 /** The longest task (ms) that started in [from, to) of the page's clock. */
 export function longestTaskBetween(page: Page, from: number, to: number): Promise<number> {
@@ -22,7 +18,7 @@ export function longestTaskBetween(page: Page, from: number, to: number): Promis
   );
 }
 
-export const pageNow = (page: Page): Promise<number> => page.evaluate(() => performance.now());
+export { pageNow } from '../../e2e/src/long-tasks.js';
 
 export interface MemorySample {
   at: number;

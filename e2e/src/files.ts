@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -74,6 +74,36 @@ export async function makeCdExport(dir: string, imageNames: readonly string[]): 
   for (const { name, target } of images) await copyFile(dicomPath(name), path.join(series, target));
   await writeFile(path.join(dir, 'README.TXT'), 'Insert this CD and run the viewer to see the images.\n');
   return images.map((i) => i.target);
+}
+
+/**
+ * A CD export of `count` real CT images (copies of the small CT slice, each with its own SOP Instance
+ * UID, so that none repeats another) in series folders of 200, with its DICOMDIR: a big folder as a
+ * PACS or a patient CD lays it out. The UID's last part is rewritten in place (same length), in the
+ * file meta and the data set alike.
+ */
+export async function makeBigCdExport(dir: string, count: number): Promise<void> {
+  const source = await readFile(dicomPath(CT_SMALL));
+  const uid = Buffer.from('1.3.6.1.4.1.5962.1.1.1.1.1.20040119072730.12322');
+  const stem = uid.subarray(0, uid.length - 5);
+  const places: number[] = [];
+  for (let at = source.indexOf(uid); at >= 0; at = source.indexOf(uid, at + 1)) places.push(at);
+  if (places.length !== 2 || count > 90_000) throw new Error(`${CT_SMALL} no longer holds its SOP Instance UID twice, or ${count} images are too many`);
+  await mkdir(dir, { recursive: true });
+  await copyFile(dicomPath('s40_DICOMDIR'), path.join(dir, 'DICOMDIR'));
+  const perSeries = 200;
+  for (let series = 0; series * perSeries < count; series++) {
+    const folder = path.join(dir, 'DICOM', 'ST000001', `SE${String(series + 1).padStart(6, '0')}`);
+    await mkdir(folder, { recursive: true });
+    const writes: Promise<void>[] = [];
+    for (let i = series * perSeries; i < Math.min(count, (series + 1) * perSeries); i++) {
+      const image = Buffer.from(source);
+      const own = Buffer.concat([stem, Buffer.from(String(10_000 + i))]);
+      for (const at of places) own.copy(image, at);
+      writes.push(writeFile(path.join(folder, `IM${String(i + 1).padStart(6, '0')}`), image));
+    }
+    await Promise.all(writes);
+  }
 }
 
 /**

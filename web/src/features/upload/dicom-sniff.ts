@@ -37,3 +37,45 @@ export async function isDicomFile(file: Blob): Promise<boolean> {
   const head = new Uint8Array(await file.slice(0, DICOM_SNIFF_BYTES).arrayBuffer());
   return looksLikeDicom(head);
 }
+
+/** What reading a file's first bytes found. */
+export type Sniffed = 'dicom' | 'other' | 'unreadable';
+export type SniffAnswer = Sniffed[];
+
+/** A CD export holds thousands of small files: their first bytes are read a few at a time. */
+const SNIFF_CONCURRENCY = 16;
+
+export async function sniffAll(files: readonly Blob[]): Promise<Sniffed[]> {
+  const kinds: Sniffed[] = [];
+  let next = 0;
+  const reader = async () => {
+    while (next < files.length) {
+      const index = next++;
+      // A file removed or locked after picking cannot be read; it is left out rather than failing the lot.
+      kinds[index] = await isDicomFile(files[index] as Blob).then(
+        (dicom) => (dicom ? 'dicom' : 'other'),
+        () => 'unreadable',
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SNIFF_CONCURRENCY, files.length) }, reader));
+  return kinds;
+}
+
+/**
+ * sniffAll in a Web Worker, which the page hands the Files to (each a handle) and hears from once.
+ * Where there are no workers (tests in jsdom), or the worker fails, the files are read here.
+ */
+export function sniffOffPage(files: readonly Blob[]): Promise<Sniffed[]> {
+  if (typeof Worker === 'undefined' || files.length === 0) return sniffAll(files);
+  return new Promise<Sniffed[]>((resolve) => {
+    const worker = new Worker(new URL('./dicom-sniff.worker.ts', import.meta.url), { type: 'module' });
+    const end = (kinds: Promise<Sniffed[]> | Sniffed[]) => {
+      worker.terminate();
+      resolve(kinds);
+    };
+    worker.onmessage = (event: MessageEvent<SniffAnswer>) => end(event.data);
+    worker.onerror = () => end(sniffAll(files));
+    worker.postMessage([...files]);
+  });
+}

@@ -1,4 +1,4 @@
-import { bundleParts, type BundleMember } from '@portal/contract';
+import { bundleParts, type BundleMember } from '@portal/contract/delivery-bundle';
 
 /** A file of a picked folder as it goes into a bundle: its path inside the folder names the member. */
 export interface BundleFile {

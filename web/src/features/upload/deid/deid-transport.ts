@@ -1,5 +1,6 @@
 import type { Policy } from '@portal/deid';
-import { memberOf, packParts, type BundleFile, type PartsMember } from '../api/bundle';
+import { memberOf, type BundleFile, type PartsMember } from '../api/bundle';
+import { packPartsOffPage } from '../api/pack-off-page';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
 import { madeSize } from './deid-batch';
 import type { Deidentifier } from './deid-pool';
@@ -45,7 +46,7 @@ async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promis
   if (job.bundle) {
     const members = await deidentifyMembers(job.bundle.members, deid);
     // The original members name the upload (its resume key and the delivery's memory); the tar carries the made ones.
-    return { ...job, file: packParts(members), variant: { made, original: job.file } };
+    return { ...job, file: await packPartsOffPage(members), variant: { made, original: job.file } };
   }
   const outcome = await deid.run(job.file);
   if ('refused' in outcome) throw new LeftOutFailure(new Map([[nameOf(job), outcome.refused]]));

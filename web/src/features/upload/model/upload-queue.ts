@@ -1,5 +1,7 @@
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
-import { packBundle, BUNDLE_NAME } from '../api/bundle';
+import { BUNDLE_NAME } from '../api/bundle';
+import { packBundleOffPage } from '../api/pack-off-page';
+import { preparedUpload } from '../api/prepared-upload';
 import { pathInFolder, type DeliveryApi } from '../api/deliveries';
 import type { DeliveryMemory } from '../api/delivery-memory';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
@@ -262,24 +264,25 @@ export class UploadQueue {
     return this.rows.filter((r) => wanted.has(r.key));
   }
 
-  private jobOf(send: Send, rows: readonly UploadRow[]): UploadJob {
+  /** A file alone as it is; a bundle once its tar is packed, off the page (a Web Worker). */
+  private jobOf(send: Send, rows: readonly UploadRow[]): UploadJob | Promise<UploadJob> {
     const projectId = this.options.projectId;
     const delivery = send.folder === null ? undefined : this.deliveries?.get(send.folder);
     const [first] = rows as [UploadRow];
     if (send.bundle && delivery) {
       const members = rows.map(bundleFileOf);
-      return { projectId, path: BUNDLE_NAME, file: packBundle(members), bundle: { deliveryId: delivery.id, members } };
+      return packBundleOffPage(members).then((file) => ({ projectId, path: BUNDLE_NAME, file, bundle: { deliveryId: delivery.id, members } }));
     }
     return { projectId, path: first.path, file: first.file, delivery: delivery && { id: delivery.id, relativePath: pathInFolder(first.path) } };
   }
 
   private startSend(send: Send): void {
     const rows = this.rowsOf(send.keys);
-    const job = this.jobOf(send, rows);
     const fileBytes = rows.reduce((sum, r) => sum + r.file.size, 0);
     const entry: Running = { send, upload: undefined as unknown as RunningUpload, resumed: false, highest: undefined };
     const bundled = send.bundle ? rows.length : 0;
-    entry.upload = this.options.transport(job, {
+    const made = this.jobOf(send, rows);
+    const transport = (job: UploadJob) => this.options.transport(job, {
       onResume: () => {
         entry.resumed = true;
         this.update(send.keys, (r) => ({ ...r, resumed: true }));
@@ -300,6 +303,7 @@ export class UploadQueue {
         this.publish(true);
       },
     });
+    entry.upload = made instanceof Promise ? preparedUpload(made, transport) : transport(made);
     this.running.set(send.id, entry);
     this.update(send.keys, (r) => ({ ...r, status: 'uploading', send: send.id, bundled }));
     entry.upload.result.then(

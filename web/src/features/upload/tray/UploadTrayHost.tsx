@@ -9,7 +9,12 @@ import { currentUserId, forgetUnfinished, listUnfinished, unfinishedId, type Unf
 import { UploadSessions } from './upload-sessions';
 import type { UploadsSlot } from './uploads-slot';
 import { UploadTray } from './UploadTray';
-import { useTrayState } from './use-tray-state';
+import { useTrayState, type TraySession } from './use-tray-state';
+
+function notLive(stored: UnfinishedUpload[], state: readonly TraySession[], userId: number | null): UnfinishedUpload[] {
+  const live = new Set(state.flatMap(({ session, snapshot }) => snapshot.rows.map((r) => unfinishedId(userId, session.projectId, r.key))));
+  return stored.filter((u) => !live.has(u.id));
+}
 
 /** The upload chunk's half of the signed-in frame: the sessions, their de-identification, the leave guard and the tray. */
 export default function UploadTrayHost({ slot }: { slot: UploadsSlot }) {
@@ -37,8 +42,9 @@ export default function UploadTrayHost({ slot }: { slot: UploadsSlot }) {
     void reload();
   }, [reload]);
   // What this page is sending is shown as it goes; the list is what only the browser's memory knows of.
-  const live = new Set(state.flatMap(({ session, snapshot }) => snapshot.rows.map((r) => unfinishedId(currentUserId(), session.projectId, r.key))));
-  const remembered = stored.filter((u) => !live.has(u.id));
+  // Read once a render and only when something is remembered: the user's id comes from localStorage,
+  // and reading it for each of 2,000 rows on every progress event held the page for 0.1 s.
+  const remembered = stored.length === 0 ? stored : notLive(stored, state, currentUserId());
 
   return (
     <>

@@ -2,7 +2,7 @@
 // the engine the web app runs (`@portal/deid`): same bytes, policy and key give the same output,
 // so a resumed upload sends exactly what its first run began to send.
 import { open, readFile } from 'node:fs/promises';
-import { DeidentificationError, deidentifyParts, NeedsWholeFile, OUTPUT_VERSION, type Option, type Policy } from '@portal/deid';
+import { DeidentificationError, deidentifyParts, NeedsWholeFile, type Option, type Policy } from '@portal/deid';
 import { BUNDLE_MAX_MEMBER_BYTES } from '@portal/contract/delivery-bundle';
 import type { Part } from './byte-source.js';
 import type { PortalApi } from './portal-api.js';
@@ -33,8 +33,8 @@ export async function projectDeidentification(api: PortalApi, projectId: number)
   if (policy.profile === 'off') return { where: 'nowhere' };
   try {
     const { key } = await api.one<{ key: string }>('GET', `/study-petitions/${projectId}/deidentification/key`, 'Reading the project’s de-identification key');
-    // Names the made bytes in the state file: another policy, edition or engine output makes other bytes.
-    const tag = `deid:basic:${policy.options.join('+')}:${policy.edition}:v${OUTPUT_VERSION}`;
+    // Names the made bytes in the state file: another policy or edition makes other bytes.
+    const tag = `deid:basic:${policy.options.join('+')}:${policy.edition}`;
     return { where: 'here', policy: { profile: 'basic', options: policy.options }, key: fromBase64Url(key), tag };
   } catch (error) {
     // Only the project's own company holds the key; anyone else's files are de-identified on arrival.

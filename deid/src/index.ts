@@ -6,7 +6,6 @@ export { NeedsWholeFile } from './part10.js';
 export { DeidentificationError, type RejectionCode } from './errors.js';
 export { pseudonymOf, replacementUid, PSEUDONYM_PATTERN } from './keyed.js';
 export { EDITION } from './method.js';
-export { OUTPUT_VERSION } from './output-version.js';
 export { OPTIONS, OPTION_INFO, normaliseOptions, type Option, type Policy } from './options.js';
 export { TABLE_EDITION, TABLE_SOURCE, TABLE_EXTRACTION } from './table-e1-1.js';
 export type { Counts } from './walk.js';

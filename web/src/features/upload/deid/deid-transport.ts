@@ -1,17 +1,16 @@
 import type { Policy } from '@portal/deid';
-import { OUTPUT_VERSION } from '@portal/deid/output-version';
 import { memberOf, packParts, type BundleFile, type PartsMember } from '../api/bundle';
 import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
 import { madeSize } from './deid-batch';
 import type { Deidentifier } from './deid-pool';
 
 /**
- * Names a policy in resume keys: another policy, edition or engine output version makes other
- * bytes. The edition is the server's (the page and the engine come from the same build); the
- * engine itself is loaded only in the workers, so the dialog does not carry it.
+ * Names a policy in resume keys: another policy or edition makes other bytes. The edition is the
+ * server's (the page and the engine come from the same build); the engine itself is loaded only
+ * in the workers, so the dialog does not carry it.
  */
 export function policyTag(policy: Policy, edition: string): string {
-  return `deid:${policy.profile}:${policy.options.join('+')}:${edition}:v${OUTPUT_VERSION}`;
+  return `deid:${policy.profile}:${policy.options.join('+')}:${edition}`;
 }
 
 /** The made bytes as a File like the original (name, time). */

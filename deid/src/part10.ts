@@ -18,6 +18,18 @@ const CHARSET = 0x00080005;
 
 export interface Range { start: number; end: number }
 
+/** A top-level element by its tag, tag to end of value, in `source`. */
+export interface RawElement { tag: number; start: number; end: number }
+
+/**
+ * Decides which top-level elements of an explicit little-endian dataset are copied byte for byte
+ * instead of being read and written by dcmjs: `vr` is as written in the input.
+ */
+export type PassThrough = (tag: number, vr: string) => boolean;
+
+/** Values of these VRs are numbers or bytes; every other VR but SQ and UN holds text. */
+const BINARY_VRS = new Set(['AT', 'FD', 'FL', 'OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SL', 'SS', 'SV', 'UL', 'US', 'UV']);
+
 export interface Part10 {
   /** What dcmjs.readFile is given: a fresh buffer, so the caller's bytes are never touched. */
   file: ArrayBuffer;
@@ -34,6 +46,8 @@ export interface Part10 {
   hadPreamble: boolean;
   /** Top-level private elements left out before reading. */
   privateRemoved: number;
+  /** Top-level elements left out of `file` to be copied into the output unchanged (mergeTopLevel). */
+  passedThrough: { source: Uint8Array; elements: RawElement[] };
 }
 
 /**
@@ -55,7 +69,7 @@ const unreadable = (why: string) =>
  * every element before Pixel Data and Pixel Data's own header (a defined length); otherwise
  * NeedsWholeFile is thrown.
  */
-export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
+export function toPart10(input: Uint8Array, totalSize = input.length, passThrough?: PassThrough): Part10 {
   const prefix = input.length < totalSize;
   const { hadPreamble, meta, inputSyntax, datasetAt } = readMeta(input, prefix);
   if (!hadPreamble && meta.length === 0 && !looksLikeDataset(input)) {
@@ -84,7 +98,15 @@ export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
   // Top-level private elements are dropped here, before dcmjs reads: they go anyway, and vendors'
   // private sequences are where dcmjs stumbles. Anything after Pixel Data (digital signatures,
   // padding, private groups) goes too.
-  const kept = elements.filter((e) => (e.tag >>> 16) % 2 === 0 && e.tag !== PIXEL_DATA);
+  const public_ = elements.filter((e) => (e.tag >>> 16) % 2 === 0 && e.tag !== PIXEL_DATA);
+  // Only where the output's encoding is the input's: explicit little endian, text in plain ASCII
+  // (the same bytes in every character set the output may declare), no sequence (its items are walked).
+  const raw = (e: TopLevelElement) =>
+    passThrough !== undefined && syntax === EXPLICIT_LE && e.vr !== 'SQ' && e.vr !== 'UN' && (e.tag & 0xffff) !== 0 &&
+    (BINARY_VRS.has(e.vr) || isAscii(dataset, e.valueStart, e.end)) && passThrough(e.tag, e.vr);
+  const passed: TopLevelElement[] = [];
+  const kept: TopLevelElement[] = [];
+  for (const e of public_) (raw(e) ? passed : kept).push(e);
   const keptLength = kept.reduce((n, e) => n + e.end - e.start, 0);
   const pixel = elements.find((e) => e.tag === PIXEL_DATA);
   const pixelData = pixel && (inflated ? { start: pixel.start, end: pixel.end, inflated } : { start: datasetAt + pixel.start, end: datasetAt + pixel.end });
@@ -109,7 +131,11 @@ export function toPart10(input: Uint8Array, totalSize = input.length): Part10 {
     }
     at += e.end - e.start;
   }
-  return { file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble, privateRemoved: elements.length - kept.length - (pixel ? 1 : 0) };
+  return {
+    file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble,
+    privateRemoved: elements.length - public_.length - (pixel ? 1 : 0),
+    passedThrough: { source: dataset, elements: passed.map(({ tag, start, end }) => ({ tag, start, end })) },
+  };
 }
 
 interface Meta {
@@ -169,7 +195,32 @@ export function topLevelText(input: Uint8Array, tags: ReadonlySet<number>): Map<
   return found;
 }
 
-interface TopLevelElement { tag: number; start: number; valueStart: number; end: number }
+interface TopLevelElement { tag: number; vr: string; start: number; valueStart: number; end: number }
+
+/**
+ * The Part 10 file dcmjs wrote (explicit little endian, no Pixel Data) with the elements passed
+ * through put back in tag order: the same file dcmjs would have written had it read them, but for
+ * their values' formatting, which stays as the input wrote it.
+ */
+export function mergeTopLevel(written: Uint8Array, passed: Part10['passedThrough']): Uint8Array {
+  if (passed.elements.length === 0) return written;
+  const { datasetAt } = readMeta(written, false);
+  const ours = scanTopLevel(written.subarray(datasetAt), true, true, written.length - datasetAt);
+  const total = written.length + passed.elements.reduce((n, e) => n + e.end - e.start, 0);
+  const out = new Uint8Array(total);
+  out.set(written.subarray(0, datasetAt));
+  let at = datasetAt;
+  let i = 0;
+  const copy = (from: Uint8Array, start: number, end: number) => { out.set(from.subarray(start, end), at); at += end - start; };
+  for (const e of ours) {
+    for (; i < passed.elements.length && passed.elements[i]!.tag < e.tag; i++) copy(passed.source, passed.elements[i]!.start, passed.elements[i]!.end);
+    // An element both written and passed through would appear twice: the caller never passes through what it writes.
+    if (i < passed.elements.length && passed.elements[i]!.tag === e.tag) throw new Error(`element ${e.tag.toString(16)} written and passed through`);
+    copy(written, datasetAt + e.start, datasetAt + e.end);
+  }
+  for (; i < passed.elements.length; i++) copy(passed.source, passed.elements[i]!.start, passed.elements[i]!.end);
+  return out;
+}
 
 /**
  * The top-level elements up to Pixel Data. `ds` may be the first bytes of a dataset of `total`
@@ -193,7 +244,7 @@ function scanTopLevel(ds: Uint8Array, little: boolean, explicit: boolean, total:
       const end = h.length === UNDEFINED ? skipUndefined(ds, valueStart, little, explicit && h.vr !== 'UN') : valueStart + h.length;
       const within = tag === PIXEL_DATA && h.length !== UNDEFINED ? total : ds.length;
       if (end > within) throw prefix && end <= total ? new NeedsWholeFile() : new RangeError('truncated');
-      elements.push({ tag, start: pos, valueStart, end });
+      elements.push({ tag, vr: h.vr, start: pos, valueStart, end });
       if (tag === PIXEL_DATA) break;
       pos = end;
     }
@@ -283,6 +334,11 @@ function u32(b: Uint8Array, pos: number, little: boolean): number {
 /** A text value as DICOM pads it (trailing spaces or NULs dropped). */
 function textOf(b: Uint8Array, pos: number, length: number): string {
   return ascii(b, pos, length).replace(/[\0 ]+$/, '');
+}
+/** ASCII without ESC: ISO 2022 writes other sets in 7-bit bytes after an escape sequence. */
+function isAscii(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (b[i]! >= 0x80 || b[i] === 0x1b) return false;
+  return true;
 }
 function ascii(b: Uint8Array, pos: number, length: number): string {
   let s = '';

@@ -31,20 +31,18 @@ export const WHOLE_READ_BYTES = BUNDLE_MAX_MEMBER_BYTES;
 
 /**
  * Files de-identified together: their bytes (a small file's whole, a larger one's first bytes, a
- * zip entry's whole) read as ONE Blob, since every read of a picked file is a round trip to the
- * browser process; a file whose header is longer than its first read is read again whole. The
- * small files made are views into one buffer, so the worker hands them over without a copy.
+ * zip entry's whole) read all at once, each read a round trip to the browser process that waits
+ * beside the others. Not as one Blob joining them: Chromium makes that Blob on the worker's thread
+ * (~8 ms for 32 files, 0.4 of the 2.5 ms a CT slice took in the worker's profile). A file whose
+ * header is longer than its first read is read again whole. The small files made are views into
+ * one buffer, so the worker hands them over without a copy.
  */
 export async function runDeidBatch(batch: DeidBatch): Promise<DeidOutcome[]> {
   const whole = batch.files.map(({ file, compression }) => compression === 'deflate' || file.size <= WHOLE_READ_BYTES);
-  const reads = batch.files.map(({ file }, i) => (whole[i] ? file : file.slice(0, FIRST_READ_BYTES)));
-  const joined = await bytesOf(new Blob(reads));
+  const reads = await Promise.all(batch.files.map(({ file }, i) => bytesOf(whole[i] ? file : file.slice(0, FIRST_READ_BYTES))));
   const outcomes: (DeidOutcome | MadeBytes)[] = [];
-  let at = 0;
   for (const [i, { file, compression }] of batch.files.entries()) {
-    const read = joined.subarray(at, at + (reads[i] as Blob).size);
-    at += read.length;
-    outcomes.push(await deidentifyOne({ file, compression, read, whole: whole[i] as boolean }, batch.policy, batch.key));
+    outcomes.push(await deidentifyOne({ file, compression, read: reads[i] as Uint8Array, whole: whole[i] as boolean }, batch.policy, batch.key));
   }
   return inOneBuffer(outcomes);
 }

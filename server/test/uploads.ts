@@ -112,6 +112,20 @@ export async function thumbnailsDrawn(db: Db): Promise<void> {
   }
 }
 
+/**
+ * Waits (up to 30 s) until no job is queued or running: whatever the events so far queued (mails,
+ * webhooks, thumbnails) has ended, so what was not sent by then never will be. An announcer waits
+ * for its reactions, and a job ends after announcing, so a job queued by a reaction is seen.
+ */
+export async function queueDrained(db: Db): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    const busy = await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+    if (!busy) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('jobs still queued or running after 30 s');
+}
+
 export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
   await thumbnailsDrawn(db);
   const rows = [

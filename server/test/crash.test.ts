@@ -54,7 +54,7 @@ function startSlowUpload(url: string, token: string, projectId: number, dataDir:
 describe.each(dialects())('a server killed in the middle of an upload, on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(() => database.drop());
 

@@ -80,7 +80,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
   describe('a server killed in the middle of a job', () => {
     let database: TestDatabase;
     beforeAll(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { migrated: true });
     });
     afterAll(() => database.drop());
 

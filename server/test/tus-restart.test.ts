@@ -40,7 +40,7 @@ async function expectNothingLeft(database: TestDatabase): Promise<void> {
 describe.each(dialects())('resumable uploads and server restarts, on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(() => database.drop());
   const env = (extra: Record<string, string> = {}) => ({

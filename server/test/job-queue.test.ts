@@ -24,8 +24,9 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
 
-  async function open() {
-    database = await createTestDatabase(dialect);
+  /** `migrated`: a copy of the latest schema, for the cases that do not test a migration. */
+  async function open(opts: { migrated?: boolean } = {}) {
+    database = await createTestDatabase(dialect, opts);
     const config = loadConfig({ DATA_DIR: database.dataDir, LOG_LEVEL: 'silent', ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) });
     handle = openDatabase(config);
     return config;
@@ -56,8 +57,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it('takes turns between groups: a group with many jobs queued first delays another by one job at most', async () => {
-    await open();
-    await migrateToLatest(handle);
+    await open({ migrated: true });
     const kind = jobType('fair-test', z.object({ group: z.string(), n: z.number() }), () => null, (p) => p.group);
     for (const n of [1, 2, 3, 4]) await enqueueJob(handle.db, kind, { group: 'A', n });
     await enqueueJob(handle.db, kind, { group: 'B', n: 1 });
@@ -85,8 +85,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it("ends a job in one transaction with its last writes, and writes none of them for a job cancelled meanwhile", async () => {
-    await open();
-    await migrateToLatest(handle);
+    await open({ migrated: true });
     const kind = jobType('complete-test', z.object({ n: z.number() }), (p) => `things/${p.n}`);
     await enqueueJob(handle.db, kind, { n: 1 });
     await enqueueJob(handle.db, kind, { n: 2 });
@@ -119,8 +118,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it('with one slot, a group served a moment ago waits for one that was not', async () => {
-    await open();
-    await migrateToLatest(handle);
+    await open({ migrated: true });
     const kind = jobType('fair-test', z.object({ group: z.string(), n: z.number() }), () => null, (p) => p.group);
     for (const n of [1, 2, 3]) await enqueueJob(handle.db, kind, { group: 'A', n });
     await enqueueJob(handle.db, kind, { group: 'B', n: 1 });
@@ -139,8 +137,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it('runs a job queued already claimed on the idle lane reserved for it, without claiming it; a busy runner reserves none', async () => {
-    const config = await open();
-    await migrateToLatest(handle);
+    const config = await open({ migrated: true });
     const kind = jobType('direct-test', z.object({ n: z.number() }), (p) => `direct/${p.n}`);
     const jobs = new CountingJobs(handle.db, handle.dialect);
     const ran: number[] = [];
@@ -208,15 +205,13 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it('checks a payload when it is queued', async () => {
-    await open();
-    await migrateToLatest(handle);
+    await open({ migrated: true });
     await expect(enqueueJob(handle.db, PROCESS_UPLOAD, { fileId: -1, companyId: 1 })).rejects.toThrow(z.ZodError);
     expect(await handle.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
   });
 
   it('refuses to start beside a job kind it does not know, naming it', async () => {
-    const config = await open();
-    await migrateToLatest(handle);
+    const config = await open({ migrated: true });
     await enqueueJob(handle.db, jobType('deliver-files', z.object({ to: z.string() }), () => null), { to: 'x' });
     const services = createServices(handle, config, await createStorage(config));
     const starting = createJobRunner(services, config, createLogger(config));
@@ -225,8 +220,7 @@ describe.each(dialects())('the job queue on %s', (dialect) => {
   });
 
   it('fails a claimed job whose payload does not fit its kind, without retrying it', async () => {
-    const config = await open();
-    await migrateToLatest(handle);
+    const config = await open({ migrated: true });
     const at = new Date().toISOString();
     await handle.db
       .insertInto('jobs')

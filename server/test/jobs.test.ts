@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { uploadSubject } from '../src/files/file-jobs.js';
+import { passDeadlines } from './clock.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { makeCompany, makeProject, makeUser, PASSWORD } from './factories.js';
 import { call, login } from './http.js';
@@ -79,7 +80,7 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
   describe('a server killed in the middle of a job', () => {
     let database: TestDatabase;
     beforeAll(async () => {
-      database = await createTestDatabase(dialect);
+      database = await createTestDatabase(dialect, { migrated: true });
     });
     afterAll(() => database.drop());
 
@@ -120,6 +121,8 @@ describe.each(dialects())('durable jobs on %s', (dialect) => {
         fs.writeFileSync(path.join(work, 'job-999999', 'extracted', 'left.dcm'), 'left behind');
         expect(fs.readdirSync(work).length).toBeGreaterThan(compression === 'deflate' ? 1 : 0);
 
+        // The killed server's lease is over, as if JOB_LEASE_SECONDS had passed without a heartbeat.
+        await passDeadlines(database, 'jobs', 'lease_until');
         const second = await startServerProcess(env);
         try {
           const file = await until('processing finished', async () => {

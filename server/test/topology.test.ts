@@ -15,6 +15,7 @@ import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { buildIfChanged, PORTAL_TARGETS } from '../scripts/build-if-changed.js';
+import { agoIso } from './clock.js';
 import { createTestDatabase, dialects, type TestDatabase } from './databases.js';
 import { call, login } from './http.js';
 import { startDistServer, startDistWorker, type ServerProcess } from './processes.js';
@@ -285,6 +286,8 @@ describe.runIf(dialects().includes('postgres'))('two API nodes and two workers o
     );
     const survivor = workers.find((w) => w !== holder)!;
     await stop(holder, 'SIGKILL');
+    // Its lease over now, as if JOB_LEASE_SECONDS had passed without its heartbeat (clock.ts).
+    await handle.db.updateTable('jobs').set({ lease_until: agoIso(100) }).where('subject', '=', `files/${fileId}`).where('name', '=', 'process-upload').where('status', '=', 'running').execute();
     // The survivor takes the job over once the dead worker's lease runs out.
     await until('the job taken over', async () => {
       const job = await handle.db.selectFrom('jobs').select(['status', 'locked_by']).where('subject', '=', `files/${fileId}`).where('name', '=', 'process-upload').executeTakeFirstOrThrow();

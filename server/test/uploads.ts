@@ -99,7 +99,6 @@ export function storedFiles(dataDir: string): string[] {
     .map((d) => path.relative(root, path.join(d.parentPath, d.name)));
 }
 
-/** Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records. */
 /**
  * Waits (up to 30 s) for the thumbnail jobs queued so far to end: a processed file's thumbnails are
  * drawn by a job of their own once it is ready, each picture stored a moment before its row.
@@ -112,8 +111,27 @@ export async function thumbnailsDrawn(db: Db): Promise<void> {
   }
 }
 
-export async function expectNoLeftovers(db: Db, dataDir: string): Promise<void> {
-  await thumbnailsDrawn(db);
+/**
+ * Waits (up to 30 s) until no job is queued or running: whatever the events so far queued (mails,
+ * webhooks, thumbnails) has ended, so what was not sent by then never will be. An announcer waits
+ * for its reactions, and a job ends after announcing, so a job queued by a reaction is seen.
+ */
+export async function queueDrained(db: Db): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    const busy = await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).limit(1).executeTakeFirst();
+    if (!busy) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('jobs still queued or running after 30 s');
+}
+
+/**
+ * Bytes on disk match the visible rows exactly: no temp files, no orphans, no pending records.
+ * `stopped`: no process runs the queue any more (its server was stopped), so what is on disk is
+ * final and a thumbnail job left queued is not waited for: it would never run, and the wait its 30 s.
+ */
+export async function expectNoLeftovers(db: Db, dataDir: string, opts: { stopped?: boolean } = {}): Promise<void> {
+  if (!opts.stopped) await thumbnailsDrawn(db);
   const rows = [
     ...(await db.selectFrom('project_files').select('storage_key').execute()),
     // A processed file's series thumbnails are objects of their own, named by their rows.

@@ -3,7 +3,6 @@
 // another caller holds open (nor sees its writes), and one given a transaction is part of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './database.js';
-import { migrateToLatest } from './migrate.js';
 import { PreparedQueries } from './prepared-queries.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.js';
 
@@ -14,9 +13,8 @@ describe.each(dialects())('prepared queries on %s', (dialect) => {
   const now = new Date().toISOString();
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     handle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    await migrateToLatest(handle);
     prepared = new PreparedQueries(handle.db);
   }, 60_000);
   afterAll(async () => {

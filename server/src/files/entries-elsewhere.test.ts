@@ -3,7 +3,6 @@
 // the same answer, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Db } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.js';
 import { EntriesRepository } from './entries.repository.js';
 
@@ -18,9 +17,8 @@ describe.each(dialects())('instances found elsewhere in the project on %s', (dia
   const now = new Date().toISOString();
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
     handle = openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-    await migrateToLatest(handle);
     const { db } = handle;
     companyId = (await db.insertInto('companies').values({ companyname: 'C', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
     newProject = async (name = 'P') =>

@@ -1,5 +1,6 @@
 // The engine's public shapes: what the job passes in and what it gets back.
 import type { TDicomFields, TEntryKind, TProcessingSummary } from '@portal/contract';
+import type { WindowSize } from './extract/plan-windows.js';
 import type { IngestLimits } from './limits.js';
 
 export interface IngestInput {
@@ -17,6 +18,8 @@ export interface IngestInput {
   threads?: 1 | 2;
   /** Aborting stops 7-Zip at once and makes ingestUpload reject with the signal's reason. */
   signal?: AbortSignal;
+  /** Windows smaller than a layer's default (plan-windows.ts), so a test sees many of them in a small archive. */
+  window?: WindowSize;
 }
 
 export interface IngestedEntry {

@@ -189,6 +189,7 @@ class UploadWalk {
         secondSevenZip: this.input.threads === 1 ? null : () => (this.secondSevenZip ??= new SevenZipWorker(this.input.signal)),
         // Only the upload itself is kept in storage: a nested archive's entries must be written out.
         inPlace: node.isInput && !single,
+        window: this.input.window,
       }),
     );
     if (!result.ok) {

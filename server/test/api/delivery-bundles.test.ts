@@ -324,7 +324,7 @@ describe.each(SETUPS)('delivery bundles on %s', (_name, dialect, storage, env) =
 describe.each(dialects())('a bundle when the server is killed, on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(() => database.drop());
 

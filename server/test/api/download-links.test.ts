@@ -254,7 +254,7 @@ describe.each(dialects())('download links on %s', (dialect) => {
 describe.each(dialects())('download link tickets and the log on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
+    database = await createTestDatabase(dialect, { migrated: true });
   });
   afterAll(() => database.drop());
 

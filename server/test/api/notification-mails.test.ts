@@ -10,7 +10,7 @@ import { call, login } from '../http.js';
 import { startTestServer, type TestServer } from '../server.js';
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../smtp.js';
 import { createUpload } from '../tus.js';
-import { dicomFixture, upload, waitProcessed } from '../uploads.js';
+import { dicomFixture, queueDrained, upload, waitProcessed } from '../uploads.js';
 import { insertReadyFile } from '../ready-file.js';
 
 const DIGEST_HOUR = 7;
@@ -50,7 +50,8 @@ describe.each(dialects())('notification e-mails on %s', (dialect) => {
   const choose = (token: string, json: unknown) => call(`${server.api}/me/notifications`, { method: 'PUT', token, json });
   // The test server undoes quoted-printable byte by byte: the bytes of UTF-8 text, read back as such.
   const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email)).map((m) => ({ ...m, text: Buffer.from(m.text, 'latin1').toString('utf8') }));
-  const settle = () => new Promise((r) => setTimeout(r, 1500));
+  // Every job queued so far has ended: a mail not received by then is never sent.
+  const settle = () => queueDrained(server.services.handle.db);
 
   it('answers and keeps each user’s own choice, refusing what their role may not choose', async () => {
     const { user, token } = await person(companyA);

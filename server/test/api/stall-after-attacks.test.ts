@@ -2,8 +2,7 @@
 // idle timeout, also when it comes after the hostile sequence that once left it open (throttled
 // logins, refused uploads, a zip bomb, a zip of many entries), on a real listening server with its
 // job runner, on SQLite and PostgreSQL. The sizes are smaller than the attack's, the shapes the same.
-import { execFileSync } from 'node:child_process';
-import { pbkdf2, pbkdf2Sync } from 'node:crypto';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,26 +149,27 @@ describe.each(dialects())('a stalled upload after a hostile sequence on %s', (di
     const company = await makeCompany(server.services);
     const token = await login(server.api, (await makeUser(server.services, { company })).username, PASSWORD);
     const project = await makeProject(server.services, company);
-    // Work that fills libuv's thread pool for several idle timeouts, as an archive's extraction or
-    // many sign-ins at once do: every file operation of the stalled upload waits behind it.
-    const iterations = poolWorkIterations(3 * IDLE_SECONDS * 1000);
-    const busy = Array.from({ length: POOL_THREADS }, () => promisify(pbkdf2)('x', 'salt', iterations, 64, 'sha512'));
+    // Every thread of libuv's pool held, as an archive's extraction or many sign-ins at once hold
+    // them: each opens a FIFO no one writes to yet, so every file operation of the stalled upload
+    // waits behind it, for as long as the test wants and without taking the CPU from anything else.
+    const fifos = Array.from({ length: POOL_THREADS }, (_, i) => path.join(scratch, `pool-${dialect}-${i}`));
+    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+    const busy = fifos.map((fifo) => fs.promises.open(fifo, 'r'));
+    // Freed by a writer to each FIFO (a process of its own: opening one here would wait on the pool
+    // too): once answered, or after three idle timeouts, so an answer that waits on the pool comes too late.
+    let freeing: Promise<unknown> | undefined;
+    const free = () => (freeing ??= promisify(execFile)('sh', ['-c', 'for f in "$@"; do : > "$f"; done', 'sh', ...fifos]));
+    const deadline = setTimeout(() => void free(), 3 * IDLE_SECONDS * 1000);
     const answer = await stall(server.api, token, project.id);
+    clearTimeout(deadline);
+    await free();
+    for (const opened of await Promise.all(busy)) await opened.close();
     expect(answer.status).toBe(408);
     expect(answer.elapsedMs).toBeLessThan(IDLE_SECONDS * 1000 + 2500);
     // Once the pool is free the upload's own abort has removed its temp file and pending record.
-    await Promise.all(busy);
     for (let i = 0; i < 100 && (await server.services.handle.db.selectFrom('pending_uploads').selectAll().execute()).length > 0; i += 1) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await expectNoLeftovers(server.services.handle.db, server.config.dataDir);
   }, 120_000);
 });
-
-/** pbkdf2 iterations that take about `ms` on this machine. */
-function poolWorkIterations(ms: number): number {
-  const probe = 20_000;
-  const started = performance.now();
-  pbkdf2Sync('x', 'salt', probe, 64, 'sha512');
-  return Math.ceil((probe * ms) / Math.max(1, performance.now() - started));
-}

@@ -8,6 +8,7 @@ import { afterEach, expect } from 'vitest';
 import { ingestUpload } from '../../src/ingest/ingest-upload.js';
 import type { IngestedEntry, IngestResult } from '../../src/ingest/ingest-types.js';
 import type { IngestLimits } from '../../src/ingest/limits.js';
+import type { WindowSize } from '../../src/ingest/extract/plan-windows.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const DICOM_DIR = path.join(FIXTURES, 'dicom');
@@ -39,12 +40,12 @@ export interface Collected {
 export async function collect(
   inputPath: string,
   originalName: string,
-  options: { limits?: Partial<IngestLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2 } = {},
+  options: { limits?: Partial<IngestLimits>; signal?: AbortSignal; workDir?: string; threads?: 1 | 2; window?: WindowSize } = {},
 ): Promise<Collected> {
   const workDir = options.workDir ?? (await tempDir());
   const entries: Collected['entries'] = [];
   const result = await ingestUpload(
-    { inputPath, originalName, workDir, limits: options.limits, signal: options.signal, threads: options.threads },
+    { inputPath, originalName, workDir, limits: options.limits, signal: options.signal, threads: options.threads, window: options.window },
     async (entry) => {
       const existed = entry.tempPath !== null && (await stat(entry.tempPath)).isFile();
       entries.push({ ...entry, existed });

@@ -19,7 +19,7 @@ export async function extractMany(input: LayerInput, archiveBytes: number): Prom
   const run = new LayerRun(input, plan, archiveBytes);
   const extraction = run.windowed ? Promise.resolve() : runThrough(run);
   // A plan that fails lets the run go on alone to its end rather than wait for entries nobody takes.
-  const planned = produceWindows(run, planWindows<Outcome>(plan.items())).catch((error: unknown) => {
+  const planned = produceWindows(run, planWindows<Outcome>(plan.items(), input.window)).catch((error: unknown) => {
     run.credit?.unlimited();
     throw error;
   });

@@ -30,7 +30,8 @@ export class LayerRun {
     archiveBytes: number,
   ) {
     this.windowed = windowedKind(input.kind, plan.native);
-    this.credit = plan.native === null ? new RunCredit() : null;
+    // Two windows ahead, whatever their size (run-credit.ts).
+    this.credit = plan.native === null ? new RunCredit(input.window && 2 * input.window.entries) : null;
     this.tally = new RunTally(input, archiveBytes, plan.truncated);
   }
 

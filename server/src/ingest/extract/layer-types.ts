@@ -5,6 +5,7 @@ import type { EntryAnalysis } from '../entry-analysis.js';
 import type { IngestLimits } from '../limits.js';
 import type { SkipReason } from '../skip-reasons.js';
 import type { LayerBudget } from './layer-budget.js';
+import type { WindowSize } from './plan-windows.js';
 import type { SevenZipWorker } from './sevenzip/sevenzip-client.js';
 import type { SevenZipFormat } from './sevenzip/sevenzip-protocol.js';
 
@@ -53,6 +54,8 @@ export interface LayerInput {
   secondSevenZip: (() => SevenZipWorker) | null;
   /** The archive is the stored upload: a plain zip's stored entries may stay where they are. */
   inPlace: boolean;
+  /** Windows of another size than WINDOW_ENTRIES and WINDOW_BYTES (tests of many windows). */
+  window?: WindowSize;
 }
 
 /** What extraction decided about one planned entry; the hand-over checks a 'done' one on disk. */

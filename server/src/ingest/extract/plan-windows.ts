@@ -16,6 +16,12 @@ import { SettledOutcomes } from './settled-outcomes.js';
 export const WINDOW_ENTRIES = 2000;
 export const WINDOW_BYTES = 512 * 1024 ** 2;
 
+/** How much one window holds: WINDOW_ENTRIES and WINDOW_BYTES, smaller in tests of many windows. */
+export interface WindowSize {
+  entries: number;
+  bytes: number;
+}
+
 /** Items in archive order (skipped ones included) and the planned entries among them by path. */
 export interface PlanWindow<O> {
   items: PlanItem[];
@@ -29,7 +35,7 @@ export interface PlanWindow<O> {
 /** Cuts the plan into windows of at most WINDOW_ENTRIES planned entries or WINDOW_BYTES (smaller ones for tests). */
 export async function* planWindows<O>(
   items: AsyncIterable<PlanItem> | Iterable<PlanItem>,
-  size: { entries: number; bytes: number } = { entries: WINDOW_ENTRIES, bytes: WINDOW_BYTES },
+  size: WindowSize = { entries: WINDOW_ENTRIES, bytes: WINDOW_BYTES },
 ): AsyncGenerator<PlanWindow<O>> {
   const fresh = (): PlanWindow<O> => {
     const include = new Map<string, ListedEntry>();

@@ -4,7 +4,7 @@ import { fakeTusServer, type SettingsReply } from '../testing/fake-tus-server';
 import { defaultOptions } from 'tus-js-client';
 import { packBundle, type BundleFile } from './bundle';
 import { deliveryApi } from './deliveries';
-import { createTusTransport, DEFAULT_CHUNK_BYTES, fingerprintOf, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
+import { createTusTransport, DEFAULT_CHUNK_BYTES, discardResumable, fingerprintOf, pruneExpiredResumes, RESUME_MAX_AGE_MS, UploadFailure, WITH_CREATION_MAX_BYTES, type UploadJob } from './tus-upload';
 
 const CHUNK = 10;
 const transport = createTusTransport({ chunkSize: CHUNK, retryDelays: [0, 0, 0] });
@@ -173,6 +173,24 @@ describe('the tus transport', () => {
     await transport(job('scan.zip', 35, projectId), noCallbacks).result;
     expect(server.requests.filter((r) => r.method === 'HEAD')).toHaveLength(0);
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
+  it('a paused file given up is terminated on the server and forgotten, in the form it was sent in, and no other file is', async () => {
+    const server = fakeTusServer({ patchFault: (_u, attempt) => (attempt === 1 ? { hold: new Promise<void>(() => undefined) } : null) });
+    const original = job();
+    // Sent de-identified (its variant names the made copy), then paused: the page lets go, the server keeps its part.
+    const paused = transport({ ...original, file: new File(['y'.repeat(35)], 'scan.zip'), variant: { made: 'basic:2024b', original: original.file } }, noCallbacks);
+    const other = transport(job('other.zip'), noCallbacks);
+    await expect.poll(() => server.requests.filter((r) => r.method === 'PATCH').length).toBe(4);
+    paused.abandon();
+    other.abandon();
+    expect(resumeEntries()).toHaveLength(2);
+
+    await discardResumable(original);
+    expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([expect.objectContaining({ url: '/uploads/1', authorization: 'Bearer u1-a' })]);
+    expect(server.state.terminated).toEqual([1]);
+    expect(resumeEntries()).toHaveLength(1);
+    expect(resumeEntries()[0]).toContain('other.zip');
   });
 
   it('cancelling terminates the upload on the server and forgets it', async () => {

@@ -139,6 +139,26 @@ async function forgetResume(fingerprint: string): Promise<void> {
   await Promise.all(entries.map((entry) => storage.removeUpload(entry.urlStorageKey)));
 }
 
+/**
+ * What the server holds of a paused file the user cancels, removed there (a tus termination) and
+ * forgotten here. Its resume entries are found by the fingerprint up to the form it was sent in
+ * (`variant`: the de-identified copy's name comes last), so that form need not be made again.
+ */
+export async function discardResumable(job: UploadJob, httpStack: HttpStack = apiClientHttpStack): Promise<void> {
+  const key = `tus::${fingerprintOf({ ...job, variant: undefined })}`;
+  // The fingerprint is a JSON array: without its closing bracket it is the start of each variant's.
+  const stem = key.slice(0, -1);
+  const storage = defaultOptions.urlStorage;
+  const entries = (await storage.findAllUploads()).filter((e) => e.urlStorageKey.startsWith(`${key}::`) || e.urlStorageKey.startsWith(`${stem},`));
+  await Promise.all(
+    entries.map(async (entry) => {
+      // A termination that fails leaves the part to the server's 24 h expiry; it is forgotten here either way.
+      if (entry.uploadUrl) await Upload.terminate(entry.uploadUrl, { httpStack, retryDelays: [] }).catch(() => undefined);
+      await storage.removeUpload(entry.urlStorageKey);
+    }),
+  );
+}
+
 function newest(previous: PreviousUpload[]): PreviousUpload | undefined {
   return [...previous].sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))[0];
 }

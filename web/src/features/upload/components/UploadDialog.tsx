@@ -22,7 +22,7 @@ import { useProgressReset } from '../../../lib/use-progress-reset';
 import { failureInWords } from '../../../lib/error-mapping';
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
 import { pruneExpiredDeliveries } from '../api/delivery-memory';
-import { createTusTransport, pruneExpiredResumes, type Transport } from '../api/tus-upload';
+import { createTusTransport, discardResumable, pruneExpiredResumes, type Transport } from '../api/tus-upload';
 import { selectForDeidentification, type SendGroup } from '../deid/deid-selection';
 import { deidentifiesHere, type PolicyLoader } from '../deid/use-deidentification';
 import { ACCEPTED_TYPES_HINT, filterFolder, NO_COMPRESSED_FILES, selectAccepted, type FolderSelection, type KeptFile, type LeftOutFile } from '../file-filters';
@@ -92,7 +92,7 @@ export default function UploadDialog(props: UploadDialogProps) {
   const { projectId, transport = defaultTransport, deliveries = deliveryApi, loadPolicy, replaces } = props;
   const queryClient = useQueryClient();
   const projectName = queryClient.getQueryData<{ name: string } | null>(queryKeys.project(projectId))?.name ?? null;
-  const { session, local } = useUploadSession({ projectId, projectName, transport, deliveries, loadPolicy, replaces: replaces?.id });
+  const { session, local } = useUploadSession({ projectId, projectName, transport, deliveries, loadPolicy, replaces: replaces?.id, discard: discardResumable });
   return (
     <>
       {local && <SessionDrivers sessions={local} />}

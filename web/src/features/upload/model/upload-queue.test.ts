@@ -468,6 +468,31 @@ describe('pausing the upload queue (the tray)', () => {
     expect(queue.getSnapshot().active).toBe(true);
   });
 
+  it('cancels a paused file: its server part is removed, the others go on', async () => {
+    const { transport, started, named } = controlledTransport();
+    const latest = (name: string) => started.filter((s) => s.job.path === name).at(-1);
+    const discarded: string[] = [];
+    const queue = new UploadQueue({ projectId: 7, transport, concurrency: 2, discard: (job) => Promise.resolve(void discarded.push(`${job.projectId}/${job.path}`)) });
+    queue.add([kept('a.zip'), kept('b.zip'), kept('c.zip')]);
+    queue.start();
+    named('a.zip').callbacks.onProgress(40);
+    queue.pauseAll();
+    expect(statuses(queue)).toEqual({ 'a.zip': 'paused', 'b.zip': 'paused', 'c.zip': 'paused' });
+    queue.cancel('a.zip:100:1');
+    // c.zip was paused while it waited its turn: the server has nothing of it to remove.
+    queue.cancel('c.zip:100:1');
+    await flush();
+    expect(discarded).toEqual(['7/a.zip']);
+    expect(statuses(queue)).toEqual({ 'a.zip': 'cancelled', 'b.zip': 'paused', 'c.zip': 'cancelled' });
+    expect(queue.getSnapshot().rows.find((r) => r.path === 'a.zip')?.sent).toBe(0);
+
+    queue.resumeAll();
+    expect(statuses(queue)).toEqual({ 'a.zip': 'cancelled', 'b.zip': 'uploading', 'c.zip': 'cancelled' });
+    latest('b.zip')?.succeed(2);
+    await flush();
+    expect(statuses(queue)).toEqual({ 'a.zip': 'cancelled', 'b.zip': 'done', 'c.zip': 'cancelled' });
+  });
+
   it('ignores a pause of a file that is not on its way', async () => {
     const { queue, named } = setUp(['a.zip']);
     queue.pause('a.zip:100:1');

@@ -47,6 +47,8 @@ export interface UploadQueueOptions {
   now?: () => number;
   deliveries?: DeliveryApi;
   deliveryMemory?: DeliveryMemory;
+  /** Removes what the server holds of a paused file that is cancelled (its resumable upload). */
+  discard?: (job: UploadJob) => Promise<void>;
 }
 
 /** Called once each time the batch has nothing left in flight, with its rows as they ended and every row listed. */
@@ -176,6 +178,7 @@ export class UploadQueue {
    */
   cancel(key: string): void {
     const row = this.rows.find((r) => r.key === key);
+    if (row?.status === 'paused') return this.cancelPaused(row);
     if (!row || (row.status !== 'queued' && row.status !== 'uploading')) return;
     this.pending = this.pending.map((s) => ({ ...s, keys: s.keys.filter((k) => k !== key) })).filter((s) => s.keys.length > 0);
     const running = [...this.running.values()].find((r) => r.send.keys.includes(key));
@@ -184,6 +187,22 @@ export class UploadQueue {
       this.requeue(running.send.keys.filter((k) => k !== key));
     }
     this.change([key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
+    this.completeDeliveries();
+    this.pump();
+  }
+
+  /**
+   * A paused file given up: nothing of it runs, so it only leaves the batch (and its folder's
+   * delivery), and a file sent alone has its part removed from the server. A paused bundle's part
+   * holds other files too: it is left to the server's expiry, and they go again in a new bundle.
+   */
+  private cancelPaused(row: UploadRow): void {
+    // A bundle's member, or a file never started, has nothing of its own on the server to remove.
+    if (row.bundled === 0 && row.send !== null && this.options.discard) {
+      const discard = this.options.discard;
+      void Promise.resolve(this.jobOf({ id: 0, keys: [row.key], folder: row.folder, bundle: false }, [row])).then(discard);
+    }
+    this.change([row.key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
     this.completeDeliveries();
     this.pump();
   }

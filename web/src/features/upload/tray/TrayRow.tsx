@@ -26,7 +26,10 @@ function actionsOf(row: UploadRow): Action[] {
         { label: 'Cancel', icon: CloseRounded, run: (q, k) => q.cancel(k) },
       ];
     case 'paused':
-      return [{ label: 'Resume', icon: PlayArrowRounded, run: (q, k) => q.retry(k) }];
+      return [
+        { label: 'Resume', icon: PlayArrowRounded, run: (q, k) => q.retry(k) },
+        { label: 'Cancel', icon: CloseRounded, run: (q, k) => q.cancel(k) },
+      ];
     case 'failed':
       return row.retryable ? [{ label: 'Retry', icon: ReplayRounded, run: (q, k) => q.retry(k) }] : [];
     case 'cancelled':

@@ -92,6 +92,23 @@ describe('the uploads tray', () => {
     hold.release();
   });
 
+  it('cancels a paused upload: the server’s part is removed and the browser forgets it', async () => {
+    const hold = holdSecondChunk();
+    const server = fakeTusServer({ patchFault: hold.patchFault });
+    const { user } = await sendInBackground();
+    await within(await screen.findByRole('region', { name: 'Uploads' })).findByText('Uploading · 1 file left');
+    await waitFor(async () => expect(await listUnfinished(currentUserId())).toHaveLength(1), { timeout: 3000 });
+
+    await user.click(within(tray()).getByRole('button', { name: 'Pause a.zip' }));
+    await within(tray()).findByText(/Paused · /);
+    expect(server.state.terminated).toEqual([]);
+    await user.click(within(tray()).getByRole('button', { name: 'Cancel a.zip' }));
+    await waitFor(() => expect(server.state.terminated).toHaveLength(1));
+    expect(server.uploads.size).toBe(0);
+    await waitFor(async () => expect(await listUnfinished(currentUserId())).toEqual([]), { timeout: 3000 });
+    hold.release();
+  });
+
   it('after a reload lists what did not finish, refuses other files, and resumes the same file from the server’s offset', async () => {
     const hold = holdSecondChunk();
     const server = fakeTusServer({ patchFault: hold.patchFault });

@@ -1,5 +1,5 @@
 import { deliveryApi, type DeliveryApi } from '../api/deliveries';
-import { createTusTransport, type Transport } from '../api/tus-upload';
+import { createTusTransport, discardResumable, type Transport } from '../api/tus-upload';
 import { selectForDeidentification, type SendGroup } from '../deid/deid-selection';
 import { deidentifiesHere } from '../deid/use-deidentification';
 import { filterFolder, relativePathOf, selectAccepted, type KeptFile } from '../file-filters';
@@ -47,7 +47,7 @@ export async function resumePicked(sessions: UploadSessions, remembered: readonl
   let resumed = 0;
   for (const [projectId, plan] of plans) {
     if (plan.kept.length === 0) continue;
-    const session = sessions.create({ projectId, projectName: plan.name, transport: options.transport ?? defaultTransport, deliveries: options.deliveries ?? deliveryApi });
+    const session = sessions.create({ projectId, projectName: plan.name, transport: options.transport ?? defaultTransport, deliveries: options.deliveries ?? deliveryApi, discard: discardResumable });
     const deid = await session.whenReady();
     const policy = await deid.policy().catch(() => null);
     const groups: SendGroup[] = policy && deidentifiesHere(policy) ? (await selectForDeidentification(plan.kept, plan.folder)).groups : [{ folder: plan.folder, kept: plan.kept }];

@@ -1,5 +1,5 @@
 import type { DeliveryApi } from '../api/deliveries';
-import type { Transport } from '../api/tus-upload';
+import type { Transport, UploadJob } from '../api/tus-upload';
 import type { UploadDeidentification } from '../api/deidentification';
 import type { PolicyLoader } from '../deid/use-deidentification';
 import type { UserFacingError } from '../../../lib/error-mapping';
@@ -23,6 +23,8 @@ export interface SessionOptions {
   loadPolicy?: PolicyLoader | undefined;
   /** The rejected file a file sent alone replaces (issue 35); such a session is never shared. */
   replaces?: number | undefined;
+  /** Removes what the server holds of a paused file that is cancelled. */
+  discard?: ((job: UploadJob) => Promise<void>) | undefined;
 }
 
 /** Rows worth remembering after a reload: the server may hold part of them. */
@@ -57,7 +59,7 @@ export class UploadSession {
       return sending(replaces !== undefined && !job.delivery && !job.bundle ? { ...job, replaces } : job, callbacks);
     };
     const deliveries: DeliveryApi = replaces === undefined ? options.deliveries : { ...options.deliveries, open: (project, name) => options.deliveries.open(project, name, replaces) };
-    this.queue = new UploadQueue({ projectId: options.projectId, transport: relay, deliveries });
+    this.queue = new UploadQueue({ projectId: options.projectId, transport: relay, deliveries, discard: options.discard });
     this.unsubscribe = this.queue.subscribe(() => this.remember());
   }
 

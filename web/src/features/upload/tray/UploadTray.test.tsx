@@ -92,6 +92,18 @@ describe('the uploads tray', () => {
     hold.release();
   });
 
+  it('remembers an upload that failed on its way with bytes on the server, for a resume after a reload', async () => {
+    // The first chunk arrives, then the network goes for good: every retry of the second fails.
+    fakeTusServer({ patchFault: (_u, attempt) => (attempt >= 1 ? { network: true } : null) });
+    const view = renderWithProviders(<Page />);
+    await view.user.upload(screen.getByLabelText('Select Files'), [file('a.zip')]);
+    const upload = await screen.findByRole('button', { name: 'Upload Files' });
+    await waitFor(() => expect(upload).toBeEnabled());
+    await view.user.click(upload);
+    await screen.findByText('a.zip: Connection Error: Could not connect to server. Please check your internet connection.', {}, { timeout: 3000 });
+    await waitFor(async () => expect((await listUnfinished(currentUserId())).map((u) => [u.path, u.sent])).toEqual([['a.zip', 10]]), { timeout: 3000 });
+  });
+
   it('cancels a paused upload: the server’s part is removed and the browser forgets it', async () => {
     const hold = holdSecondChunk();
     const server = fakeTusServer({ patchFault: hold.patchFault });

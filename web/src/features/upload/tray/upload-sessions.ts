@@ -29,6 +29,11 @@ export interface SessionOptions {
 
 /** Rows worth remembering after a reload: the server may hold part of them. */
 const UNFINISHED: ReadonlySet<UploadRow['status']> = new Set(['queued', 'uploading', 'finishing', 'paused']);
+
+/** Unfinished, or failed on the way (a lost network) with bytes the server keeps for a resume. */
+function resumable(row: UploadRow): boolean {
+  return UNFINISHED.has(row.status) || (row.status === 'failed' && row.retryable && row.sent > 0);
+}
 /** How often the bytes sent are written down while they flow. */
 const SAVE_EVERY_MS = 1_000;
 
@@ -109,8 +114,8 @@ export class UploadSession {
     // Every row that ended is forgotten once, whether or not this page wrote it: a file picked
     // again after a reload ends here, while what remembered it was written by the page before.
     const rows = this.queue.getSnapshot().rows;
-    const ended = rows.filter((r) => r.status !== 'ready' && !UNFINISHED.has(r.status) && !this.forgotten.has(r.key));
-    rows.filter((r) => UNFINISHED.has(r.status)).forEach((r) => this.forgotten.delete(r.key));
+    const ended = rows.filter((r) => r.status !== 'ready' && !resumable(r) && !this.forgotten.has(r.key));
+    rows.filter(resumable).forEach((r) => this.forgotten.delete(r.key));
     if (ended.length === 0) return;
     ended.forEach((r) => {
       this.saved.delete(r.key);
@@ -121,7 +126,7 @@ export class UploadSession {
 
   private async save(): Promise<void> {
     const now = Date.now();
-    const rows = this.queue.getSnapshot().rows.filter((r) => UNFINISHED.has(r.status) && this.saved.get(r.key) !== r.sent);
+    const rows = this.queue.getSnapshot().rows.filter((r) => resumable(r) && this.saved.get(r.key) !== r.sent);
     const records = rows.map<UnfinishedUpload>((r) => ({
       id: unfinishedId(this.userId, this.projectId, r.key),
       userId: this.userId,

@@ -53,7 +53,7 @@ export const DEFAULT_LIMITS: Readonly<IngestLimits> = Object.freeze({
   // Ten times the files one upload may keep: listings past maxEntries are only counted, but a
   // nest of archives each declaring thousands of entries must not be walked forever.
   maxEntriesSeen: 1_000_000,
-  // The 2 GB zip of docs/performance.md ("Ingest figures") takes well under a minute; a 20 GB upload
+  // The 2 GB zip of docs/performance.md ("Current figures", Ingest) takes well under a minute; a 20 GB upload
   // some minutes.
   maxProcessingMs: 60 * 60 * 1000,
 });

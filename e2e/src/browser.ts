@@ -66,6 +66,9 @@ function describe(violation: Result): string {
 
 /** Runs axe-core on what the page shows now; serious and critical violations fail the screen. */
 export async function checkAccessibility(page: Page, screen: string): Promise<void> {
+  // A button enabled by the answer that drew the screen fades to its colour (MUI's 250 ms
+  // transition): checked mid-way its contrast is one the user never sees settled.
+  await settle(page);
   // The server's Content-Security-Policy (script-src 'self') refuses page.addScriptTag's inline
   // script; evaluating the source through the DevTools protocol keeps that policy in force.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await axeSource());

@@ -35,7 +35,9 @@ describe.each(dialects())('webhooks on %s', (dialect) => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startTestServer(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '0', WEBHOOK_TIMEOUT_SECONDS: '1' }, { jobs: true });
+    // Retries a second apart (then 2, 4 s): with no backoff all eleven attempts could pass between
+    // two looks at the log, which then read 'failed' where a retry was still to come (one CI run).
+    server = await startTestServer(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1', WEBHOOK_TIMEOUT_SECONDS: '1' }, { jobs: true });
     companyA = await makeCompany(server.services, `Hospital A ${dialect}`);
     companyB = await makeCompany(server.services, `Hospital B ${dialect}`);
     const token = async (overrides: Parameters<typeof makeUser>[1]) => login(server.api, (await makeUser(server.services, overrides)).username, PASSWORD);

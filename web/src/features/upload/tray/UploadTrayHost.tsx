@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { queryKeys } from '../../../api/query-keys';
 import { useNotify } from '../../../components/use-notify';
 import { useLeaveGuard } from '../use-upload-queue';
@@ -16,12 +16,21 @@ function notLive(stored: UnfinishedUpload[], state: readonly TraySession[], user
   return stored.filter((u) => !live.has(u.id));
 }
 
-/** The upload chunk's half of the signed-in frame: the sessions, their de-identification, the leave guard and the tray. */
+/**
+ * The upload chunk's half of the signed-in frame: the sessions, their de-identification, the leave
+ * guard and the tray. It drives the slot's sessions, whoever made them: sessions of its own, made
+ * while a dialog's effect filled the slot first, would leave that dialog's session without a
+ * de-identification driver, and its picks waiting for ever (seen after a reload in e2e).
+ */
 export default function UploadTrayHost({ slot }: { slot: UploadsSlot }) {
-  const [sessions] = useState(() => slot.get() ?? new UploadSessions());
+  const sessions = useSyncExternalStore(slot.subscribe, slot.get);
   useEffect(() => {
-    slot.ensure(() => sessions);
-  }, [slot, sessions]);
+    slot.ensure(() => new UploadSessions());
+  }, [slot]);
+  return sessions && <TrayHost sessions={sessions} />;
+}
+
+function TrayHost({ sessions }: { sessions: UploadSessions }) {
   const queryClient = useQueryClient();
   const notify = useNotify();
   useEffect(() => {

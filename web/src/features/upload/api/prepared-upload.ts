@@ -1,8 +1,9 @@
 import { UploadFailure, type RunningUpload, type UploadJob } from './tus-upload';
 
 /**
- * An upload that starts once its job is made (a bundle packed off the page): stopped before that,
- * it never starts; a job that could not be made fails as an upload that may be tried again.
+ * An upload that starts once its job is made (a bundle packed off the page, a file de-identified):
+ * stopped before that, it never starts; a job that could not be made fails with its own reason
+ * when it gave one in words (an UploadFailure), else as an upload that may be tried again.
  */
 export function preparedUpload(job: Promise<UploadJob>, start: (job: UploadJob) => RunningUpload): RunningUpload {
   let stopped = false;
@@ -14,6 +15,7 @@ export function preparedUpload(job: Promise<UploadJob>, start: (job: UploadJob) 
       return running.result;
     },
     (error: unknown) => {
+      if (error instanceof UploadFailure) throw error;
       throw new UploadFailure({ message: 'Unexpected Error', details: error instanceof Error ? error.message : String(error) }, true);
     },
   );

@@ -1,7 +1,8 @@
 import type { Policy } from '@portal/deid';
 import { memberOf, type BundleFile, type PartsMember } from '../api/bundle';
 import { packPartsOffPage } from '../api/pack-off-page';
-import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob, type UploadResult } from '../api/tus-upload';
+import { preparedUpload } from '../api/prepared-upload';
+import { LeftOutFailure, type Transport, type UploadJob } from '../api/tus-upload';
 import { madeSize } from './deid-batch';
 import type { Deidentifier } from './deid-pool';
 
@@ -61,35 +62,12 @@ async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promis
  */
 export function deidentifyingTransport(inner: Transport, deid: Deidentifier, policy: Policy, edition: string): Transport {
   const made = policyTag(policy, edition);
-  return (job, callbacks) => {
-    let stopped = false;
-    let running: RunningUpload | undefined;
-    const result = (async (): Promise<UploadResult> => {
-      let prepared: UploadJob;
-      try {
-        prepared = await prepare(job, deid, made);
-      } catch (error) {
-        if (error instanceof UploadFailure) throw error;
-        throw new UploadFailure({ message: 'Unexpected Error', details: error instanceof Error ? error.message : String(error) }, true);
-      }
-      if (stopped) throw new UploadFailure({ message: 'Cancelled', details: 'The upload was stopped.' }, true);
+  return (job, callbacks) =>
+    preparedUpload(prepare(job, deid, made), (prepared) => {
       const scale = prepared.file.size > 0 ? job.file.size / prepared.file.size : 1;
-      running = inner(prepared, {
+      return inner(prepared, {
         onResume: callbacks.onResume,
         onProgress: (sent) => callbacks.onProgress(sent >= prepared.file.size ? job.file.size : Math.floor(sent * scale)),
       });
-      return running.result;
-    })();
-    return {
-      result,
-      cancel: async () => {
-        stopped = true;
-        await running?.cancel();
-      },
-      abandon: () => {
-        stopped = true;
-        running?.abandon();
-      },
-    };
-  };
+    });
 }

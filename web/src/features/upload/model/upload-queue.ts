@@ -173,13 +173,13 @@ export class UploadQueue {
   /**
    * Stops one file and deletes what the server holds of it. A file of a folder is left out of the
    * delivery: one waiting in a bundle leaves the bundle before it starts; one whose bundle is on the
-   * way stops that bundle, and the bundle's other files go again in a new one. A finishing file is
-   * past stopping.
+   * way stops that bundle, and the bundle's other files go again in a new one. A paused file only
+   * leaves the batch (and its delivery). A finishing file is past stopping.
    */
   cancel(key: string): void {
     const row = this.rows.find((r) => r.key === key);
-    if (row?.status === 'paused') return this.cancelPaused(row);
-    if (!row || (row.status !== 'queued' && row.status !== 'uploading')) return;
+    if (!row || (row.status !== 'queued' && row.status !== 'uploading' && row.status !== 'paused')) return;
+    if (row.status === 'paused') this.discardPaused(row);
     this.pending = this.pending.map((s) => ({ ...s, keys: s.keys.filter((k) => k !== key) })).filter((s) => s.keys.length > 0);
     const running = [...this.running.values()].find((r) => r.send.keys.includes(key));
     if (running) {
@@ -192,19 +192,14 @@ export class UploadQueue {
   }
 
   /**
-   * A paused file given up: nothing of it runs, so it only leaves the batch (and its folder's
-   * delivery), and a file sent alone has its part removed from the server. A paused bundle's part
-   * holds other files too: it is left to the server's expiry, and they go again in a new bundle.
+   * What the server holds of a paused file given up: nothing of it runs, so only a file sent alone
+   * has a part of its own to remove. A paused bundle's part holds other files too: it is left to the
+   * server's expiry, and they go again in a new bundle. Never started: nothing to remove.
    */
-  private cancelPaused(row: UploadRow): void {
-    // A bundle's member, or a file never started, has nothing of its own on the server to remove.
-    if (row.bundled === 0 && row.send !== null && this.options.discard) {
-      const discard = this.options.discard;
-      void Promise.resolve(this.jobOf({ id: 0, keys: [row.key], folder: row.folder, bundle: false }, [row])).then(discard);
-    }
-    this.change([row.key], (r) => ({ ...r, status: 'cancelled', sent: 0, checked: r.folder === null ? r.checked : false }));
-    this.completeDeliveries();
-    this.pump();
+  private discardPaused(row: UploadRow): void {
+    if (row.bundled !== 0 || row.send === null || !this.options.discard) return;
+    const discard = this.options.discard;
+    void Promise.resolve(this.jobOf({ id: 0, keys: [row.key], folder: row.folder, bundle: false }, [row])).then(discard);
   }
 
   /**

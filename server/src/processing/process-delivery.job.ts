@@ -28,6 +28,8 @@ import { EntryRecorder } from './entry-recorder.js';
 import { entryKey, giveUp, resumePoint, writeOutcome, type UploadsToProcess } from './job-outcome.js';
 import { deidentifyEntry, entryBytes, leftOut, notDicomReason, storeChecked, type EntryFacts } from './deidentify-entry.js';
 import { activePolicy, checkInstance, OutcomeBuilder, type ProjectPolicies } from './server-deidentification.js';
+import { judgeBundle } from './deidentified-bundles.js';
+import type { DeidReport } from '@portal/deid';
 import { bytesOf, ScanSession, type InfectionAudit, type ScanState } from './virus-scan.js';
 import type { VirusScanner } from '../scanning/index.js';
 
@@ -75,11 +77,14 @@ export async function processDelivery(
   const window = new BundleWindow();
   let seq = 0;
   // In a project that removes patient identity (issue 33): every DICOM instance is checked and kept
-  // only de-identified, in an object of its own; nothing else is kept. The objects that arrived
-  // (files sent alone, bundles) are deleted once the row is ready: by then every kept copy is durable.
+  // only de-identified, in an object of its own unless what arrived holds no identity (a file sent
+  // alone, or a bundle, all of it de-identified by the browser); nothing else is kept. The other
+  // objects that arrived are deleted once the row is ready: by then every kept copy is durable.
   const active = await activePolicy(deps.policies, file.project_id);
   const outcome = active && new OutcomeBuilder(active);
   const identified = new Set<string>();
+  // Bundles whose every file the browser de-identified stay, their files read in place (judgeBundle).
+  const judged = new Map<string, Map<number, DeidReport> | null>();
 
   const into = active && outcome ? { active, outcome, recorder, maxDicomHeaderBytes: limits.maxDicomHeaderBytes } : null;
 
@@ -96,6 +101,11 @@ export async function processDelivery(
       signal.throwIfAborted();
       if (member.storage_offset !== null) {
         const bundle = await bundles.open(member.storage_key);
+        if (into && !judged.has(member.storage_key)) {
+          const inBundle = members.filter((m) => m.storage_key === member.storage_key && m.storage_offset !== null);
+          const read = (m: DeliveryFileRow) => window.read(m.storage_key, bundle.handle, Number(m.storage_offset), Number(m.size));
+          judged.set(member.storage_key, await judgeBundle(inBundle, read, into.active));
+        }
         const scanned = await scan.object(bytesOf(bundle.path, Number(member.storage_offset), Number(member.size)));
         await describeBundled(member, bundle, scanned);
         await bundles.done(member.storage_key);
@@ -129,6 +139,13 @@ export async function processDelivery(
     const { kind, reason, dicom } = described;
     const entry = { path: member.relative_path, size: Number(member.size), sha256: member.sha256, kind, reason, dicom };
     if (!into) return record(entry, member.storage_key, offset, scanned);
+    const recognised = offset === null ? undefined : judged.get(member.storage_key)?.get(member.id);
+    if (recognised) {
+      // Its bundle is kept: nothing here may refuse a file of it (the bundle would go with the file).
+      if (kind !== 'dicom') throw new Error('a file recognised as de-identified was not described as DICOM');
+      into.outcome.add(member.relative_path, { outcome: 'kept', report: recognised });
+      return record(entry, member.storage_key, offset, scanned);
+    }
     if (kind !== 'dicom') return refuseMember(member, notDicomReason(entry));
     const bytes = await readBytes();
     const checked = checkInstance(bytes, into.active);

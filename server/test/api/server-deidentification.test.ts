@@ -248,6 +248,45 @@ describe.each(dialects())('de-identification on the server, %s', (dialect) => {
     expect(stored.has((await membersLeft())[0]!.storage_key)).toBe(true);
   });
 
+  it('keeps a bundle whose every file the browser de-identified and reads its files in place; a bundle with one identified file still goes', async () => {
+    const { id: projectId, key } = await basicProject();
+    const delivery: number = (await call(`${server.api}/deliveries`, { method: 'POST', token, json: { studypetitionid: projectId, name: 'CD export' } })).body.data[0].id;
+    const browserDone = (fixture: string) => Buffer.from(deidentify(planted.get(fixture)!, { profile: 'basic', options: [] }, key).bytes);
+    const done = { 'DICOM/IM1': browserDone('s01_CT_small.dcm'), 'DICOM/IM2': browserDone('s06_CT_series5N_3023.dcm') };
+    const send = async (name: string, files: Record<string, Buffer>) => {
+      const bundle = tarBundle(files);
+      const sent = await createUpload(server.api, token, { size: bundle.length, body: bundle, metadata: encodeMetadata({ filename: name, delivery: String(delivery), bundle: 'tar' }) });
+      expect(sent.status).toBe(201);
+    };
+    await send('bundle-1.tar', done);
+    await send('bundle-2.tar', { 'DICOM/IM3': planted.get('s04_CT_series5N_2392.dcm')!, 'DICOM/IM4': browserDone('s05_CT_series5N_2693.dcm') });
+    const keyOf = async (relativePath: string) =>
+      (await server.services.handle.db.selectFrom('delivery_files').select('storage_key').where('delivery_id', '=', delivery).where('relative_path', '=', relativePath).executeTakeFirstOrThrow()).storage_key;
+    const [kept, identified] = [await keyOf('DICOM/IM1'), await keyOf('DICOM/IM3')];
+    const completed = await call(`${server.api}/deliveries/${delivery}/complete`, { method: 'POST', token });
+    const fileId: number = completed.body.data[0].file_id;
+    expect((await waitProcessed(projectId, fileId)).processing.status).toBe('ready');
+    expect(await outcomeOf(fileId)).toMatchObject({ deidentified_by: 'both', instances: { server: 1, browser: 3, refused: 0 } });
+
+    const entries = await server.services.handle.db.selectFrom('file_entries').select(['path', 'storage_key', 'storage_offset']).where('file_id', '=', fileId).orderBy('seq').execute();
+    const byPath = Object.fromEntries(entries.map((e) => [e.path, e]));
+    for (const p of ['DICOM/IM1', 'DICOM/IM2']) expect(byPath[p]).toMatchObject({ storage_key: kept, storage_offset: expect.anything() });
+    for (const p of ['DICOM/IM3', 'DICOM/IM4']) expect(byPath[p]).toMatchObject({ storage_key: expect.not.stringMatching(identified), storage_offset: null });
+    const zipPath = path.join(scratch, 'kept-bundle.zip');
+    fs.writeFileSync(zipPath, (await download(server.api, token, fileId)).bytes);
+    const hashes = zipFileHashes(zipPath, scratch);
+    for (const [p, bytes] of Object.entries(done)) expect(hashes[p], p).toBe(sha256(bytes));
+    const unpacked = fs.mkdtempSync(path.join(scratch, 'zip-'));
+    execFileSync('bsdtar', ['-xf', zipPath, '-C', unpacked]);
+    for (const p of Object.keys(hashes)) expectNothingPlanted(fs.readFileSync(path.join(unpacked, p)), p);
+
+    // The bundle holding an identified file goes, as every identified object does; the other stays, its files read from it.
+    const gone = () => !new Set(storedFiles(server.config.dataDir)).has(identified);
+    for (let i = 0; i < 100 && !gone(); i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(gone()).toBe(true);
+    expect(new Set(storedFiles(server.config.dataDir)).has(kept)).toBe(true);
+  });
+
   it('leaves no planted value anywhere under DATA_DIR or in the database', async () => {
     for (const file of filesUnder(server.config.dataDir)) expectNothingPlanted(fs.readFileSync(file), file);
     expectNothingPlanted(await everyRowAsText(server.services.handle.db, dialect), 'the database');

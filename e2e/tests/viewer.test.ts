@@ -128,6 +128,37 @@ describe('the viewer', () => {
     }
   });
 
+  test('every chunk OHIF loads before asking for the study was named as a preload by its page', async () => {
+    const route = `/viewer/viewer?project=${projectId}&StudyInstanceUIDs=${CT_STUDY_UID}`;
+    const viewer = await session.context.newPage();
+    // The page's own requests, seen through its DevTools target: its workers are targets of their
+    // own, and what they load is not the page's to preload; nor is a worker's own script, which
+    // the page fetches for it.
+    const devtools = await session.context.newCDPSession(viewer);
+    const workers = new Set<string>();
+    viewer.on('worker', (worker) => workers.add(new URL(worker.url()).pathname));
+    const chunks: string[] = [];
+    let askedForStudy = false;
+    devtools.on('Network.requestWillBeSent', ({ request }) => {
+      const { pathname } = new URL(request.url);
+      if (pathname.includes('/dicomweb/')) askedForStudy = true;
+      else if (!askedForStudy && /^\/viewer\/\d+\.(bundle\.[0-9a-f]{16}\.js|css)$/.test(pathname)) chunks.push(pathname);
+    });
+    await devtools.send('Network.enable');
+    try {
+      await viewer.goto(route, { waitUntil: 'commit' });
+      await expect.poll(() => askedForStudy, { timeout: VIEWER_TIMEOUT_MS }).toBe(true);
+      const html = await (await fetch(`${portal.url}${route}`)).text();
+      const preloaded = new Set([...html.matchAll(/<link rel="preload" as="(?:script|style)" href="([^"]+)">/g)].map((m) => m[1]!));
+      expect(chunks.length).toBeGreaterThan(0);
+      // A chunk missing here is fetched a wave late (server/src/viewer/prepare.ts, STARTUP_CHUNKS).
+      // A worker is announced once it runs, a little after its script was asked for.
+      await expect.poll(() => chunks.filter((chunk) => !preloaded.has(chunk) && !workers.has(chunk)), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      await viewer.close();
+    }
+  });
+
   test('a STOW-RS request is one folder row named for DICOMweb, processed like any upload', async () => {
     const boundary = 'e2e-stow-boundary';
     const parts: Buffer[] = [];

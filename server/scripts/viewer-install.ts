@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { x as extract } from 'tar';
-import { BOOT_SCRIPT, BOOT_SCRIPT_NAME, DECODE_WORKERS_FILE, isDecodeWorker, LEFT_OUT, rewriteBundle, rewriteIndexHtml, rewriteManifest, rewriteStyleSheet } from '../src/viewer/prepare.js';
+import { BOOT_SCRIPT, BOOT_SCRIPT_NAME, DECODE_WORKERS_FILE, isDecodeWorker, LEFT_OUT, rewriteBundle, rewriteIndexHtml, rewriteManifest, rewriteStyleSheet, startupFiles } from '../src/viewer/prepare.js';
 
 export const OHIF_PACKAGE = '@ohif/app@3.13.2';
 const OHIF_INTEGRITY = 'sha512-WZdxmpmG7rqFgW9ZJLcbgr3XCtLi1KDNPoMaeY5PPe6j4G4fjEjjkycZM6C6Zk2F87BKxFfpq+jd5xXZB9E8EA==';
@@ -52,7 +52,7 @@ async function rewrite(dir: string, files: string[]): Promise<void> {
     const full = path.join(dir, file);
     await writeFile(full, change(await readFile(full, 'utf8')));
   };
-  await edit('index.html', rewriteIndexHtml);
+  await edit('index.html', (html) => rewriteIndexHtml(html, startupFiles(files)));
   await edit('manifest.json', rewriteManifest);
   await writeFile(path.join(dir, BOOT_SCRIPT_NAME), BOOT_SCRIPT);
   let bundles = 0;

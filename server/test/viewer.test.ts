@@ -1,7 +1,8 @@
 // The OHIF viewer under /viewer/ (issue 34 item 2), served from the real prepared package
 // (scripts/viewer-install.ts, run here when missing): its page rewritten for /viewer/ with no inline
 // script, the portal's app-config.js (run in a sandbox to see what it hands OHIF), the viewer's own
-// Content-Security-Policy there and nowhere else, caching, and 404s for files that are not there.
+// Content-Security-Policy there and nowhere else, caching, the preloads of the chunks OHIF loads
+// at start, and 404s for files that are not there.
 import fs from 'node:fs';
 import http from 'node:http';
 import { once } from 'node:events';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIfChanged, PORTAL_TARGETS } from '../scripts/build-if-changed.js';
+import { STARTUP_CHUNKS, startupFiles } from '../src/viewer/prepare.js';
 import { call } from './http.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -102,6 +104,27 @@ describe('the viewer under /viewer/', () => {
     const css = await getRaw(`${server.url}/viewer/app.bundle.css`, 'identity');
     expect(css.headers['cache-control']).toBe('no-cache');
     expect(css.body.toString('utf8')).toContain('url(/viewer/');
+  });
+
+  it("names the chunks OHIF loads at start as preloads in its page, after app.bundle, each a file it serves", async () => {
+    const html = (await call<string>(`${server.url}/viewer/viewer?project=3&StudyInstanceUIDs=1.2.3`)).body;
+    const preloads = [...html.matchAll(/<link rel="preload" as="(script|style)" href="([^"]+)">/g)].map((m) => ({ as: m[1]!, href: m[2]! }));
+    expect(preloads.length).toBeGreaterThanOrEqual(STARTUP_CHUNKS.length);
+    for (const id of STARTUP_CHUNKS) expect(preloads.some((p) => p.href.startsWith(`/viewer/${id}.`)), id).toBe(true);
+    expect(html.indexOf('<link rel="preload"')).toBeGreaterThan(html.search(/src="\/viewer\/app\.bundle\.[0-9a-f]{16}\.js"/));
+    for (const { as, href } of preloads) {
+      expect(as, href).toBe(href.endsWith('.css') ? 'style' : 'script');
+      const answer = await getRaw(`${server.url}${href}`, 'br');
+      expect(answer.status, href).toBe(200);
+      // Scripts are hashed (kept a year); the style sheets' names are not, so they are revalidated.
+      expect(answer.headers['cache-control'], href).toBe(href.endsWith('.js') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    }
+  });
+
+  it('refuses to prepare a package that lacks a startup chunk', () => {
+    const files = fs.readdirSync(VIEWER_DIST);
+    expect(startupFiles(files).length).toBeGreaterThanOrEqual(STARTUP_CHUNKS.length);
+    expect(() => startupFiles(files.filter((f) => !f.startsWith(`${STARTUP_CHUNKS[0]}.`)))).toThrow(`startup chunk ${STARTUP_CHUNKS[0]}`);
   });
 
   it('answers a file that is not there with 404, under /viewer/ and under the portal’s own /assets/', async () => {

@@ -27,8 +27,43 @@ function mustChange(before: string, after: string, what: string): string {
   return after;
 }
 
-/** index.html: its inline scripts become one script file, and its links point under /viewer/. */
-export function rewriteIndexHtml(html: string): string {
+/**
+ * The chunks OHIF loads on every start before its first DICOMweb request, by webpack chunk id, in
+ * the order it asks for them. It finds them in waves, each only once the one before has run: its
+ * built-in extensions' shared libraries, then its modes, then the extensions the modes name. Named
+ * in its page as preloads, they are fetched, and parsed off the main thread, while app.bundle (17 MB)
+ * runs, instead of a wave at a time after it; their style sheets (unhashed names, so revalidated on
+ * each open) are asked for then too, not one round trip per wave. The viewer's e2e test checks that
+ * OHIF fetches no chunk before its first DICOMweb request that is not named here.
+ */
+export const STARTUP_CHUNKS: readonly string[] = [
+  // The libraries its three built-in extensions (default, cornerstone, ultrasound) share.
+  '1673', '6938', '6489', '6495', '8478', '89', '6214', '2779', '2623',
+  // Its seven modes.
+  '6749', '5696', '1483', '9383', '7499', '8492', '9290', '4683', '1180',
+  // The extensions its modes name (measurement tracking, SR, SEG, parametric maps, RT, PDF, video, …).
+  '7248', '3833', '781', '9415', '3500', '9116', '100', '5406', '3760', '5910', '7463', '9068', '899', '5448', '1206',
+];
+
+/** The files of the startup chunks among the package's: a chunk's script, its style sheet, or both. */
+export function startupFiles(files: readonly string[]): string[] {
+  return STARTUP_CHUNKS.flatMap((id) => {
+    const script = new RegExp(`^${id}\\.bundle\\.[0-9a-f]{16}\\.js$`);
+    const found = files.filter((file) => file === `${id}.css` || script.test(file));
+    if (found.length === 0) throw new Error(`the viewer's startup chunk ${id} is no longer in the package`);
+    return found;
+  });
+}
+
+function preloadLink(file: string): string {
+  return `<link rel="preload" as="${file.endsWith('.css') ? 'style' : 'script'}" href="${VIEWER_BASE}${file}">`;
+}
+
+/**
+ * index.html: its inline scripts become one script file, its links point under /viewer/, and the
+ * `preload` files (startupFiles) are named after its own scripts, so app.bundle is asked for first.
+ */
+export function rewriteIndexHtml(html: string, preload: readonly string[] = []): string {
   const inline = [...html.matchAll(INLINE_SCRIPT)];
   if (!inline.some((match) => match[1]!.includes('window.PUBLIC_URL'))) {
     throw new Error("the viewer's index.html no longer sets window.PUBLIC_URL in an inline script");
@@ -39,7 +74,9 @@ export function rewriteIndexHtml(html: string): string {
     first = false;
     return `<script src="/${BOOT_SCRIPT_NAME}"></script>`;
   });
-  return mustChange(withoutInline, withoutInline.replace(ROOT_ATTRIBUTE, `$1="${VIEWER_BASE}`), 'index.html');
+  const rewritten = mustChange(withoutInline, withoutInline.replace(ROOT_ATTRIBUTE, `$1="${VIEWER_BASE}`), 'index.html');
+  if (preload.length === 0) return rewritten;
+  return mustChange(rewritten, rewritten.replace('</head>', `${preload.map(preloadLink).join('')}</head>`), 'index.html');
 }
 
 const PUBLIC_PATH = '__webpack_require__.p = "/";';

@@ -15,12 +15,18 @@ async function axeSource(): Promise<string> {
 }
 
 /** `downloadsPath`: where the browser's own downloads land (a temporary folder by default). */
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
 export async function launchBrowser(options: { downloadsPath?: string } = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    ...options,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, ...options, args: ARGS });
+}
+
+/**
+ * A browser whose profile lives in `dir`, as a returning user's does: its HTTP cache and V8's
+ * code cache persist between pages (an in-memory context keeps the first, not all of the second).
+ */
+export async function launchProfile(dir: string, baseURL: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, baseURL, viewport: { width: 1280, height: 800 }, args: ARGS });
 }
 
 export interface Session {

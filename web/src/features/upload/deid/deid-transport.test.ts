@@ -8,6 +8,7 @@ import { createTusTransport, fingerprintOf, LeftOutFailure, type UploadJob } fro
 import { fakeTusServer } from '../testing/fake-tus-server';
 import { readTar } from '../testing/read-tar';
 import { inlineDeidentifier } from './deid-pool';
+import { BATCH_FILES } from './deid-batch';
 import { deidentifyingTransport, policyTag } from './deid-transport';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dicom');
@@ -90,6 +91,15 @@ describe('sending through de-identification', () => {
     const leftOut = (failure as LeftOutFailure).leftOut;
     expect([...leftOut.keys()]).toEqual(['INDEX', 'DICOM/IM000003']);
     expect(leftOut.get('INDEX')).toMatch(/DICOMDIR.*left out/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('names a refused member of a later batch by its own path', async () => {
+    const server = fakeTusServer();
+    const members: BundleFile[] = Array.from({ length: BATCH_FILES + 3 }, (_, i) => ({ path: `DICOM/IM${i}`, file: picked(ct, `IM${i}`) }));
+    members[BATCH_FILES + 1] = { path: 'DICOM/README', file: picked(new Uint8Array(300).fill(7), 'README') };
+    const failure = await transport({ projectId: 7, path: 'bundle.tar', file: packBundle(members), bundle: { deliveryId: 1, members } }, noCallbacks).result.catch((e: unknown) => e);
+    expect([...(failure as LeftOutFailure).leftOut.keys()]).toEqual(['DICOM/README']);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import type { Policy } from '@portal/deid';
 import { packPacked, type BundleFile } from '../api/bundle';
 import { preparedUpload } from '../api/prepared-upload';
-import { LeftOutFailure, type Transport, type UploadJob } from '../api/tus-upload';
+import { LeftOutFailure, type BundleMaker, type Transport, type UploadJob } from '../api/tus-upload';
 import type { Deidentifier } from './deid-pool';
 
 /**
@@ -34,11 +34,23 @@ async function deidentifiedBundle(members: readonly BundleFile[], deid: Deidenti
   return packPacked(batches.map((b) => b.tar));
 }
 
+/**
+ * A bundle made de-identified from its picked files, for the queue to send instead of their tar:
+ * packing the picked files (a Blob of ~800 parts per bundle, off the page) would be thrown away,
+ * and the de-identification would wait for it.
+ */
+export function deidentifiedBundleMaker(deid: Deidentifier, policy: Policy, edition: string): BundleMaker {
+  const made = policyTag(policy, edition);
+  return async (members) => ({ file: await deidentifiedBundle(members, deid), variant: { made } });
+}
+
 /** The job with its bytes de-identified: a file alone, or the bundle's tar packed from de-identified members. */
 async function prepare(job: UploadJob, deid: Deidentifier, made: string): Promise<UploadJob> {
   if (job.bundle) {
+    // Made by deidentifiedBundleMaker for this policy: sent as it is.
+    if (job.variant?.made === made) return job;
     // The original members name the upload (its resume key and the delivery's memory); the tar carries the made ones.
-    return { ...job, file: await deidentifiedBundle(job.bundle.members, deid), variant: { made, original: job.file } };
+    return { ...job, file: await deidentifiedBundle(job.bundle.members, deid), variant: { made } };
   }
   const outcome = await deid.run(job.file);
   if ('refused' in outcome) throw new LeftOutFailure(new Map([[nameOf(job), outcome.refused]]));

@@ -1,4 +1,4 @@
-import { bundleParts, type BundleMember } from '@portal/contract/delivery-bundle';
+import { bundleParts, TAR_END, type BundleMember } from '@portal/contract/delivery-bundle';
 
 /** A file of a picked folder as it goes into a bundle: its path inside the folder names the member. */
 export interface BundleFile {
@@ -27,7 +27,7 @@ export function packBundle(files: readonly BundleFile[]): File {
   return packParts(files.map((entry) => ({ member: memberOf(entry), parts: [entry.file] })));
 }
 
-/** A member whose bytes are Blob parts (a de-identified file: its new header, then its picked file's Pixel Data). */
+/** A member whose bytes are Blob parts. */
 export interface PartsMember {
   member: BundleMember;
   parts: BlobPart[];
@@ -37,6 +37,11 @@ export interface PartsMember {
 export function packParts(members: readonly PartsMember[]): File {
   const parts = bundleParts(members).map((part) => (part instanceof Uint8Array ? plain(part) : part));
   return new File(coalesced(parts), BUNDLE_NAME, { type: 'application/x-tar' });
+}
+
+/** The tar of members already packed (their headers, bytes and padding) in a few Blobs, in order: one Blob of a few parts. */
+export function packPacked(packed: readonly Blob[]): File {
+  return new File([...packed, plain(TAR_END)], BUNDLE_NAME, { type: 'application/x-tar' });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mapInSlices } from '../../../lib/next-task';
 import { memberOf, packParts, type BundleFile, type PartsMember } from './bundle';
 import type { PackAnswer, PackRequest } from './bundle.worker';
+import type { BundleMaker } from './tus-upload';
 
 let worker: Worker | null = null;
 let nextId = 1;
@@ -57,3 +58,6 @@ async function handOver(id: number, members: readonly PartsMember[]): Promise<vo
 export function packBundleOffPage(files: readonly BundleFile[]): Promise<File> {
   return packPartsOffPage(files.map((entry) => ({ member: memberOf(entry), parts: [entry.file] })));
 }
+
+/** A bundle as picked: the tar of its files, packed off the page. */
+export const packedBundle: BundleMaker = (members) => packBundleOffPage(members).then((file) => ({ file }));

@@ -27,9 +27,10 @@ export interface UploadJob {
   /**
    * Set when `file` is made from the picked file (or, for a bundle, its members) in a way named by
    * `made` (a de-identification policy): a resume must find the upload of the same picked files
-   * made the same way, whatever size the made file has.
+   * made the same way, whatever size the made file has. A bundle is known by its members, so a
+   * made bundle names no original.
    */
-  variant?: { made: string; original: File };
+  variant?: { made: string; original?: File };
   /** The rejected file a file sent alone replaces (issue 35); a delivery names it when it is opened. */
   replaces?: number;
 }
@@ -73,6 +74,9 @@ export interface UploadCallbacks {
 }
 
 export type Transport = (job: UploadJob, callbacks: UploadCallbacks) => RunningUpload;
+
+/** A bundle's bytes made from its picked files: their tar, or (de-identifying) the tar of the made files and how they were made. */
+export type BundleMaker = (members: readonly BundleFile[]) => Promise<Pick<UploadJob, 'file' | 'variant'>>;
 
 export interface TusOptions {
   httpStack?: HttpStack;

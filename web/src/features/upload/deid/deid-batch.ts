@@ -17,8 +17,3 @@ export function batches<T>(files: readonly T[]): T[][] {
  * Pixel Data, which is never read into memory.
  */
 export type DeidOutcome = { made: Blob | Uint8Array<ArrayBuffer> } | { refused: string };
-
-/** The size of a made file, in bytes. */
-export function madeSize(made: Blob | Uint8Array): number {
-  return made instanceof Uint8Array ? made.length : made.size;
-}

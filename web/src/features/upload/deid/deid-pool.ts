@@ -1,15 +1,22 @@
 import type { Policy } from '@portal/deid';
+import type { BundleFile } from '../api/bundle';
 import { compressionOf } from '../archives/entry-source';
 import { batches, type DeidOutcome } from './deid-batch';
+import type { DeidBatch, DeidPackBatch, PackedMembers } from './deid-work';
 import type { WorkerAnswer, WorkerRequest } from './deid.worker';
 
 /** De-identifies files (picked files, or entries of an archive). */
 export interface Deidentifier {
   run(file: Blob): Promise<DeidOutcome>;
-  /** Many files, answered in their order: read and handed to the workers in batches. */
-  runMany(files: readonly Blob[]): Promise<DeidOutcome[]>;
+  /**
+   * A bundle's files de-identified and packed as its tar members, a batch at a time in the
+   * workers: answered in their order, each batch's members one Blob (deid-work.ts packDeidBatch).
+   */
+  packMembers(members: readonly BundleFile[]): Promise<PackedMembers[]>;
   dispose(): void;
 }
+
+type Answer = { outcomes: DeidOutcome[] } | { packed: PackedMembers };
 
 /**
  * Two workers: the machine keeps a core for the page and the uploads, and with four sends at a
@@ -19,7 +26,8 @@ export const DEID_WORKERS = 2;
 
 interface Task {
   files: readonly Blob[];
-  resolve: (outcomes: DeidOutcome[]) => void;
+  members?: DeidPackBatch['members'];
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -40,7 +48,7 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
       const task = busy.get(worker);
       busy.delete(worker);
       if ('failed' in event.data) task?.reject(new Error(event.data.failed));
-      else task?.resolve(event.data.outcomes);
+      else task?.resolve(event.data);
       idle.push(worker);
       next();
     };
@@ -63,20 +71,20 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
       if (!worker) return;
       const task = waiting.shift() as Task;
       busy.set(worker, task);
-      const request: WorkerRequest = { id: nextId++, files: task.files.map((file) => ({ file, compression: compressionOf(file) })), policy, key };
+      const request: WorkerRequest = { id: nextId++, ...batchOf(task.files, task.members, policy, key) };
       worker.postMessage(request);
     }
   };
 
-  const runBatch = (files: readonly Blob[]) =>
-    new Promise<DeidOutcome[]>((resolve, reject) => {
-      waiting.push({ files, resolve, reject });
+  const runBatch = (files: readonly Blob[], members?: DeidPackBatch['members']) =>
+    new Promise<Answer>((resolve, reject) => {
+      waiting.push({ files, members, resolve, reject });
       next();
     });
 
   return {
-    run: async (file) => (await runBatch([file]))[0] as DeidOutcome,
-    runMany: async (files) => (await Promise.all(batches(files).map(runBatch))).flat(),
+    run: async (file) => outcomesOf(await runBatch([file]))[0] as DeidOutcome,
+    packMembers: (members) => Promise.all(batches(members).map(async (batch) => packedOf(await runBatch(batch.map((m) => m.file), tarMembersOf(batch))))),
     dispose: () => {
       for (const worker of [...idle, ...busy.keys()]) worker.terminate();
       for (const task of [...waiting, ...busy.values()]) task.reject(new Error('The upload dialog was closed.'));
@@ -87,14 +95,35 @@ export function workerDeidentifier(policy: Policy, key: Uint8Array, size = DEID_
   };
 }
 
+function batchOf(files: readonly Blob[], members: DeidPackBatch['members'] | undefined, policy: Policy, key: Uint8Array): DeidBatch | DeidPackBatch {
+  const batch = { files: files.map((file) => ({ file, compression: compressionOf(file) })), policy, key };
+  return members ? { ...batch, members } : batch;
+}
+
+function tarMembersOf(members: readonly BundleFile[]): DeidPackBatch['members'] {
+  return members.map(({ path, file }) => ({ path, mtimeMs: file.lastModified }));
+}
+
+function outcomesOf(answer: Answer): DeidOutcome[] {
+  if (!('outcomes' in answer)) throw new Error('The de-identification answered a file with a bundle.');
+  return answer.outcomes;
+}
+
+function packedOf(answer: Answer): PackedMembers {
+  if (!('packed' in answer)) throw new Error('The de-identification answered a bundle with files.');
+  return answer.packed;
+}
+
 /** The same work on the calling thread: for tests, and for a browser without module workers. */
 export function inlineDeidentifier(policy: Policy, key: Uint8Array): Deidentifier {
   // Loaded when first used, so the engine never weighs on the dialog's own chunk.
-  const runMany = async (files: readonly Blob[]) =>
-    (await import('./deid-work')).runDeidBatch({ files: files.map((file) => ({ file, compression: compressionOf(file) })), policy, key });
+  const work = () => import('./deid-work');
   return {
-    run: async (file) => (await runMany([file]))[0] as DeidOutcome,
-    runMany,
+    run: async (file) => (await (await work()).runDeidBatch(batchOf([file], undefined, policy, key)))[0] as DeidOutcome,
+    packMembers: async (members) => {
+      const { packDeidBatch } = await work();
+      return Promise.all(batches(members).map((batch) => packDeidBatch({ ...batchOf(batch.map((m) => m.file), undefined, policy, key), members: tarMembersOf(batch) })));
+    },
     dispose: () => undefined,
   };
 }

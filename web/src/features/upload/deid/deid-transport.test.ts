@@ -8,7 +8,8 @@ import { createTusTransport, fingerprintOf, LeftOutFailure, type UploadJob } fro
 import { fakeTusServer } from '../testing/fake-tus-server';
 import { readTar } from '../testing/read-tar';
 import { inlineDeidentifier } from './deid-pool';
-import { deidentifyingTransport, policyTag } from './deid-transport';
+import { BATCH_FILES } from './deid-batch';
+import { deidentifiedBundleMaker, deidentifyingTransport, policyTag } from './deid-transport';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dicom');
 const SERVER_FIXTURES = path.resolve(__dirname, '../../../../../server/test/fixtures/dicom');
@@ -91,5 +92,31 @@ describe('sending through de-identification', () => {
     expect([...leftOut.keys()]).toEqual(['INDEX', 'DICOM/IM000003']);
     expect(leftOut.get('INDEX')).toMatch(/DICOMDIR.*left out/);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('names a refused member of a later batch by its own path', async () => {
+    const server = fakeTusServer();
+    const members: BundleFile[] = Array.from({ length: BATCH_FILES + 3 }, (_, i) => ({ path: `DICOM/IM${i}`, file: picked(ct, `IM${i}`) }));
+    members[BATCH_FILES + 1] = { path: 'DICOM/README', file: picked(new Uint8Array(300).fill(7), 'README') };
+    const failure = await transport({ projectId: 7, path: 'bundle.tar', file: packBundle(members), bundle: { deliveryId: 1, members } }, noCallbacks).result.catch((e: unknown) => e);
+    expect([...(failure as LeftOutFailure).leftOut.keys()]).toEqual(['DICOM/README']);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sends a bundle made de-identified before its send as it is: the same bytes and resume key as one made in the send', async () => {
+    const server = fakeTusServer();
+    for (const id of [1, 2]) server.deliveries.push({ id, name: 'CD', projectId: 7, completed: false });
+    const members: BundleFile[] = [
+      { path: 'DICOM/IM000001', file: picked(ct) },
+      { path: 'DICOM/IM000002', file: picked(bytesOf('s10_MR_small_implicit.dcm'), 'IM000002') },
+    ];
+    const inSend: UploadJob = { projectId: 7, path: 'bundle.tar', file: packBundle(members), bundle: { deliveryId: 1, members } };
+    await transport(inSend, noCallbacks).result;
+    const made = await deidentifiedBundleMaker(inlineDeidentifier(POLICY, KEY), POLICY, EDITION)(members);
+    const before: UploadJob = { projectId: 7, path: 'bundle.tar', ...made, bundle: { deliveryId: 2, members } };
+    await transport(before, noCallbacks).result;
+    const [first, second] = server.state.completed;
+    expect(await received(second?.upload.chunks)).toEqual(await received(first?.upload.chunks));
+    expect(fingerprintOf(before)).toBe(fingerprintOf({ ...inSend, bundle: before.bundle, variant: { made: policyTag(POLICY, EDITION) } }));
   });
 });

@@ -5,7 +5,8 @@ import dcmjs from 'dcmjs';
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { compressionOf, markDeflated } from '../archives/entry-source';
-import { DAMAGED_ENTRY, FIRST_READ_BYTES, runDeidBatch, transferablesOf, WHOLE_READ_BYTES } from './deid-work';
+import { packBundle, packPacked } from '../api/bundle';
+import { DAMAGED_ENTRY, FIRST_READ_BYTES, packDeidBatch, runDeidBatch, transferablesOf, WHOLE_READ_BYTES } from './deid-work';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../deid/test/fixtures/dicom');
 const ct = new Uint8Array(readFileSync(path.join(FIXTURES, 's01_CT_small.dcm')));
@@ -60,5 +61,19 @@ describe('de-identifying a batch of files', () => {
       expect(new Uint8Array(await outcome.made.arrayBuffer())).toEqual(deidentify(input, POLICY, KEY).bytes);
     }
     expect(outcomes[2]).toEqual({ made: deidentify(ct, POLICY, KEY).bytes });
+  });
+
+  it('packs a bundle’s members as the tar of their made bytes, byte for byte what packing the made files gives, and names those refused', async () => {
+    const long = longHeaderCt();
+    const inputs = [ct, new Uint8Array(300).fill(7), long];
+    const members = [{ path: 'DICOM/IM000001', mtimeMs: 1_700_000_000_000 }, { path: 'NOTES', mtimeMs: 0 }, { path: `DICOM/${'SERIES'.repeat(20)}/IM000003`, mtimeMs: 5_000 }];
+    const packed = await packDeidBatch({ files: inputs.map((bytes) => ({ file: blob(bytes), compression: 'none' as const })), members, policy: POLICY, key: KEY });
+    expect(packed.refused).toEqual([{ path: 'NOTES', reason: expect.stringMatching(/not a DICOM file/) }]);
+    const made = [0, 2].map((i) => ({
+      path: members[i]!.path,
+      file: new File([deidentify(inputs[i]!, POLICY, KEY).bytes as Uint8Array<ArrayBuffer>], 'made', { lastModified: members[i]!.mtimeMs }),
+    }));
+    const bytes = async (b: Blob) => new Uint8Array(await b.arrayBuffer());
+    expect(await bytes(packPacked([packed.tar]))).toEqual(await bytes(packBundle(made)));
   });
 });

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { getUploadDeidentification, type UploadDeidentification } from '../api/deidentification';
-import { UploadFailure, type Transport } from '../api/tus-upload';
+import { UploadFailure, type BundleMaker, type Transport } from '../api/tus-upload';
 import { deidentificationLine } from './deid-line';
 import { inlineDeidentifier, workerDeidentifier, type Deidentifier } from './deid-pool';
-import { deidentifyingTransport } from './deid-transport';
+import { deidentifiedBundleMaker, deidentifyingTransport } from './deid-transport';
 
 export type PolicyLoader = (projectId: number) => Promise<UploadDeidentification>;
 
@@ -64,12 +64,18 @@ export function useDeidentification(projectId: number, transport: Transport, loa
     if (!loaded?.deidentifier || !deidentifiesHere(loaded.policy)) return transport;
     return deidentifyingTransport(transport, loaded.deidentifier, { profile: 'basic', options: loaded.policy.options }, loaded.policy.edition);
   }, [loaded, failure, transport]);
+  const makeBundle = useMemo<BundleMaker | null>(() => {
+    if (failure || !loaded?.deidentifier || !deidentifiesHere(loaded.policy)) return null;
+    return deidentifiedBundleMaker(loaded.deidentifier, { profile: 'basic', options: loaded.policy.options }, loaded.policy.edition);
+  }, [loaded, failure]);
   return {
     /** Nothing is sent until the policy is known (or known to be unreadable: then nothing is sent at all). */
     ready: state.status !== 'loading',
     failure,
     line: loaded ? deidentificationLine(loaded.policy) : null,
     transport: sending,
+    /** Makes a folder's bundles de-identified (the transport then sends them as they are); null when files go as picked. */
+    makeBundle,
     /** The policy once known (a pick made before waits for it); rejects when it cannot be read. */
     policy: () => known.current ?? Promise.reject(new Error('The policy has not been asked for yet')),
   };

@@ -1,10 +1,10 @@
 import { mapApiError, type UserFacingError } from '../../../lib/error-mapping';
 import { BUNDLE_NAME } from '../api/bundle';
-import { packBundleOffPage } from '../api/pack-off-page';
+import { packedBundle } from '../api/pack-off-page';
 import { preparedUpload } from '../api/prepared-upload';
 import { pathInFolder, type DeliveryApi } from '../api/deliveries';
 import type { DeliveryMemory } from '../api/delivery-memory';
-import { LeftOutFailure, UploadFailure, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
+import { LeftOutFailure, UploadFailure, type BundleMaker, type RunningUpload, type Transport, type UploadJob } from '../api/tus-upload';
 import type { KeptFile } from '../file-filters';
 import { arrivedBefore, bundleFileOf, FolderDeliveries } from './folder-deliveries';
 import { planAlone, planFolder } from './plan-sends';
@@ -49,6 +49,8 @@ export interface UploadQueueOptions {
   deliveryMemory?: DeliveryMemory;
   /** Removes what the server holds of a paused file that is cancelled (its resumable upload). */
   discard?: (job: UploadJob) => Promise<void>;
+  /** Makes a bundle's bytes from its files: by default their tar, packed off the page. */
+  makeBundle?: BundleMaker;
 }
 
 /** Called once each time the batch has nothing left in flight, with its rows as they ended and every row listed. */
@@ -278,14 +280,15 @@ export class UploadQueue {
     return this.rows.filter((r) => wanted.has(r.key));
   }
 
-  /** A file alone as it is; a bundle once its tar is packed, off the page (a Web Worker). */
+  /** A file alone as it is; a bundle once its bytes are made (its tar packed off the page, or de-identified). */
   private jobOf(send: Send, rows: readonly UploadRow[]): UploadJob | Promise<UploadJob> {
     const projectId = this.options.projectId;
     const delivery = send.folder === null ? undefined : this.deliveries?.get(send.folder);
     const [first] = rows as [UploadRow];
     if (send.bundle && delivery) {
       const members = rows.map(bundleFileOf);
-      return packBundleOffPage(members).then((file) => ({ projectId, path: BUNDLE_NAME, file, bundle: { deliveryId: delivery.id, members } }));
+      const make = this.options.makeBundle ?? packedBundle;
+      return make(members).then((made) => ({ projectId, path: BUNDLE_NAME, ...made, bundle: { deliveryId: delivery.id, members } }));
     }
     return { projectId, path: first.path, file: first.file, delivery: delivery && { id: delivery.id, relativePath: pathInFolder(first.path) } };
   }

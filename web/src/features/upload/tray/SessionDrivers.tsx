@@ -8,12 +8,12 @@ import type { UploadSession, UploadSessions } from './upload-sessions';
  */
 function SessionDriver({ session }: { session: UploadSession }) {
   const deid = useDeidentification(session.projectId, session.options.transport, session.options.loadPolicy);
-  const { ready, failure, line, transport, policy } = deid;
+  const { ready, failure, line, transport, makeBundle, policy } = deid;
   useEffect(() => {
-    session.setDeid({ ready, failure, line, transport, policy });
+    session.setDeid({ ready, failure, line, transport, makeBundle, policy });
     // policy is a new function each render that reads the same request.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session, ready, failure, line, transport]);
+  }, [session, ready, failure, line, transport, makeBundle]);
   return null;
 }
 

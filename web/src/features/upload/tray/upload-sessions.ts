@@ -1,5 +1,6 @@
 import type { DeliveryApi } from '../api/deliveries';
-import type { Transport, UploadJob } from '../api/tus-upload';
+import { packedBundle } from '../api/pack-off-page';
+import type { BundleMaker, Transport, UploadJob } from '../api/tus-upload';
 import type { UploadDeidentification } from '../api/deidentification';
 import type { PolicyLoader } from '../deid/use-deidentification';
 import type { UserFacingError } from '../../../lib/error-mapping';
@@ -12,6 +13,8 @@ export interface SessionDeid {
   failure: UserFacingError | null;
   line: string | null;
   transport: Transport;
+  /** Set when the session de-identifies: a folder's bundles are made from the made files, never packed as picked. */
+  makeBundle: BundleMaker | null;
   policy: () => Promise<UploadDeidentification>;
 }
 
@@ -64,7 +67,9 @@ export class UploadSession {
       return sending(replaces !== undefined && !job.delivery && !job.bundle ? { ...job, replaces } : job, callbacks);
     };
     const deliveries: DeliveryApi = replaces === undefined ? options.deliveries : { ...options.deliveries, open: (project, name) => options.deliveries.open(project, name, replaces) };
-    this.queue = new UploadQueue({ projectId: options.projectId, transport: relay, deliveries, discard: options.discard });
+    // Asked at each bundle's start, as the transport is: the de-identification is known before any send.
+    const makeBundle: BundleMaker = (members) => (this.deid?.makeBundle ?? packedBundle)(members);
+    this.queue = new UploadQueue({ projectId: options.projectId, transport: relay, makeBundle, deliveries, discard: options.discard });
     this.unsubscribe = this.queue.subscribe(() => this.remember());
   }
 

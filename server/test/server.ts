@@ -36,6 +36,12 @@ async function storageSettings(backend: TestStorageBackend, dataDir: string): Pr
   return s3.env(bucket);
 }
 
+/**
+ * Passwords hashed in about a millisecond instead of 25–45: every test makes accounts and signs in
+ * to them. password-cost.test.ts proves a portal as it runs hashes at production cost.
+ */
+export const TEST_PASSWORD_COST = { memoryCost: 1024, timeCost: 1 };
+
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
@@ -54,7 +60,7 @@ export async function startTestServer(
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock, freeSpace: opts.freeSpace });
+  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock, freeSpace: opts.freeSpace, passwordCost: TEST_PASSWORD_COST });
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {

@@ -9,6 +9,7 @@ import { createStorage } from '../src/storage/create-storage.js';
 import type { FreeSpaceReader } from '../src/quota/index.js';
 import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { TEST_POLL_MS } from './job-poll.js';
 import { registerBucket, testStorageBackend, type TestStorageBackend } from './storage-registry.js';
 
 export interface TestServer {
@@ -54,6 +55,7 @@ export async function startTestServer(
     PORT: '0',
     // Tests run wherever there is a disk: the headroom is tested where a test sets it.
     MIN_FREE_BYTES: '0',
+    JOB_POLL_MILLISECONDS: String(TEST_POLL_MS),
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...(await storageSettings(opts.storage ?? testStorageBackend(), database.dataDir)),
     ...env,

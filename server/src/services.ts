@@ -7,6 +7,7 @@ import { AuditTrail } from './audit/audit.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { PasswordLinksRepository } from './auth/password-links.repository.js';
 import { PasswordLinksService } from './auth/password-links.service.js';
+import { PasswordHasher, type PasswordCost } from './auth/password.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { LoginThrottleRepository } from './auth/login-throttle.repository.js';
@@ -55,7 +56,7 @@ import { passwordLoginPolicy, SecretBox, SsoSettingsRepository } from './sso/ind
 import { Authenticators, SecondStepService, TwoFactorRepository, TwoFactorService } from './two-factor/index.js';
 import { DeidentificationRepository, DeidentificationService, ProjectKeys } from './deidentification/index.js';
 import { ReviewRepository, ReviewService, type ReviewEvents } from './review/index.js';
-import { renderThumbnailsJob, ThumbnailRenderer, ThumbnailsRepository, ThumbnailsService } from './thumbnails/index.js';
+import { RENDER_THUMBNAILS, renderThumbnailsJob, ThumbnailRenderer, ThumbnailsRepository, ThumbnailsService } from './thumbnails/index.js';
 import { CompanyQuotas, QuotaRepository, StorageHeadroom, UploadAllowance, type FreeSpaceReader } from './quota/index.js';
 import {
   deliverWebhookJob,
@@ -152,6 +153,8 @@ export interface Services {
   twoFactor: { secondStep: SecondStepService; settings: TwoFactorService };
   /** Deletes sign-in throttle counters too old to matter; answers how many. */
   sweepThrottle: () => Promise<number>;
+  /** Hashes new passwords (users made by the CLI, the admin API and the first start; changes and resets). */
+  passwords: PasswordHasher;
 }
 
 export interface ServiceOptions {
@@ -161,6 +164,8 @@ export interface ServiceOptions {
   warn?: (error: unknown, message: string) => void;
   /** How free space under DATA_DIR is read (tests inject a reading); statfs by default. */
   freeSpace?: FreeSpaceReader;
+  /** What new passwords are hashed at: PRODUCTION_PASSWORD_COST unless a test makes them cheap. */
+  passwordCost?: PasswordCost;
 }
 
 const warnOnStderr = (error: unknown, message: string) => console.error(`${message}: ${error instanceof Error ? error.message : String(error)}`);
@@ -248,10 +253,11 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
   const authenticators = new Authenticators(new TwoFactorRepository(db), new SecretBox({ key: config.sso.secretKey, dataDir: config.dataDir }), clock);
   const passwordLoginRefusal = passwordLoginPolicy(repos.ssoSettings, repos.companies);
   const secondStep: SecondStepService = new SecondStepService(authenticators, { users: repos.users, throttle, audit, startSession: (user) => auth.startSession(user, 'password') });
+  const passwords = new PasswordHasher(options.passwordCost);
   const auth: AuthService = new AuthService(repos.users, repos.sessions, throttle, {
     idleMs: config.tokenIdleMs,
     absoluteMs: config.tokenAbsoluteMs,
-  }, audit, passwordLoginRefusal, secondStep);
+  }, audit, passwords, passwordLoginRefusal, secondStep);
   // Its series' thumbnails are made by a job of their own: whatever happens to them, the file stays processed.
   const thumbnailsRepo = new ThumbnailsRepository(db);
   events.on('file.processed', (fileId, companyId) => thumbnailsRepo.queue(fileId, companyId).catch((err: unknown) => warn(err, `queueing the thumbnails of file ${fileId} failed`)));
@@ -259,6 +265,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     handle,
     repos,
     auth,
+    passwords,
     twoFactor: {
       secondStep,
       settings: new TwoFactorService(authenticators, { users: repos.users, companies: repos.companies, throttle, audit, passwordLoginRefusal }),
@@ -268,7 +275,7 @@ export function createServices(handle: DatabaseHandle, config: Config, backend: 
     passwordLinks: new PasswordLinksService(repos.passwordLinks, repos.users, repos.sessions, audit, mailer, {
       ...config.passwordLinks,
       publicUrl: config.publicUrl,
-    }, warn),
+    }, warn, passwords),
     companies: new CompaniesService(repos.companies, allowance.quotas),
     projects,
     deidentification,
@@ -356,11 +363,14 @@ function jobKinds(services: Services, config: Config, log: FastifyBaseLogger): J
 /**
  * Each committed upload starts its job on an idle upload lane (queued already claimed, in the
  * upload's transaction), or wakes one to claim it; a delivery's completion wakes one idle delivery
- * lane. A lane of another kind would only run a claim that finds nothing, one per small upload.
+ * lane; a processed file's thumbnails job, queued by an earlier reaction to the same event, wakes
+ * one idle thumbnails lane instead of waiting for its poll. A lane of another kind would only run a
+ * claim that finds nothing, one per small upload.
  */
 export function wakeOnUpload(services: Services, runner: JobRunner): void {
   services.uploads.runJobsOn(runner);
   services.events.on('delivery.completed', () => runner.nudge(PROCESS_DELIVERY.name));
+  services.events.on('file.processed', () => runner.nudge(RENDER_THUMBNAILS.name));
 }
 
 /** A runner for every registered kind, in the server by default or alone in `npm run worker`; refuses a queue holding a kind it does not know. */
@@ -371,7 +381,7 @@ export async function createJobRunner(services: Services, config: Config, log: F
     {
       leaseMs: config.processing.leaseMs,
       workRoot: path.join(config.dataDir, 'work'),
-      pollMs: 1000,
+      pollMs: config.processing.pollMs,
       defaults: { concurrency: config.processing.concurrency, maxAttempts: config.processing.maxAttempts, backoffMs: config.processing.backoffMs },
       onJobEnded: (ended) => services.metrics.jobEnded(ended),
     },

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { bundleServer } from '../scripts/bundle.js';
 import { readStartCommand } from '../scripts/start-command.js';
 import { inject } from 'vitest';
+import { TEST_POLL_MS } from './job-poll.js';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 /** An entry point of src/, bundled for this run by the global setup (as `npm run build` bundles it). */
@@ -14,7 +15,7 @@ const entry = (name: 'main' | 'worker' | 'cli') => path.join(inject('entryBundle
 function baseEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   // INIT_CWD from the outer npm would redirect relative paths; tests pass absolute ones.
   const { INIT_CWD: _ignored, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'info', ...env };
+  return { ...rest, LOG_LEVEL: 'info', JOB_POLL_MILLISECONDS: String(TEST_POLL_MS), ...env };
 }
 
 export interface CliResult {

@@ -9,6 +9,7 @@ import { createStorage } from '../src/storage/create-storage.js';
 import type { FreeSpaceReader } from '../src/quota/index.js';
 import type { JobRunner } from '../src/jobs/job-runner.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { TEST_POLL_MS } from './job-poll.js';
 import { registerBucket, testStorageBackend, type TestStorageBackend } from './storage-registry.js';
 
 export interface TestServer {
@@ -36,6 +37,12 @@ async function storageSettings(backend: TestStorageBackend, dataDir: string): Pr
   return s3.env(bucket);
 }
 
+/**
+ * Passwords hashed in about a millisecond instead of 25–45: every test makes accounts and signs in
+ * to them. password-cost.test.ts proves a portal as it runs hashes at production cost.
+ */
+export const TEST_PASSWORD_COST = { memoryCost: 1024, timeCost: 1 };
+
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
@@ -48,13 +55,14 @@ export async function startTestServer(
     PORT: '0',
     // Tests run wherever there is a disk: the headroom is tested where a test sets it.
     MIN_FREE_BYTES: '0',
+    JOB_POLL_MILLISECONDS: String(TEST_POLL_MS),
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...(await storageSettings(opts.storage ?? testStorageBackend(), database.dataDir)),
     ...env,
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock, freeSpace: opts.freeSpace });
+  const services = createServices(handle, config, await createStorage(config), { clock: opts.clock, freeSpace: opts.freeSpace, passwordCost: TEST_PASSWORD_COST });
   const app = await buildApp(config, services);
   const runner = opts.jobs ? await createJobRunner(services, config, app.log) : undefined;
   if (runner) {

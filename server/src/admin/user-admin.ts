@@ -1,6 +1,6 @@
 // Creating users and setting passwords, shared by the admin CLI, the admin API and the first-start bootstrap.
 import type { TRole } from '@portal/contract';
-import { assertStrongPassword, hashPassword } from '../auth/index.js';
+import { assertStrongPassword } from '../auth/index.js';
 import { nowIso } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
 import { conflict, notFound, unprocessable } from '../errors/app-error.js';
@@ -33,7 +33,7 @@ export async function createUser(services: Services, input: NewUserInput): Promi
   const user = await users.create({
     company_id: input.companyId,
     username: input.username,
-    password_hash: input.password === undefined ? NO_PASSWORD : await hashPassword(input.password),
+    password_hash: input.password === undefined ? NO_PASSWORD : await services.passwords.hash(input.password),
     firstname: input.firstname.trim(),
     lastname: input.lastname.trim(),
     role: input.role,
@@ -52,7 +52,7 @@ export async function setPassword(services: Services, username: string, password
   const user = await services.repos.users.findByUsername(username);
   if (!user) throw notFound(`No user named ${username}`);
   assertStrongPassword(password);
-  await services.repos.users.setPasswordHash(user.id, await hashPassword(password));
+  await services.repos.users.setPasswordHash(user.id, await services.passwords.hash(password));
   await services.repos.sessions.revokeAllForUser(user.id, nowIso());
   await services.audit.record({ action: 'password.changed', companyId: user.company_id, object: { type: 'user', id: user.id }, details: { username: user.username } });
 }

@@ -8,7 +8,7 @@ import { AppError, forbidden, notFound, unauthorized, unprocessable } from '../e
 import type { UsersRepository } from '../users/index.js';
 import { presentUser } from '../users/index.js';
 import type { LoginThrottle } from './login-throttle.js';
-import { assertStrongPassword, decoyPasswordHash, hashPassword, verifyPassword } from './password.js';
+import { assertStrongPassword, verifyPassword, type PasswordHasher } from './password.js';
 import { companyScope, type Actor } from './permissions.js';
 import { isRole } from '../users/index.js';
 import type { SessionsRepository } from './sessions.repository.js';
@@ -52,6 +52,7 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly lifetimes: SessionLifetimes,
     private readonly audit: AuditTrail,
+    private readonly passwords: PasswordHasher,
     private readonly passwordLoginRefusal: PasswordLoginRefusal = () => Promise.resolve(null),
     private readonly secondFactor: SecondFactorGate = { due: () => Promise.resolve(null) },
   ) {}
@@ -72,7 +73,7 @@ export class AuthService {
       await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: true, reason: 'sso_only' } });
       throw new AppError(403, refusal);
     }
-    const passwordOk = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
+    const passwordOk = await verifyPassword(user?.password_hash ?? (await this.passwords.decoy()), password);
     if (!user || !passwordOk || user.disabled || !isRole(user.role)) {
       await this.audit.record({ action: 'login.failure', companyId: who.companyId, actor: who, details: { known_username: Boolean(user), disabled: user ? Boolean(user.disabled) : undefined } });
       throw new AppError(401, INVALID_LOGIN_MESSAGE);
@@ -173,7 +174,7 @@ export class AuthService {
     if (await verifyPassword(target.password_hash, body.new_password)) {
       throw unprocessable('New password must be different from the current one');
     }
-    await this.users.setPasswordHash(target.id, await hashPassword(body.new_password));
+    await this.users.setPasswordHash(target.id, await this.passwords.hash(body.new_password));
     await this.sessions.revokeAllForUser(target.id, nowIso(), self ? session.sessionId : undefined);
     await this.audit.record({ action: 'password.changed', companyId: target.company_id, object: { type: 'user', id: target.id }, details: { username: target.username } });
   }

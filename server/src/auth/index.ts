@@ -3,7 +3,7 @@ export { can, companyScope, type Action, type Actor } from './permissions.js';
 export { sessionOf } from './request-auth.js';
 export { reachesProject } from './project-limit.js';
 export type { OtherBearer } from './other-bearer.js';
-export { assertStrongPassword, hashPassword, verifyPassword } from './password.js';
+export { assertStrongPassword, PasswordHasher, PRODUCTION_PASSWORD_COST, verifyPassword, type PasswordCost } from './password.js';
 // For signing in through a company's identity provider (sso/): the same sessions, tokens and counters.
 export type { AuthService, PasswordLoginRefusal } from './auth.service.js';
 // For two-factor sign-in (two-factor/): the second step shares the password's throttle counters.

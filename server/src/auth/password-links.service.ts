@@ -7,7 +7,7 @@ import type { UserRow } from '../db/schema.js';
 import { unprocessable } from '../errors/app-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { UsersRepository } from '../users/index.js';
-import { assertStrongPassword, hashPassword } from './password.js';
+import { assertStrongPassword, type PasswordHasher } from './password.js';
 import type { PasswordLinksRepository } from './password-links.repository.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import { hashToken, looksLikeToken, newToken } from './token.js';
@@ -36,6 +36,7 @@ export class PasswordLinksService {
     private readonly mailer: Mailer | undefined,
     private readonly options: PasswordLinkOptions,
     private readonly log: (error: unknown, message: string) => void,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /**
@@ -92,7 +93,7 @@ export class PasswordLinksService {
     const user = link ? await this.users.findById(link.user_id) : undefined;
     const now = nowIso();
     if (!link || !user || user.disabled || !(await this.links.use(link.id, now))) throw unprocessable(INVALID_LINK_MESSAGE);
-    await this.users.setPasswordHash(user.id, await hashPassword(body.new_password));
+    await this.users.setPasswordHash(user.id, await this.passwords.hash(body.new_password));
     await this.sessions.revokeAllForUser(user.id, now);
     await this.audit.record({
       action: 'password.reset_link_used',

@@ -1,6 +1,6 @@
 import { checkPassword, passwordIsValid, PASSWORD_SPECIALS } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './password.js';
+import { PasswordHasher, verifyPassword } from './password.js';
 import { parseRole } from '../users/index.js';
 
 describe('password rules (spec §5)', () => {
@@ -31,11 +31,18 @@ describe('password rules (spec §5)', () => {
 
 describe('argon2id hashes', () => {
   it('verify the right password only, and never throw on garbage hashes', async () => {
-    const hash = await hashPassword('Abcdef1!');
+    const hash = await new PasswordHasher().hash('Abcdef1!');
     expect(hash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
     expect(await verifyPassword(hash, 'Abcdef1!')).toBe(true);
     expect(await verifyPassword(hash, 'Abcdef1?')).toBe(false);
     expect(await verifyPassword('not a hash', 'Abcdef1!')).toBe(false);
+  });
+
+  it('verify a hash made at another cost (as tests make them) by the cost it names', async () => {
+    const hash = await new PasswordHasher({ memoryCost: 1024, timeCost: 1 }).hash('Abcdef1!');
+    expect(hash.startsWith('$argon2id$v=19$m=1024,t=1,p=1$')).toBe(true);
+    expect(await verifyPassword(hash, 'Abcdef1!')).toBe(true);
+    expect(await verifyPassword(hash, 'Abcdef1?')).toBe(false);
   });
 });
 

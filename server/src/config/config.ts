@@ -45,6 +45,8 @@ const ZEnv = z.object({
   JOB_LEASE_SECONDS: int(3).default(60),
   JOB_MAX_ATTEMPTS: int(1, 100).default(3),
   JOB_RETRY_BASE_SECONDS: int(0).default(10),
+  // How often an idle worker looks for jobs another process queued (its own it is told of at once).
+  JOB_POLL_MILLISECONDS: int(10, 60_000).default(1000),
   // Virus scanning (docs/deployment.md, "ClamAV"): clamd's local socket, or its host and port.
   CLAMD_SOCKET: z.string().min(1).optional(),
   CLAMD_HOST: z.string().min(1).optional(),
@@ -179,6 +181,8 @@ export interface Config {
     leaseMs: number;
     maxAttempts: number;
     backoffMs: number;
+    /** How often an idle lane claims without being woken: jobs queued by another process, retries fallen due. */
+    pollMs: number;
     limits: Partial<IngestLimits>;
     /** clamd's address when CLAMD_SOCKET or CLAMD_HOST is set; undefined: nothing is scanned. */
     clamd: { socket: string | undefined; host: string | undefined; port: number; timeoutMs: number } | undefined;
@@ -339,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.JOB_LEASE_SECONDS * 1000,
       maxAttempts: e.JOB_MAX_ATTEMPTS,
       backoffMs: e.JOB_RETRY_BASE_SECONDS * 1000,
+      pollMs: e.JOB_POLL_MILLISECONDS,
       limits: {
         maxEntries: e.MAX_ARCHIVE_ENTRIES,
         maxTotalBytes: e.MAX_EXTRACTED_BYTES,

@@ -11,7 +11,7 @@
 // Environment:
 //   BENCH_DICOMWEB_COUNT=2000       how many instances
 //   BENCH_DICOMWEB_SERIES=200       instances per series (one series per study)
-//   BENCH_RUNS=5                    counted rounds
+//   BENCH_RUNS=10                   counted rounds (a retrieval's time moves ±50 % from one to the next)
 //   BENCH_DICOMWEB_REPEAT=10        requests per QIDO case and round (timed together: one is a few ms)
 //   BENCH_FILES_CACHE=/path         where the generated files are kept between runs (default: OS temp dir)
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -101,7 +101,15 @@ function cases(data: DicomwebData, repeat: number): Case[] {
   ];
 }
 
+/**
+ * Each case starts on a machine at rest: right after the other server's 7.8 MB retrieval (its
+ * collector, the client's) whichever server went second took 5–15 ms longer, 2 cores being shared,
+ * which alternating the order only turned into noise (one server's medians 12–32 ms in one run).
+ */
+const SETTLE_MS = 200;
+
 async function time(work: Case, server: Server): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const started = performance.now();
   for (let i = 0; i < work.repeat; i++) await work.run(server);
   return (performance.now() - started) / work.repeat;
@@ -149,7 +157,7 @@ async function main(): Promise<void> {
   const env = process.env;
   const count = Number(env.BENCH_DICOMWEB_COUNT ?? '2000');
   const perSeries = Number(env.BENCH_DICOMWEB_SERIES ?? '200');
-  const runs = Number(env.BENCH_RUNS ?? '5');
+  const runs = Number(env.BENCH_RUNS ?? '10');
   const repeat = Number(env.BENCH_DICOMWEB_REPEAT ?? '10');
   for (const [name, value] of Object.entries({ count, perSeries, runs, repeat })) {
     if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);

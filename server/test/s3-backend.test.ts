@@ -112,13 +112,19 @@ describe('processing on S3', () => {
         expect(part.status).toBe(206);
         expect(part.bytes.equals(data.subarray(10, 100))).toBe(true);
       }
+      const db = server.services.handle.db;
+      // The series' thumbnails are drawn by a job queued once processing ends: wait for them, as their pictures are objects too.
+      const drawing = () => db.selectFrom('jobs').select('id').where('name', '=', 'render-thumbnails').where('status', 'in', ['queued', 'running']).executeTakeFirst();
+      for (let i = 0; i < 300 && (await drawing()); i += 1) await new Promise((r) => setTimeout(r, 100));
+      expect(await drawing()).toBeUndefined();
       const stored = storedFiles(server.config.dataDir);
       // No local copy left in the work area, no unfinished upload, nothing under DATA_DIR/objects.
       expect(stored.filter((f) => /^(s3-work|\.tmp|objects)\//.test(f))).toEqual([]);
-      const db = server.services.handle.db;
       const uploads = (await db.selectFrom('project_files').select('storage_key').execute()).map((r) => r.storage_key);
       const entries = await db.selectFrom('file_entries').select('storage_key').where('storage_key', 'is not', null).execute();
-      expect([...new Set([...uploads, ...entries.map((r) => r.storage_key!)])].sort()).toEqual([...stored].sort());
+      const pictures = await db.selectFrom('series_thumbnails').select('storage_key').where('storage_key', 'is not', null).execute();
+      expect(pictures.length).toBeGreaterThan(0);
+      expect([...new Set([...uploads, ...entries.map((r) => r.storage_key!), ...pictures.map((r) => r.storage_key!)])].sort()).toEqual([...stored].sort());
       // The stored zip's and the tar's members stay ranges of the upload: only the 7z added objects.
       expect(stored.filter((f) => f.startsWith('entries/'))).toHaveLength(2);
     } finally {

@@ -186,8 +186,18 @@ describe('the viewer', () => {
     await row.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      // On a phone the rows are cards: the row's name button is what is looked for.
-      await page.getByRole('button', { name: rows[0]!.file, exact: true }).scrollIntoViewIfNeeded();
+      // On a phone the rows are cards: the row's name button is what is looked for. The new width
+      // re-renders the list (table rows become cards), which can take the button away while it is
+      // being scrolled to ('not attached' in three e2e runs on one day): it is looked for again.
+      const name = page.getByRole('button', { name: rows[0]!.file, exact: true });
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await name.scrollIntoViewIfNeeded({ timeout: 10_000 });
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+        }
+      }
       await captureScreen(page, `viewer-stow-row-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -48,7 +48,7 @@ export function packPacked(packed: readonly Blob[]): File {
  * Neighbouring byte parts (a member's padding, the next one's header, a de-identified header)
  * joined into one: Chromium's Blob constructor pays for each part, not for the bytes.
  */
-function coalesced(parts: readonly BlobPart[]): BlobPart[] {
+export function coalesced(parts: readonly (BlobPart | Uint8Array)[]): BlobPart[] {
   const out: BlobPart[] = [];
   let run: Uint8Array[] = [];
   const flush = () => {

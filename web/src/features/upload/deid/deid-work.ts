@@ -1,5 +1,6 @@
 import { DeidentificationError, deidentifyParts, NeedsWholeFile, type Policy } from '@portal/deid';
 import { BUNDLE_MAX_MEMBER_BYTES, tarMemberHeader, tarPadding } from '@portal/contract/delivery-bundle';
+import { coalesced } from '../api/bundle';
 import { inflateSync } from 'fflate';
 import type { Compression } from '../archives/entry-source';
 import type { DeidOutcome } from './deid-batch';
@@ -71,7 +72,7 @@ export interface PackedMembers {
  */
 export async function packDeidBatch(batch: DeidPackBatch): Promise<PackedMembers> {
   const outcomes = await deidentifyAll(batch);
-  const parts: (Uint8Array | MadeBytes | Blob)[] = [];
+  const parts: (BlobPart | Uint8Array)[] = [];
   const refused: PackedMembers['refused'] = [];
   outcomes.forEach((outcome, index) => {
     const { path, mtimeMs } = batch.members[index] as DeidPackBatch['members'][number];
@@ -79,11 +80,11 @@ export async function packDeidBatch(batch: DeidPackBatch): Promise<PackedMembers
       refused.push({ path, reason: outcome.refused });
       return;
     }
-    const made = outcome instanceof MadeBytes ? outcome : outcome.made;
-    const size = made instanceof Blob ? made.size : made.length;
-    parts.push(tarMemberHeader({ path, size, mtimeMs }), made, tarPadding(size));
+    const made = outcome instanceof MadeBytes ? outcome.pieces() : [outcome.made];
+    const size = made.reduce((n, piece) => n + (piece instanceof Blob ? piece.size : piece.length), 0);
+    parts.push(tarMemberHeader({ path, size, mtimeMs }), ...made, tarPadding(size));
   });
-  return { tar: new Blob(joined(parts)), refused };
+  return { tar: new Blob(coalesced(parts)), refused };
 }
 
 /** A small file made: the engine's new header, then the range `tail` of the bytes read (its Pixel Data). */
@@ -96,6 +97,11 @@ class MadeBytes {
 
   get length(): number {
     return this.head.length + (this.tail ? this.tail.end - this.tail.start : 0);
+  }
+
+  /** Its bytes as they lie: the new header, then its Pixel Data in the bytes read. */
+  pieces(): Uint8Array[] {
+    return this.tail ? [this.head, this.input.subarray(this.tail.start, this.tail.end)] : [this.head];
   }
 
   copyInto(buffer: Uint8Array, at: number): void {
@@ -115,32 +121,6 @@ function inOneBuffer(outcomes: readonly (DeidOutcome | MadeBytes)[]): DeidOutcom
     at += outcome.length;
     return { made: buffer.subarray(at - outcome.length, at) };
   });
-}
-
-/** Neighbouring bytes written once into one buffer each: a Blob pays for each part, not for its bytes. */
-function joined(parts: readonly (Uint8Array | MadeBytes | Blob)[]): BlobPart[] {
-  const out: BlobPart[] = [];
-  let run: (Uint8Array | MadeBytes)[] = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const buffer = new Uint8Array(run.reduce((n, r) => n + r.length, 0));
-    let at = 0;
-    for (const r of run) {
-      if (r instanceof MadeBytes) r.copyInto(buffer, at);
-      else buffer.set(r, at);
-      at += r.length;
-    }
-    out.push(buffer);
-    run = [];
-  };
-  for (const part of parts) {
-    if (part instanceof Blob) {
-      flush();
-      out.push(part);
-    } else run.push(part);
-  }
-  flush();
-  return out;
 }
 
 /** The buffers a batch's answer can hand over rather than copy. */

@@ -14,9 +14,9 @@ async function axeSource(): Promise<string> {
   return axeCode;
 }
 
-/** `downloadsPath`: where the browser's own downloads land (a temporary folder by default). */
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
+/** `downloadsPath`: where the browser's own downloads land (a temporary folder by default). */
 export async function launchBrowser(options: { downloadsPath?: string } = {}): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, ...options, args: ARGS });
 }

@@ -22,10 +22,11 @@ export interface Range { start: number; end: number }
 export interface RawElement { tag: number; start: number; end: number }
 
 /**
- * Decides which top-level elements of an explicit little-endian dataset are copied byte for byte
- * instead of being read and written by dcmjs: `vr` is as written in the input.
+ * How a top-level element of an explicit little-endian dataset reaches the output without dcmjs
+ * reading it (`vr` as written in the input): 'copy', byte for byte; 'stub', by its tag and VR alone,
+ * for an action that does not look at the value (removed, emptied, a dummy). Undefined: dcmjs reads it.
  */
-export type PassThrough = (tag: number, vr: string) => boolean;
+export type Route = (tag: number, vr: string) => 'copy' | 'stub' | undefined;
 
 /** Values of these VRs are numbers or bytes; every other VR but SQ and UN holds text. */
 const BINARY_VRS = new Set(['AT', 'FD', 'FL', 'OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SL', 'SS', 'SV', 'UL', 'US', 'UV']);
@@ -46,8 +47,10 @@ export interface Part10 {
   hadPreamble: boolean;
   /** Top-level private elements left out before reading. */
   privateRemoved: number;
-  /** Top-level elements left out of `file` to be copied into the output unchanged (mergeTopLevel). */
+  /** Top-level elements left out of `file` to be copied into the output unchanged (output.ts). */
   passedThrough: { source: Uint8Array; elements: RawElement[] };
+  /** Top-level elements left out of `file` whose value is not needed: their tag and VR. */
+  stubs: { tag: number; vr: string }[];
 }
 
 /**
@@ -69,7 +72,7 @@ const unreadable = (why: string) =>
  * every element before Pixel Data and Pixel Data's own header (a defined length); otherwise
  * NeedsWholeFile is thrown.
  */
-export function toPart10(input: Uint8Array, totalSize = input.length, passThrough?: PassThrough): Part10 {
+export function toPart10(input: Uint8Array, totalSize = input.length, route?: Route): Part10 {
   const prefix = input.length < totalSize;
   const { hadPreamble, meta, inputSyntax, datasetAt } = readMeta(input, prefix);
   if (!hadPreamble && meta.length === 0 && !looksLikeDataset(input)) {
@@ -99,14 +102,25 @@ export function toPart10(input: Uint8Array, totalSize = input.length, passThroug
   // private sequences are where dcmjs stumbles. Anything after Pixel Data (digital signatures,
   // padding, private groups) goes too.
   const public_ = elements.filter((e) => (e.tag >>> 16) % 2 === 0 && e.tag !== PIXEL_DATA);
-  // Only where the output's encoding is the input's: explicit little endian, text in plain ASCII
-  // (the same bytes in every character set the output may declare), no sequence (its items are walked).
-  const raw = (e: TopLevelElement) =>
-    passThrough !== undefined && syntax === EXPLICIT_LE && e.vr !== 'SQ' && e.vr !== 'UN' && (e.tag & 0xffff) !== 0 &&
-    (BINARY_VRS.has(e.vr) || isAscii(dataset, e.valueStart, e.end)) && passThrough(e.tag, e.vr);
+  // Only where the output's encoding is the input's (explicit little endian) and the VR as written
+  // is the one dcmjs would read (not UN, which it may look up), not a group length; copied only
+  // when text is plain ASCII (the same bytes in every character set the output may declare) and
+  // not a sequence (its items are walked).
+  const routeOf = (e: TopLevelElement) => {
+    if (route === undefined || syntax !== EXPLICIT_LE || e.vr === 'UN' || (e.tag & 0xffff) === 0) return undefined;
+    const how = route(e.tag, e.vr);
+    if (how === 'copy' && (e.vr === 'SQ' || !(BINARY_VRS.has(e.vr) || isAscii(dataset, e.valueStart, e.end)))) return undefined;
+    return how;
+  };
   const passed: TopLevelElement[] = [];
+  const stubs: Part10['stubs'] = [];
   const kept: TopLevelElement[] = [];
-  for (const e of public_) (raw(e) ? passed : kept).push(e);
+  for (const e of public_) {
+    const how = routeOf(e);
+    if (how === 'copy') passed.push(e);
+    else if (how === 'stub') stubs.push({ tag: e.tag, vr: e.vr });
+    else kept.push(e);
+  }
   const keptLength = kept.reduce((n, e) => n + e.end - e.start, 0);
   const pixel = elements.find((e) => e.tag === PIXEL_DATA);
   const pixelData = pixel && (inflated ? { start: pixel.start, end: pixel.end, inflated } : { start: datasetAt + pixel.start, end: datasetAt + pixel.end });
@@ -135,6 +149,7 @@ export function toPart10(input: Uint8Array, totalSize = input.length, passThroug
     file: file.buffer, syntax, inputSyntax, pixelData, characterSet, hadPreamble,
     privateRemoved: elements.length - public_.length - (pixel ? 1 : 0),
     passedThrough: { source: dataset, elements: passed.map(({ tag, start, end }) => ({ tag, start, end })) },
+    stubs,
   };
 }
 
@@ -197,29 +212,20 @@ export function topLevelText(input: Uint8Array, tags: ReadonlySet<number>): Map<
 
 interface TopLevelElement { tag: number; vr: string; start: number; valueStart: number; end: number }
 
+/** An element's bytes, tag to end of value, explicit VR little endian. */
+export interface Chunk { tag: number; bytes: Uint8Array }
+
 /**
- * The Part 10 file dcmjs wrote (explicit little endian, no Pixel Data) with the elements passed
- * through put back in tag order: the same file dcmjs would have written had it read them, but for
- * their values' formatting, which stays as the input wrote it.
+ * The meta elements (but its group length and transfer syntax) and the top-level elements of a
+ * Part 10 file dcmjs wrote (explicit little endian, no Pixel Data), each as its bytes.
  */
-export function mergeTopLevel(written: Uint8Array, passed: Part10['passedThrough']): Uint8Array {
-  if (passed.elements.length === 0) return written;
-  const { datasetAt } = readMeta(written, false);
-  const ours = scanTopLevel(written.subarray(datasetAt), true, true, written.length - datasetAt);
-  const total = written.length + passed.elements.reduce((n, e) => n + e.end - e.start, 0);
-  const out = new Uint8Array(total);
-  out.set(written.subarray(0, datasetAt));
-  let at = datasetAt;
-  let i = 0;
-  const copy = (from: Uint8Array, start: number, end: number) => { out.set(from.subarray(start, end), at); at += end - start; };
-  for (const e of ours) {
-    for (; i < passed.elements.length && passed.elements[i]!.tag < e.tag; i++) copy(passed.source, passed.elements[i]!.start, passed.elements[i]!.end);
-    // An element both written and passed through would appear twice: the caller never passes through what it writes.
-    if (i < passed.elements.length && passed.elements[i]!.tag === e.tag) throw new Error(`element ${e.tag.toString(16)} written and passed through`);
-    copy(written, datasetAt + e.start, datasetAt + e.end);
-  }
-  for (; i < passed.elements.length; i++) copy(passed.source, passed.elements[i]!.start, passed.elements[i]!.end);
-  return out;
+export function writtenElements(written: Uint8Array): { meta: Chunk[]; dataset: Chunk[] } {
+  const { meta, datasetAt } = readMeta(written, false);
+  const dataset = written.subarray(datasetAt);
+  return {
+    meta: meta.map((bytes) => ({ tag: ((0x0002 << 16) | u16(bytes, 2, true)) >>> 0, bytes })),
+    dataset: scanTopLevel(dataset, true, true, dataset.length).map((e) => ({ tag: e.tag, bytes: dataset.subarray(e.start, e.end) })),
+  };
 }
 
 /**

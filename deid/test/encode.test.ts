@@ -49,6 +49,7 @@ const WRITTEN: [string, number, Element][] = [
   ['a text as read, not split', 0x00204000, { vr: 'LT', Value: ['a\\b'], _rawValue: 'a\\b' }],
   ['the file meta version', 0x00020001, { vr: 'OB', Value: [octets(0, 1)] }],
   ['bytes of odd length (NUL padding)', 0x00020001, { vr: 'OB', Value: [octets(1, 2, 3)] }],
+  ['emptied bytes (a 32-bit length)', 0x00420011, { vr: 'OB', Value: [] }],
 ];
 
 /** Left to dcmjs: not plain ASCII text, or a value dcmjs refuses. */

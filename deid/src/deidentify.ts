@@ -1,11 +1,11 @@
-import dcmjs, { type Dict } from 'dcmjs';
+import type { Dict } from 'dcmjs';
 import { actionTable, type ActionTable } from './actions.js';
 import { DeidentificationError } from './errors.js';
 import { dateShiftDays, pseudonymOf, replacementUid } from './keyed.js';
 import { carriesOurMarks, checkValue, EDITION, methodCodes, methodValues, text } from './method.js';
 import { normaliseOptions, type Option, type Policy } from './options.js';
-import { writeHeader } from './output.js';
-import { EXPLICIT_LE, topLevelText, writtenElements, type Chunk } from './part10.js';
+import { writeHeader, writtenByDcmjs } from './output.js';
+import { topLevelText, type Chunk } from './part10.js';
 import { readDicom } from './read.js';
 import { reviewReason } from './review.js';
 import { walk, type Counts, type WalkContext } from './walk.js';
@@ -215,9 +215,7 @@ function methodCodesChunk(options: Option[]): Chunk {
   const id = options.join(',');
   let chunk = methodChunks.get(id);
   if (!chunk) {
-    const written = new dcmjs.data.DicomDict({ '00020010': { vr: 'UI', Value: [EXPLICIT_LE] } });
-    written.dict = { '00120064': { vr: 'SQ', Value: methodCodes(options) } };
-    const [made] = writtenElements(new Uint8Array(written.write())).dataset;
+    const [made] = writtenByDcmjs({}, { '00120064': { vr: 'SQ', Value: methodCodes(options) } }).dataset;
     if (!made) throw new Error('dcmjs wrote no DeidentificationMethodCodeSequence');
     chunk = made;
     methodChunks.set(id, chunk);

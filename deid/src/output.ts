@@ -5,7 +5,7 @@
 import dcmjs, { type Dict } from 'dcmjs';
 import { encodeElement } from './encode.js';
 import { text } from './method.js';
-import { EXPLICIT_LE, writtenElements, type Chunk, type Part10 } from './part10.js';
+import { EXPLICIT_LE, part10Header, writtenElements, type Chunk, type Part10 } from './part10.js';
 
 const TRANSFER_SYNTAX = '00020010';
 
@@ -24,13 +24,18 @@ export function writeHeader(meta: Dict, dataset: Dict, passed: Part10['passedThr
   const chunks = encoded(dataset, premade);
   chunks.own.push(...passed.elements.map((e) => ({ tag: e.tag, bytes: passed.source.subarray(e.start, e.end) })));
   if (Object.keys(metaChunks.left).length > 0 || Object.keys(chunks.left).length > 0) {
-    const written = new dcmjs.data.DicomDict({ ...metaChunks.left, [TRANSFER_SYNTAX]: { vr: 'UI', Value: [EXPLICIT_LE] } });
-    written.dict = chunks.left;
-    const byDcmjs = writtenElements(new Uint8Array(written.write()));
+    const byDcmjs = writtenByDcmjs(metaChunks.left, chunks.left);
     metaChunks.own.push(...byDcmjs.meta);
     chunks.own.push(...byDcmjs.dataset);
   }
   return part10File(sorted(metaChunks.own), sorted(chunks.own));
+}
+
+/** Meta and dataset elements as dcmjs writes them in explicit VR little endian, each as its bytes. */
+export function writtenByDcmjs(meta: Dict, dataset: Dict): { meta: Chunk[]; dataset: Chunk[] } {
+  const written = new dcmjs.data.DicomDict({ ...meta, [TRANSFER_SYNTAX]: { vr: 'UI', Value: [EXPLICIT_LE] } });
+  written.dict = dataset;
+  return writtenElements(new Uint8Array(written.write()));
 }
 
 /** Elements whose bytes the engine writes, and the others for dcmjs. */
@@ -53,14 +58,10 @@ function sorted(chunks: Chunk[]): Chunk[] {
   return chunks;
 }
 
-/** Preamble, "DICM", the meta group with its length, the dataset: as dcmjs's DicomDict.write lays them out. */
+/** The header of the output: the meta group, then the dataset's elements. */
 function part10File(meta: readonly Chunk[], dataset: readonly Chunk[]): Uint8Array {
-  const metaLength = meta.reduce((n, c) => n + c.bytes.length, 0);
-  const out = new Uint8Array(144 + metaLength + dataset.reduce((n, c) => n + c.bytes.length, 0));
-  out.set([0x44, 0x49, 0x43, 0x4d], 128);
-  out.set([0x02, 0x00, 0x00, 0x00, 0x55, 0x4c, 0x04, 0x00], 132);
-  new DataView(out.buffer).setUint32(140, metaLength, true);
-  let at = 144;
-  for (const { bytes } of [...meta, ...dataset]) { out.set(bytes, at); at += bytes.length; }
-  return out;
+  const { file, datasetAt } = part10Header(meta.map((c) => c.bytes), dataset.reduce((n, c) => n + c.bytes.length, 0));
+  let at = datasetAt;
+  for (const { bytes } of dataset) { file.set(bytes, at); at += bytes.length; }
+  return file;
 }

@@ -125,13 +125,9 @@ export function toPart10(input: Uint8Array, totalSize = input.length, route?: Ro
   const pixel = elements.find((e) => e.tag === PIXEL_DATA);
   const pixelData = pixel && (inflated ? { start: pixel.start, end: pixel.end, inflated } : { start: datasetAt + pixel.start, end: datasetAt + pixel.end });
 
-  const metaLength = meta.reduce((n, m) => n + m.length, 0);
-  const file = new Uint8Array(132 + 12 + metaLength + keptLength);
-  file.set([0x44, 0x49, 0x43, 0x4d], 128);
-  file.set([0x02, 0x00, 0x00, 0x00, 0x55, 0x4c, 0x04, 0x00], 132);
-  new DataView(file.buffer).setUint32(140, metaLength, true);
-  let at = 144;
-  for (const m of sortMeta(meta)) { file.set(m, at); at += m.length; }
+  const header = part10Header(sortMeta(meta), keptLength);
+  const { file } = header;
+  let at = header.datasetAt;
   let characterSet: string[] = [];
   for (const e of kept) {
     file.set(dataset.subarray(e.start, e.end), at);
@@ -151,6 +147,22 @@ export function toPart10(input: Uint8Array, totalSize = input.length, route?: Ro
     passedThrough: { source: dataset, elements: passed.map(({ tag, start, end }) => ({ tag, start, end })) },
     stubs,
   };
+}
+
+/**
+ * A Part 10 file as dcmjs's DicomDict.write lays it out, its dataset (`datasetLength` bytes from
+ * `datasetAt`) still to be written: the preamble, "DICM", the meta group's length, then `meta`
+ * (each element's bytes, in tag order).
+ */
+export function part10Header(meta: readonly Uint8Array[], datasetLength: number): { file: Uint8Array<ArrayBuffer>; datasetAt: number } {
+  const metaLength = meta.reduce((n, m) => n + m.length, 0);
+  const file = new Uint8Array(132 + 12 + metaLength + datasetLength);
+  file.set([0x44, 0x49, 0x43, 0x4d], 128);
+  file.set([0x02, 0x00, 0x00, 0x00, 0x55, 0x4c, 0x04, 0x00], 132);
+  new DataView(file.buffer).setUint32(140, metaLength, true);
+  let at = 144;
+  for (const m of meta) { file.set(m, at); at += m.length; }
+  return { file, datasetAt: at };
 }
 
 interface Meta {
